@@ -1,0 +1,108 @@
+// Reynolds' three rules as small pure functions over a neighbourhood, and the integrator.
+//
+// Each rule returns a unit vector (or zero), so the three weights act on one scale; the weighted
+// sum, scaled by maxForce, is clamped to maxForce (an acceleration, world units / s^2).
+#pragma once
+#include <cmath>
+#include "sim/math.hpp"
+#include "sim/world.hpp"
+
+namespace sim {
+
+struct BoidsParams {
+  float wSeparation = 1.0f;
+  float wAlignment = 1.0f;
+  float wCohesion = 1.0f;
+  float perceptionRadius = 50.0f;   // who counts as a neighbour
+  float separationRadius = 20.0f;   // closer than this pushes away; always below perception
+  float minSpeed = 50.0f;   // birds cannot hover: without it alignment to a near-zero mean stalls the flock
+  float maxSpeed = 120.0f;
+  float maxForce = 240.0f;
+  // Reynolds' refinements, off by default.
+  bool useFieldOfView = false;
+  float fieldOfViewDegrees = 270.0f;  // total angle seen; the rest behind is a blind spot
+  bool separateRadii = false;
+  float alignmentRadius = 50.0f;
+  float cohesionRadius = 50.0f;
+
+  // Largest radius any rule uses: the radius the neighbour search must cover.
+  float searchRadius() const {
+    float r = perceptionRadius;
+    if (separateRadii) r = std::fmax(r, std::fmax(alignmentRadius, cohesionRadius));
+    return std::fmax(r, separationRadius);
+  }
+};
+
+// Sums over one agent's neighbourhood; offsets are neighbour - self (across the seam when wrapping).
+template <int D>
+struct BoidsAccum {
+  Vec<D> separationSum{0.0f};  // sum of normalize(self - other) / distance
+  Vec<D> velocitySum{0.0f};
+  Vec<D> offsetSum{0.0f};
+  int alignmentCount = 0;
+  int cohesionCount = 0;
+  int separationCount = 0;
+  int perceivedCount = 0;      // neighbours within the perception radius (after the field of view)
+};
+
+// The cosine below which a neighbour falls in the blind spot.
+inline float fieldOfViewCos(const BoidsParams& p) {
+  if (!p.useFieldOfView || p.fieldOfViewDegrees >= 360.0f) return -2.0f;
+  return std::cos(p.fieldOfViewDegrees * 0.5f * 3.14159265358979f / 180.0f);
+}
+
+// Adds one neighbour. `heading` is the agent's unit heading (used only with the field of view).
+template <int D>
+inline void accumulateNeighbor(BoidsAccum<D>& acc, const BoidsParams& p, float fovCos, const Vec<D>& heading,
+                               const Vec<D>& offset, float distSq, const Vec<D>& otherVelocity) {
+  if (distSq <= 0.0f) return;  // coincident agents give no direction
+  float dist = std::sqrt(distSq);
+  if (fovCos > -1.5f && glm::dot(heading, offset) < fovCos * dist) return;
+  if (dist <= p.perceptionRadius) acc.perceivedCount++;
+  if (dist < p.separationRadius) {
+    acc.separationSum -= offset / distSq;  // normalize(self - other) / dist
+    acc.separationCount++;
+  }
+  float alignR = p.separateRadii ? p.alignmentRadius : p.perceptionRadius;
+  float cohR = p.separateRadii ? p.cohesionRadius : p.perceptionRadius;
+  if (dist <= alignR) { acc.velocitySum += otherVelocity; acc.alignmentCount++; }
+  if (dist <= cohR) { acc.offsetSum += offset; acc.cohesionCount++; }
+}
+
+template <int D>
+inline Vec<D> separationRule(const BoidsAccum<D>& acc) {
+  return acc.separationCount ? safeNormalize(acc.separationSum) : Vec<D>(0.0f);
+}
+// Steer towards the neighbours' mean velocity.
+template <int D>
+inline Vec<D> alignmentRule(const BoidsAccum<D>& acc, const Vec<D>& velocity) {
+  return acc.alignmentCount ? safeNormalize(acc.velocitySum / float(acc.alignmentCount) - velocity) : Vec<D>(0.0f);
+}
+// Steer towards the neighbours' centroid.
+template <int D>
+inline Vec<D> cohesionRule(const BoidsAccum<D>& acc) {
+  return acc.cohesionCount ? safeNormalize(acc.offsetSum / float(acc.cohesionCount)) : Vec<D>(0.0f);
+}
+
+template <int D>
+inline Vec<D> boidsAcceleration(const BoidsAccum<D>& acc, const Vec<D>& velocity, const BoidsParams& p) {
+  Vec<D> s = p.wSeparation * separationRule(acc) + p.wAlignment * alignmentRule(acc, velocity) +
+             p.wCohesion * cohesionRule(acc);
+  return clampLength(s * p.maxForce, p.maxForce);
+}
+
+// Semi-implicit Euler with the force and speed clamps, then the world's edges.
+// minSpeed lifts a slow (but moving) agent back to that speed along its heading.
+template <int D>
+inline void integrate(Vec<D>& position, Vec<D>& velocity, const Vec<D>& acceleration, float dt, float maxSpeed,
+                      const World<D>& world, float minSpeed = 0.0f) {
+  velocity = clampLength(velocity + acceleration * dt, maxSpeed);
+  if (minSpeed > 0.0f) {
+    float s2 = glm::dot(velocity, velocity);
+    if (s2 < minSpeed * minSpeed && s2 > 1e-12f) velocity *= minSpeed / std::sqrt(s2);
+  }
+  position += velocity * dt;
+  world.applyBounds(position, velocity);
+}
+
+}  // namespace sim

@@ -1,0 +1,48 @@
+#include "sim/metrics.hpp"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+#include "sim/parallel.hpp"
+
+namespace sim {
+
+template <int D>
+double polarization(std::span<const Vec<D>> velocities) {
+  glm::vec<D, double> sum(0.0);
+  size_t moving = 0;
+  for (const Vec<D>& v : velocities) {
+    float l2 = glm::dot(v, v);
+    if (l2 <= 1e-12f) continue;
+    sum += glm::vec<D, double>(v / std::sqrt(l2));
+    ++moving;
+  }
+  return moving ? glm::length(sum) / double(moving) : 0.0;
+}
+
+// Brute force, in parallel: exact and simple. Scenes call it every few steps, not every step.
+template <int D>
+double meanNearestNeighborDistance(std::span<const Vec<D>> positions, const World<D>& world) {
+  const size_t n = positions.size();
+  if (n < 2) return 0.0;
+  std::vector<float> nearest(n);
+  parallelFor(n, [&](size_t i) {
+    float best = std::numeric_limits<float>::max();
+    for (size_t j = 0; j < n; ++j) {
+      if (j == i) continue;
+      Vec<D> d = world.delta(positions[i], positions[j]);
+      best = std::fmin(best, glm::dot(d, d));
+    }
+    nearest[i] = std::sqrt(best);
+  }, 64);
+  double sum = 0.0;
+  for (float d : nearest) sum += d;
+  return sum / double(n);
+}
+
+template double polarization<2>(std::span<const Vec2>);
+template double polarization<3>(std::span<const Vec3>);
+template double meanNearestNeighborDistance<2>(std::span<const Vec2>, const World<2>&);
+template double meanNearestNeighborDistance<3>(std::span<const Vec3>, const World<3>&);
+
+}  // namespace sim

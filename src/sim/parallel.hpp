@@ -1,0 +1,42 @@
+// Parallel loops over agents. Every loop body reads the previous state and writes only its own
+// agent's slot, so the result does not depend on the thread count or the schedule.
+#pragma once
+#include <cstddef>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+namespace sim {
+
+// 0 means "all cores". Takes effect for every later parallelFor.
+void setThreadCount(int threads);
+int threadCount();        // threads parallelFor uses now
+int hardwareThreads();    // cores the machine offers
+tbb::task_arena& arena();
+
+template <class Body>
+void parallelFor(size_t n, Body&& body, size_t grain = 128) {
+  if (n == 0) return;
+  if (threadCount() == 1 || n <= grain) {
+    for (size_t i = 0; i < n; ++i) body(i);
+    return;
+  }
+  arena().execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) body(i);
+    });
+  });
+}
+
+// Range version: body(begin, end) for loops that keep per-chunk accumulators.
+template <class Body>
+void parallelForRange(size_t n, Body&& body, size_t grain = 128) {
+  if (n == 0) return;
+  if (threadCount() == 1 || n <= grain) { body(size_t(0), n); return; }
+  arena().execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain),
+                      [&](const tbb::blocked_range<size_t>& r) { body(r.begin(), r.end()); });
+  });
+}
+
+}  // namespace sim

@@ -1,0 +1,53 @@
+// The box the agents live in and what happens at its edges.
+#pragma once
+#include <cmath>
+#include "sim/math.hpp"
+
+namespace sim {
+
+enum class Boundary { Wrap, Bounce, Open };
+
+template <int D>
+struct World {
+  Vec<D> min{0.0f};
+  Vec<D> size{1000.0f};
+  Boundary boundary = Boundary::Wrap;
+
+  Vec<D> max() const { return min + size; }
+  Vec<D> center() const { return min + size * 0.5f; }
+
+  // Offset from a to b; on a torus the shortest one across the seam (minimum image).
+  Vec<D> delta(const Vec<D>& a, const Vec<D>& b) const {
+    Vec<D> d = b - a;
+    if (boundary == Boundary::Wrap) {
+      for (int k = 0; k < D; ++k) {
+        float h = size[k] * 0.5f;
+        if (d[k] > h) d[k] -= size[k];
+        else if (d[k] < -h) d[k] += size[k];
+      }
+    }
+    return d;
+  }
+
+  // Keeps a position inside the world after it moved; may flip velocity on bounce.
+  void applyBounds(Vec<D>& p, Vec<D>& v) const {
+    if (boundary == Boundary::Wrap) {
+      for (int k = 0; k < D; ++k) {
+        float t = (p[k] - min[k]) / size[k];
+        if (t < 0.0f || t >= 1.0f) {
+          p[k] = min[k] + (t - std::floor(t)) * size[k];
+          if (p[k] >= min[k] + size[k]) p[k] = min[k];  // float rounding at the seam
+        }
+      }
+    } else if (boundary == Boundary::Bounce) {
+      for (int k = 0; k < D; ++k) {
+        if (p[k] < min[k]) { p[k] = 2 * min[k] - p[k]; v[k] = std::abs(v[k]); }
+        float hi = min[k] + size[k];
+        if (p[k] > hi) { p[k] = 2 * hi - p[k]; v[k] = -std::abs(v[k]); }
+        p[k] = std::fmin(std::fmax(p[k], min[k]), hi);
+      }
+    }
+  }
+};
+
+}  // namespace sim

@@ -1,0 +1,12 @@
+# Turns every file in DIR into a string in OUT, so the program runs from any working directory.
+file(GLOB files ${DIR}/*.vert ${DIR}/*.frag)
+list(SORT files)
+set(body "// Generated from shaders/ by third_party/embed_shaders.cmake. Do not edit.\n#include <cstring>\nnamespace render {\nstruct EmbeddedShader { const char* name; const char* source; };\nstatic const EmbeddedShader kShaders[] = {\n")
+foreach(f ${files})
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} text)
+  set(body "${body}  {\"${name}\", R\"crowdlab_glsl(${text})crowdlab_glsl\"},\n")
+endforeach()
+set(body "${body}};\nconst char* embeddedShader(const char* name) {\n  for (const auto& s : kShaders) if (std::strcmp(s.name, name) == 0) return s.source;\n  return nullptr;\n}\n}  // namespace render\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)
