@@ -1,0 +1,54 @@
+// `crowdlab bench`: named benchmark cases over the simulation core, no window.
+// A case registers itself with one line:
+//   static bool registered = bench::registerCase({"boids2d", "boids step, brute vs grid", &runBoids2d});
+// Rows print as a table and, with --csv FILE, as CSV with the header in ../shared/DESIGN.md.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Options {
+  std::string caseName;        // empty: every case
+  std::vector<size_t> n;       // --n (repeatable or comma list); empty: the case's own list
+  std::vector<int> threads;    // --threads; empty: 1 and all cores
+  int steps = 200;             // measured steps
+  int warmup = 20;             // unmeasured steps first
+  std::string csvPath;         // --csv FILE
+  bool report = false;         // --report: a shareable block (machine, GL, table)
+};
+
+struct Row {
+  std::string caseName;
+  size_t n = 0;
+  std::string mode;            // e.g. "brute", "grid", "orca"
+  int threads = 1;
+  int steps = 0;
+  double medianMsPerStep = 0;
+  double nsPerAgentStep = 0;
+  double checksPerAgent = 0;   // distance checks per agent per step
+  double neighborsPerAgent = 0;
+  std::string extra;           // case-specific "key=value;key=value"
+};
+
+using CaseFn = void (*)(const Options& options, std::vector<Row>& rows);
+
+struct Case {
+  const char* name;
+  const char* description;
+  CaseFn run;
+};
+
+bool registerCase(const Case& c);
+const std::vector<Case>& cases();
+
+// Median of per-step wall times in milliseconds.
+double medianMs(std::vector<double>& samples);
+
+// Runs `crowdlab bench ARGS...` (args exclude the word "bench"). `reportHeader` holds lines the app
+// adds to --report (GL renderer and vendor when a context could be made). Returns the exit code:
+// 0 ok, 2 bad flag or value (one line saying what is wrong, then the usage, on stderr).
+int run(const std::vector<std::string>& args, const std::string& reportHeader = {});
+
+}  // namespace bench
