@@ -7,7 +7,6 @@
 // budget in priority order with `accumulatePrioritized`. Nothing here allocates or keeps state;
 // per-agent state (the wander angle, its random stream) lives with the caller.
 #pragma once
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>

@@ -89,6 +89,11 @@ void SteeringWorld::resizeAgents(size_t n) {
   slotsValid_ = false;
 }
 
+void SteeringWorld::syncAgentCount() {
+  const size_t wanted = size_t(std::clamp(params.agents, 1, kMaxAgents));
+  if (wanted != size()) resizeAgents(wanted);
+}
+
 void SteeringWorld::placeAgent(size_t i, const Vec2& position, const Vec2& velocity) {
   position_[i] = position;
   velocity_[i] = velocity;
@@ -202,8 +207,7 @@ Vec2 SteeringWorld::agentAcceleration(size_t i, float dt, float& wanderAngle, Rn
 
 void SteeringWorld::step(float dt) {
   if (!(dt > 0.0f)) return;
-  const size_t wanted = size_t(std::clamp(params.agents, 1, kMaxAgents));
-  if (wanted != size()) resizeAgents(wanted);
+  syncAgentCount();
   updateFormation();
 
   const SteeringParams& P = params;
@@ -259,7 +263,7 @@ void SteeringWorld::stepQuarry(float dt) {
   quarryVelocity_ = nv;
 }
 
-Segment2 SteeringWorld::feeler(size_t i) const {
+SteeringWorld::Feeler SteeringWorld::feeler(size_t i) const {
   const Vec2 v = velocity_[i];
   const float reach = feelerLengthFor(std::sqrt(lengthSq(v)), maxSpeedOf(i), params.feelerLength, params.agentRadius);
   return {position_[i], position_[i] + headingOf(v, Vec2{1.0f, 0.0f}) * reach};
@@ -275,7 +279,7 @@ WanderGeometry SteeringWorld::quarryWander() const {
                         params.wanderRadius, params.wanderDistance);
 }
 
-std::array<NamedValue, 3> SteeringWorld::metrics() const {
+std::array<SteeringWorld::Metric, 3> SteeringWorld::metrics() const {
   double dist = 0.0, speed = 0.0;
   for (size_t i = 0; i < size(); ++i) {
     dist += std::sqrt(double(lengthSq(position_[i] - target_)));

@@ -56,15 +56,6 @@ struct SteeringParams {
   float wContain = 1.0f;
 };
 
-struct NamedValue {
-  const char* name;
-  double value;
-};
-
-struct Segment2 {
-  Vec2 a{0.0f}, b{0.0f};
-};
-
 class SteeringWorld {
  public:
   static constexpr int kMaxAgents = 500;
@@ -72,6 +63,14 @@ class SteeringWorld {
   static constexpr float kLeaderSpeedFactor = 0.6f;
   // Containment looks this far ahead in time.
   static constexpr float kContainLookAhead = 0.5f;
+
+  struct Metric {
+    const char* name;
+    double value;
+  };
+  struct Feeler {
+    Vec2 from{0.0f}, to{0.0f};
+  };
 
   SteeringParams params;
   World<2> world;  // 1280 x 720, bounce at the edges
@@ -84,6 +83,9 @@ class SteeringWorld {
   // One fixed step: every agent's new state from the previous state, in parallel, bitwise identical
   // for any thread count; then the quarry. Applies a changed params.agents first.
   void step(float dt);
+  // Applies params.agents (clamped to 1 .. kMaxAgents) now, keeping existing agents; step() does it
+  // too, so this is only for showing a new count while paused.
+  void syncAgentCount();
 
   // ---- agents ----
   size_t size() const { return position_.size(); }
@@ -110,7 +112,7 @@ class SteeringWorld {
   int obstacleAt(const Vec2& p) const;
 
   // ---- debug geometry, computed from the current state ----
-  Segment2 feeler(size_t i) const;
+  Feeler feeler(size_t i) const;
   WanderGeometry wanderOf(size_t i) const;
   WanderGeometry quarryWander() const;
   // Formation: slot s (0 .. size()-2) belongs to follower agent a with slotOf(a) == s (a >= 1).
@@ -122,7 +124,7 @@ class SteeringWorld {
   // ---- metrics ----
   // mean_distance_to_target, mean_speed, obstacle_penetrations: agent-steps since reset that ended
   // with the agent's centre closer to an obstacle's centre than its radius + agentRadius / 2.
-  std::array<NamedValue, 3> metrics() const;
+  std::array<Metric, 3> metrics() const;
   uint64_t obstaclePenetrations() const { return penetrations_; }
   uint64_t stepCount() const { return steps_; }
 

@@ -320,10 +320,10 @@ TEST(SteerWorld, DebugGeometryShowsDesiredVelocityFeelerAndWanderCircle) {
   // Seek alone asks for full speed straight at the target, whatever the agent does now.
   expectVec(w.desiredVelocities()[0], Vec2{0, p.maxSpeed});
   // The feeler points along the velocity; a moving agent's is longer than one at rest.
-  Segment2 f = w.feeler(0);
-  expectVec(f.a, w.positions()[0]);
-  EXPECT_NEAR(glm::dot(glm::normalize(f.b - f.a), glm::normalize(w.velocities()[0])), 1.0f, 1e-5f);
-  EXPECT_GT(glm::length(f.b - f.a), glm::length(w.feeler(1).b - w.feeler(1).a));
+  SteeringWorld::Feeler f = w.feeler(0);
+  expectVec(f.from, w.positions()[0]);
+  EXPECT_NEAR(glm::dot(glm::normalize(f.to - f.from), glm::normalize(w.velocities()[0])), 1.0f, 1e-5f);
+  EXPECT_GT(glm::length(f.to - f.from), glm::length(w.feeler(1).to - w.feeler(1).from));
   WanderGeometry g = w.wanderOf(0);
   EXPECT_NEAR(dist(g.center, w.positions()[0]), p.wanderDistance, 1e-3f);
   EXPECT_NEAR(dist(g.point, g.center), p.wanderRadius, 1e-3f);
