@@ -1,0 +1,252 @@
+#include "sim/orca.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sim::orca {
+
+HalfPlane agentHalfPlane(const Vec2& offset, const Vec2& ownVelocity, const Vec2& otherVelocity, float radius,
+                         float tau, float dt, float tieSign) {
+  const Vec2 relVel = ownVelocity - otherVelocity;
+  const float dist2 = glm::dot(offset, offset);
+  const float r2 = radius * radius;
+  Vec2 n;        // outward normal of the velocity obstacle at the point closest to relVel
+  float change;  // u = change * n
+
+  if (dist2 > r2) {
+    // w: from the centre of the cut-off disc D(offset / tau, radius / tau) to the relative velocity.
+    const Vec2 w = relVel - offset / tau;
+    const float w2 = glm::dot(w, w);
+    const float wDotOffset = glm::dot(w, offset);
+    // The closest boundary point is on the cut-off arc when w points back towards the origin by more
+    // than the cone's half-angle a (sin a = radius / |offset|):  -w.offset > |w| * radius.
+    if (wDotOffset < 0.0f && wDotOffset * wDotOffset > r2 * w2) {
+      const float wLen = std::sqrt(w2);  // > 0 here, since w.offset < 0
+      n = w / wLen;
+      change = radius / tau - wLen;
+    } else {
+      // Closest point on one of the cone's legs: the tangents from the origin to D(offset, radius).
+      // The leg is offset rotated by +-a; the side is where relVel lies relative to offset.
+      const float legLen = std::sqrt(dist2 - r2);
+      const Vec2 side = perpLeft(offset) * radius;
+      if (cross2(offset, relVel) > 0.0f) {
+        const Vec2 leg = (offset * legLen + side) / dist2;
+        n = perpLeft(leg);  // the cone lies to the right of its left leg
+      } else {
+        const Vec2 leg = (offset * legLen - side) / dist2;
+        n = -perpLeft(leg);
+      }
+      // The leg passes through the origin, so the projection of relVel onto it is relVel - (relVel.n) n.
+      change = -glm::dot(relVel, n);
+    }
+  } else {
+    // Overlapping: every relative velocity collides at once, so aim to be apart after one step:
+    // the obstacle is the disc D(offset / dt, radius / dt).
+    const Vec2 w = relVel - offset / dt;
+    const float w2 = glm::dot(w, w);
+    if (w2 > 1e-12f) {
+      const float wLen = std::sqrt(w2);
+      n = w / wLen;
+      change = radius / dt - wLen;
+    } else {
+      // relVel == offset / dt: no direction from the velocities; push straight apart, or, for
+      // coincident agents, along an axis picked by the tie-break (opposite for the two of a pair).
+      n = dist2 > 1e-12f ? -offset / std::sqrt(dist2) : Vec2{tieSign, 0.0f};
+      change = radius / dt;
+    }
+  }
+  return {ownVelocity + n * (0.5f * change), n, false};
+}
+
+float distanceToSegment(const Vec2& p, const Segment& s, Vec2* closest) {
+  const Vec2 ab = s.b - s.a;
+  const float len2 = glm::dot(ab, ab);
+  const float t = len2 > 0.0f ? glm::clamp(glm::dot(p - s.a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+  const Vec2 q = s.a + ab * t;
+  if (closest) *closest = q;
+  return glm::length(q - p);
+}
+
+HalfPlane obstacleHalfPlane(const Vec2& position, float agentRadius, const Segment& segment, float tauObst,
+                            float dt) {
+  // The velocity obstacle of a static capsule C (the segment grown by both radii, relative to the
+  // agent) is the union of s*C for s >= 1/tau. Against a static obstacle the agent keeps nothing
+  // of its current velocity to share, so the half-plane is taken at the obstacle's point nearest
+  // the zero velocity: q / tau shortened by clearance / tau, where q is the nearest point of the
+  // segment. The tangent there supports the whole (convex) obstacle, and v = 0 always stays
+  // permitted. In words: approach the segment no faster than the gap closes in tau.
+  Vec2 q;
+  const float d = distanceToSegment(position, segment, &q);
+  const float clearance = agentRadius + segment.radius;
+  Vec2 toward;
+  if (d > 1e-6f) {
+    toward = (q - position) / d;
+  } else {
+    // The centre sits on the segment: no side is known; take the segment's left normal.
+    const Vec2 ab = segment.b - segment.a;
+    const float l2 = glm::dot(ab, ab);
+    toward = l2 > 0.0f ? -perpLeft(ab) / std::sqrt(l2) : Vec2{1.0f, 0.0f};
+  }
+  // Already inside: leave within one step.
+  const float horizon = d > clearance ? tauObst : dt;
+  return {toward * ((d - clearance) / horizon), -toward, true};
+}
+
+void addObstaclePlanes(PlaneSet& planes, const Vec2& position, const Params& params,
+                       std::span<const Segment> obstacles, float dt) {
+  const float reach = params.tauObst * params.maxSpeed;
+  for (const Segment& s : obstacles) {
+    if (planes.wallCount >= kMaxObstaclePlanes) break;
+    // Farther than max speed * tauObst beyond contact, the half-plane cannot cut the speed disc.
+    if (distanceToSegment(position, s) - params.radius - s.radius >= reach) continue;
+    planes.add(obstacleHalfPlane(position, params.radius, s, params.tauObst, dt));
+    planes.wallCount = planes.count;
+  }
+}
+
+// ---- the linear programs ----
+namespace {
+
+// What the program optimises: the point closest to `target`, or (`towards`) the point farthest
+// along the unit vector `target`.
+struct Objective {
+  Vec2 target;
+  bool towards;
+};
+
+constexpr float kParallel = 1e-6f;
+
+// Optimum on the boundary line of planes[i], inside the disc and planes[0..i). False when that is
+// empty. `current` breaks the tie when the objective is flat along the line.
+bool solveOnLine(std::span<const HalfPlane> planes, size_t i, float maxSpeed, const Objective& obj,
+                 const Vec2& current, Vec2& result) {
+  const HalfPlane& h = planes[i];
+  const Vec2 d = h.direction();
+  // Points h.point + t d inside the disc: t^2 + 2 t (point.d) + |point|^2 - R^2 <= 0.
+  const float pd = glm::dot(h.point, d);
+  const float disc = pd * pd - (glm::dot(h.point, h.point) - maxSpeed * maxSpeed);
+  if (disc < 0.0f) return false;
+  const float root = std::sqrt(disc);
+  float lo = -pd - root, hi = -pd + root;
+  // Rounding slack, so that a repeated line or three lines through one point do not read as empty.
+  const float slack = 1e-5f * maxSpeed;
+  for (size_t j = 0; j < i; ++j) {
+    // planes[j]'s signed distance along the line: at + t * rate >= 0.
+    const float rate = glm::dot(planes[j].normal, d);
+    const float at = planes[j].signedDistance(h.point);
+    if (std::fabs(rate) < kParallel) {
+      if (at < -slack) return false;  // parallel and entirely outside
+      continue;
+    }
+    const float t = -at / rate;
+    if (rate > 0.0f) lo = std::max(lo, t);
+    else hi = std::min(hi, t);
+    if (lo > hi + slack) return false;
+  }
+  if (lo > hi) lo = hi = 0.5f * (lo + hi);
+  float t;
+  if (obj.towards) {
+    const float slope = glm::dot(obj.target, d);
+    if (slope > kParallel) t = hi;
+    else if (slope < -kParallel) t = lo;
+    else t = glm::clamp(glm::dot(current - h.point, d), lo, hi);
+  } else {
+    t = glm::clamp(glm::dot(obj.target - h.point, d), lo, hi);
+  }
+  result = h.point + d * t;
+  return true;
+}
+
+// Incremental 2D program (Seidel's argument: if the optimum of the first i constraints violates
+// constraint i, the new optimum lies on constraint i's line). Returns how many planes it satisfied;
+// `result` is the optimum of that prefix.
+size_t solve2d(std::span<const HalfPlane> planes, float maxSpeed, const Objective& obj, Vec2& result) {
+  result = obj.towards ? obj.target * maxSpeed : clampLength(obj.target, maxSpeed);
+  for (size_t i = 0; i < planes.size(); ++i) {
+    if (planes[i].signedDistance(result) >= 0.0f) continue;
+    Vec2 onLine;
+    if (!solveOnLine(planes, i, maxSpeed, obj, result, onLine)) return i;
+    result = onLine;
+  }
+  return planes.size();
+}
+
+// The fallback, a 3D program in (v, delta): minimise delta subject to every soft plane's signed
+// distance >= -delta, the hard prefix (the walls) >= 0 and |v| <= maxSpeed. Incremental again: when
+// soft plane i is violated by more than the current delta, the new optimum has plane i as (one of)
+// the most violated, so it maximises plane i's signed distance subject to the walls and, for each
+// earlier soft plane j, dist_j(v) >= dist_i(v) -- itself a 2D program with a direction objective.
+Vec2 fallback(std::span<const HalfPlane> planes, size_t hardCount, size_t start, float maxSpeed, Vec2 result) {
+  float worst = 0.0f;
+  std::array<HalfPlane, kMaxPlanes> projected;
+  for (size_t i = start; i < planes.size(); ++i) {
+    const HalfPlane& hi = planes[i];
+    if (-hi.signedDistance(result) <= worst) continue;
+    size_t count = 0;
+    for (size_t j = 0; j < hardCount; ++j) projected[count++] = planes[j];
+    for (size_t j = hardCount; j < i; ++j) {
+      // dist_j(v) - dist_i(v) >= 0 is the half-plane (n_j - n_i).v >= n_j.p_j - n_i.p_i.
+      const HalfPlane& hj = planes[j];
+      const Vec2 m = hj.normal - hi.normal;
+      const float len = glm::length(m);
+      // Parallel and alike: the difference is a constant, never negative here (j is violated no
+      // more than the current worst, i more), so the constraint holds everywhere.
+      if (len < kParallel) continue;
+      const float c = glm::dot(hj.normal, hj.point) - glm::dot(hi.normal, hi.point);
+      projected[count++] = {m * (c / (len * len)), m / len, false};
+    }
+    Vec2 candidate;
+    const std::span<const HalfPlane> sub(projected.data(), count);
+    // Only float trouble can make this fail (the previous result satisfies all of it); keep the old.
+    if (solve2d(sub, maxSpeed, {hi.normal, true}, candidate) == count) result = candidate;
+    worst = std::max(worst, -hi.signedDistance(result));
+  }
+  return result;
+}
+
+}  // namespace
+
+LpResult solve(std::span<const HalfPlane> planes, const Vec2& preferred, float maxSpeed) {
+  LpResult out;
+  Vec2 v;
+  const size_t satisfied = solve2d(planes, maxSpeed, {preferred, false}, v);
+  if (satisfied < planes.size()) {
+    out.feasible = false;
+    size_t hard = 0;
+    while (hard < planes.size() && planes[hard].wall) ++hard;
+    // The walls alone cannot fail unless the agent is wedged (v = 0 satisfies every wall plane of
+    // an agent clear of the walls); then everything is soft.
+    if (satisfied < hard) hard = 0;
+    v = fallback(planes, hard, satisfied, maxSpeed, v);
+  }
+  out.velocity = v;
+  for (const HalfPlane& h : planes)
+    if (!h.wall) out.maxViolation = std::max(out.maxViolation, -h.signedDistance(v));
+  return out;
+}
+
+void feasibleRegion(std::span<const HalfPlane> planes, float maxSpeed, std::vector<Vec2>& polygon,
+                    int circleSegments) {
+  polygon.clear();
+  const int n = std::max(3, circleSegments);
+  for (int k = 0; k < n; ++k) {
+    const float a = 6.28318530718f * float(k) / float(n);
+    polygon.push_back({maxSpeed * std::cos(a), maxSpeed * std::sin(a)});
+  }
+  std::vector<Vec2> clipped;
+  for (const HalfPlane& h : planes) {
+    // Sutherland-Hodgman against one half-plane.
+    clipped.clear();
+    for (size_t k = 0; k < polygon.size(); ++k) {
+      const Vec2& a = polygon[k];
+      const Vec2& b = polygon[(k + 1) % polygon.size()];
+      const float da = h.signedDistance(a), db = h.signedDistance(b);
+      if (da >= 0.0f) clipped.push_back(a);
+      if ((da >= 0.0f) != (db >= 0.0f)) clipped.push_back(a + (b - a) * (da / (da - db)));
+    }
+    polygon.swap(clipped);
+    if (polygon.empty()) return;
+  }
+}
+
+}  // namespace sim::orca

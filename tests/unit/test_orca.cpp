@@ -1,0 +1,220 @@
+// ORCA: the linear program against brute force, the fallback, degenerate inputs, the half-planes'
+// guarantees, and small crowds (head-on pair, wall, circle of 100).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+#include "sim/orca.hpp"
+#include "sim/rng.hpp"
+
+using namespace sim;
+using namespace sim::orca;
+
+namespace {
+
+bool finite(const Vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+
+// Samples of the max-speed disc on a square lattice.
+std::vector<Vec2> discSamples(float maxSpeed, int perSide) {
+  std::vector<Vec2> out;
+  for (int a = 0; a <= perSide; ++a)
+    for (int b = 0; b <= perSide; ++b) {
+      Vec2 v{maxSpeed * (2.0f * a / perSide - 1.0f), maxSpeed * (2.0f * b / perSide - 1.0f)};
+      if (glm::dot(v, v) <= maxSpeed * maxSpeed) out.push_back(v);
+    }
+  return out;
+}
+
+float worstViolation(const std::vector<HalfPlane>& planes, const Vec2& v, bool walls) {
+  float worst = 0.0f;
+  for (const HalfPlane& h : planes)
+    if (h.wall == walls) worst = std::max(worst, -h.signedDistance(v));
+  return worst;
+}
+
+// A random half-plane through the point `inside` shifted so that `inside` keeps a margin >= 0.
+HalfPlane planeContaining(Rng& rng, const Vec2& inside, float maxMargin, bool wall) {
+  Vec2 n = rng.unitVec2();
+  return {inside - n * rng.uniform(0.0f, maxMargin), n, wall};
+}
+
+}  // namespace
+
+TEST(OrcaLp, MatchesBruteForceOptimumOnRandomFeasibleSets) {
+  Rng rng(7);
+  const float maxSpeed = 2.0f;
+  const std::vector<Vec2> samples = discSamples(maxSpeed, 240);
+  const float cell = 2.0f * maxSpeed / 240.0f;
+  int binding = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const Vec2 inside = rng.unitVec2() * rng.uniform(0.0f, 0.9f * maxSpeed);
+    const int count = 1 + int(rng.below(10));
+    std::vector<HalfPlane> planes;
+    for (int k = 0; k < count; ++k) planes.push_back(planeContaining(rng, inside, 1.5f, k < 2 && trial % 3 == 0));
+    const Vec2 preferred = rng.unitVec2() * rng.uniform(0.0f, 3.0f);
+
+    LpResult r = solve(planes, preferred, maxSpeed);
+    ASSERT_TRUE(r.feasible) << "trial " << trial;
+    EXPECT_LE(glm::length(r.velocity), maxSpeed * (1 + 1e-5f));
+    for (const HalfPlane& h : planes) EXPECT_GE(h.signedDistance(r.velocity), -1e-4f) << "trial " << trial;
+
+    float best = 1e30f;
+    Vec2 bestV{0.0f};
+    for (const Vec2& v : samples) {
+      bool ok = true;
+      for (const HalfPlane& h : planes) ok = ok && h.signedDistance(v) >= 0.0f;
+      float d = glm::length(v - preferred);
+      if (ok && d < best) { best = d; bestV = v; }
+    }
+    ASSERT_LT(best, 1e29f) << "the lattice found no feasible point in trial " << trial;
+    // Feasible and never worse than the best lattice point: optimal to the lattice's resolution. The
+    // optimum is unique, so the two are also near (loosely: a thin wedge holds few lattice points).
+    EXPECT_LE(glm::length(r.velocity - preferred), best + 1e-4f) << "trial " << trial;
+    EXPECT_LT(glm::length(r.velocity - bestV), 20.0f * cell) << "trial " << trial;
+    if (glm::length(r.velocity - clampLength(preferred, maxSpeed)) > 1e-3f) ++binding;
+  }
+  EXPECT_GT(binding, 60);  // most sets actually constrain the answer
+}
+
+TEST(OrcaLp, InfeasibleSetsMinimiseTheLargestViolationWithWallsHard) {
+  Rng rng(11);
+  const float maxSpeed = 1.0f;
+  const std::vector<Vec2> samples = discSamples(maxSpeed, 300);
+  const float cell = 2.0f * maxSpeed / 300.0f;
+  int tested = 0;
+  for (int trial = 0; trial < 200 && tested < 60; ++trial) {
+    std::vector<HalfPlane> planes;
+    const int walls = int(rng.below(3));
+    for (int k = 0; k < walls; ++k) planes.push_back(planeContaining(rng, Vec2{0.0f}, 0.5f, true));
+    // Agent half-planes that each demand a speed of at least s in their direction: a crowd pressing in.
+    const int agents = 3 + int(rng.below(8));
+    for (int k = 0; k < agents; ++k) {
+      Vec2 n = rng.unitVec2();
+      planes.push_back({n * rng.uniform(0.1f, 0.8f), n, false});
+    }
+    const Vec2 preferred = rng.unitVec2();
+
+    float bestWorst = 1e30f;
+    for (const Vec2& v : samples)
+      if (worstViolation(planes, v, true) <= 0.0f) bestWorst = std::min(bestWorst, worstViolation(planes, v, false));
+    if (!(bestWorst > 4 * cell)) continue;  // feasible (or nearly): not this test's subject
+    ++tested;
+
+    LpResult r = solve(planes, preferred, maxSpeed);
+    EXPECT_FALSE(r.feasible);
+    EXPECT_LE(glm::length(r.velocity), maxSpeed * (1 + 1e-5f));
+    EXPECT_LE(worstViolation(planes, r.velocity, true), 1e-4f) << "a wall was given up in trial " << trial;
+    EXPECT_NEAR(r.maxViolation, worstViolation(planes, r.velocity, false), 1e-6f);
+    // Within the lattice's resolution of the true minimax, and never clearly worse.
+    EXPECT_LE(r.maxViolation, bestWorst + 1e-4f) << "trial " << trial;
+    EXPECT_GE(r.maxViolation, bestWorst - 2.0f * cell) << "trial " << trial;
+  }
+  EXPECT_GE(tested, 30);
+}
+
+TEST(OrcaLp, DegenerateInputsStayFinite) {
+  const Vec2 pref{1.0f, 0.5f};
+  // Identical lines, repeated.
+  std::vector<HalfPlane> same(4, HalfPlane{{0.3f, 0.0f}, {1.0f, 0.0f}, false});
+  LpResult a = solve(same, pref, 2.0f);
+  EXPECT_TRUE(a.feasible);
+  EXPECT_NEAR(a.velocity.x, 1.0f, 1e-5f);
+  // Parallel, opposite, meeting in a single line x = 0.3.
+  std::vector<HalfPlane> slab{{{0.3f, 0.0f}, {1.0f, 0.0f}, false}, {{0.3f, 0.0f}, {-1.0f, 0.0f}, false}};
+  LpResult b = solve(slab, pref, 2.0f);
+  EXPECT_TRUE(b.feasible);
+  EXPECT_NEAR(b.velocity.x, 0.3f, 1e-4f);
+  EXPECT_NEAR(b.velocity.y, 0.5f, 1e-4f);
+  // Parallel, opposite, disjoint: infeasible, the fallback splits the difference.
+  std::vector<HalfPlane> gap{{{0.5f, 0.0f}, {1.0f, 0.0f}, false}, {{-0.5f, 0.0f}, {-1.0f, 0.0f}, false}};
+  LpResult c = solve(gap, pref, 2.0f);
+  EXPECT_FALSE(c.feasible);
+  EXPECT_TRUE(finite(c.velocity));
+  EXPECT_NEAR(c.velocity.x, 0.0f, 1e-4f);
+  EXPECT_NEAR(c.maxViolation, 0.5f, 1e-4f);
+  // A line entirely outside the speed disc.
+  std::vector<HalfPlane> far{{{5.0f, 0.0f}, {1.0f, 0.0f}, false}};
+  LpResult d = solve(far, pref, 2.0f);
+  EXPECT_FALSE(d.feasible);
+  EXPECT_NEAR(d.velocity.x, 2.0f, 1e-4f);  // as close as the disc allows
+  // Zero max speed.
+  LpResult e = solve(same, pref, 0.0f);
+  EXPECT_TRUE(finite(e.velocity));
+
+  // Coincident agents at rest: opposite normals by the tie-break, finite points.
+  HalfPlane p = agentHalfPlane(Vec2{0.0f}, Vec2{0.0f}, Vec2{0.0f}, 1.0f, 2.0f, 0.1f, 1.0f);
+  HalfPlane q = agentHalfPlane(Vec2{0.0f}, Vec2{0.0f}, Vec2{0.0f}, 1.0f, 2.0f, 0.1f, -1.0f);
+  EXPECT_TRUE(finite(p.point) && finite(p.normal) && finite(q.point) && finite(q.normal));
+  EXPECT_NEAR(glm::dot(p.normal, q.normal), -1.0f, 1e-6f);
+  // Relative velocity exactly on a leg (u has zero length): the half-plane passes through v.
+  // offset (2,0), radius 1: the left leg is at +30 degrees.
+  Vec2 onLeg = Vec2{std::cos(0.5235988f), std::sin(0.5235988f)} * 3.0f;
+  HalfPlane g = agentHalfPlane(Vec2{2.0f, 0.0f}, onLeg, Vec2{0.0f}, 1.0f, 100.0f, 0.1f);
+  EXPECT_TRUE(finite(g.point) && finite(g.normal));
+  EXPECT_NEAR(glm::length(g.normal), 1.0f, 1e-5f);
+  EXPECT_NEAR(g.signedDistance(onLeg), 0.0f, 1e-4f);
+  // An agent centred on a wall segment.
+  HalfPlane w = obstacleHalfPlane(Vec2{1.0f, 0.0f}, 0.5f, Segment{{0, 0}, {2, 0}}, 2.0f, 0.1f);
+  EXPECT_TRUE(finite(w.point) && finite(w.normal));
+  // A zero-length segment (a point).
+  HalfPlane z = obstacleHalfPlane(Vec2{1.0f, 0.0f}, 0.5f, Segment{{1, 0}, {1, 0}}, 2.0f, 0.1f);
+  EXPECT_TRUE(finite(z.point) && finite(z.normal));
+}
+
+TEST(OrcaHalfPlanes, ReciprocalChoicesAreCollisionFreeForTau) {
+  // For random pairs, any vA' in A's half-plane and vB' in B's keeps them apart for tau.
+  Rng rng(3);
+  int checked = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const float radius = 1.0f, tau = rng.uniform(0.5f, 5.0f), dt = 0.1f;
+    const Vec2 pa{0.0f}, pb = rng.unitVec2() * rng.uniform(radius * 1.01f, 8.0f);
+    const Vec2 va = rng.unitVec2() * rng.uniform(0.0f, 2.0f), vb = rng.unitVec2() * rng.uniform(0.0f, 2.0f);
+    const HalfPlane ha = agentHalfPlane(pb - pa, va, vb, radius, tau, dt, 1.0f);
+    const HalfPlane hb = agentHalfPlane(pa - pb, vb, va, radius, tau, dt, -1.0f);
+    EXPECT_NEAR(glm::dot(ha.normal, hb.normal), -1.0f, 1e-4f);
+    for (int k = 0; k < 4; ++k) {
+      // Random velocities moved into their half-planes (onto the line when outside).
+      Vec2 a = ha.point + rng.unitVec2() * rng.uniform(0.0f, 2.0f);
+      Vec2 b = hb.point + rng.unitVec2() * rng.uniform(0.0f, 2.0f);
+      a -= ha.normal * std::min(0.0f, ha.signedDistance(a));
+      b -= hb.normal * std::min(0.0f, hb.signedDistance(b));
+      // Closest approach of pb - pa - (a - b) t over [0, tau].
+      const Vec2 rel = a - b, off = pb - pa;
+      const float rr = glm::dot(rel, rel);
+      const float t = rr > 0.0f ? glm::clamp(glm::dot(off, rel) / rr, 0.0f, tau) : 0.0f;
+      EXPECT_GE(glm::length(off - rel * t), radius * (1.0f - 1e-3f)) << "trial " << trial;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 8000);
+}
+
+TEST(OrcaHalfPlanes, ObstaclePlaneKeepsTheAgentOutForTauObst) {
+  Rng rng(5);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Segment s{rng.unitVec2() * rng.uniform(0.0f, 3.0f), rng.unitVec2() * rng.uniform(0.0f, 3.0f),
+                    trial % 4 == 0 ? 0.5f : 0.0f};
+    const float radius = 0.5f, tau = rng.uniform(0.5f, 4.0f);
+    Vec2 p = rng.unitVec2() * rng.uniform(0.0f, 8.0f);
+    if (distanceToSegment(p, s) <= radius + s.radius) continue;
+    const HalfPlane h = obstacleHalfPlane(p, radius, s, tau, 0.1f);
+    EXPECT_TRUE(h.wall);
+    EXPECT_GE(h.signedDistance(Vec2{0.0f}), -1e-6f);  // standing still is always permitted
+    Vec2 v = h.point + rng.unitVec2() * rng.uniform(0.0f, 4.0f);
+    v -= h.normal * std::min(0.0f, h.signedDistance(v));
+    for (int k = 0; k <= 50; ++k) {
+      const float t = tau * float(k) / 50.0f;
+      EXPECT_GE(distanceToSegment(p + v * t, s), (radius + s.radius) * (1.0f - 1e-3f)) << "trial " << trial;
+    }
+  }
+}
+
+TEST(OrcaHalfPlanes, OverlappingPairSeparatesWithinOneStep) {
+  const float dt = 0.25f, r = 2.0f;  // r: the sum of the radii
+  const Vec2 off{1.2f, 0.3f};         // |off| = 1.24 < r
+  HalfPlane ha = agentHalfPlane(off, Vec2{0.5f, 0.0f}, Vec2{-0.5f, 0.0f}, r, 10.0f, dt, 1.0f);
+  HalfPlane hb = agentHalfPlane(-off, Vec2{-0.5f, 0.0f}, Vec2{0.5f, 0.0f}, r, 10.0f, dt, -1.0f);
+  // Choosing the half-planes' own points: apart by r after one step.
+  Vec2 after = off - (ha.point - hb.point) * dt;
+  EXPECT_NEAR(glm::length(after), r, 1e-3f);
+}
