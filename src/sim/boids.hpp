@@ -1,6 +1,7 @@
 // Reynolds' three rules as small pure functions over a neighbourhood, and the integrator.
 //
-// Each rule returns a unit vector (or zero), so the three weights act on one scale; the weighted
+// Each rule returns a unit vector (or zero; alignment and cohesion fade out as they are satisfied, see
+// softNormalize), so the three weights act on one scale; the weighted
 // sum, scaled by maxForce, is clamped to maxForce (an acceleration, world units / s^2).
 #pragma once
 #include <cmath>
@@ -69,25 +70,40 @@ inline void accumulateNeighbor(BoidsAccum<D>& acc, const BoidsParams& p, float f
   if (dist <= cohR) { acc.offsetSum += offset; acc.cohesionCount++; }
 }
 
+// Unit vector when |v| >= scale, fading linearly to zero below it. A plain normalize turns the tiny
+// leftover of a satisfied rule (already aligned, already at the centroid) into a full-strength push
+// in a random direction, which makes the flock jitter and mill instead of flowing.
+template <int D>
+inline Vec<D> softNormalize(const Vec<D>& v, float scale) {
+  float l = std::sqrt(glm::dot(v, v));
+  return l > 1e-12f ? v / std::fmax(l, scale) : Vec<D>(0.0f);
+}
+
 template <int D>
 inline Vec<D> separationRule(const BoidsAccum<D>& acc) {
   return acc.separationCount ? safeNormalize(acc.separationSum) : Vec<D>(0.0f);
 }
-// Steer towards the neighbours' mean velocity.
+// Steer towards the neighbours' mean velocity. `fade`: below this difference the vector shrinks (softNormalize).
 template <int D>
-inline Vec<D> alignmentRule(const BoidsAccum<D>& acc, const Vec<D>& velocity) {
-  return acc.alignmentCount ? safeNormalize(acc.velocitySum / float(acc.alignmentCount) - velocity) : Vec<D>(0.0f);
+inline Vec<D> alignmentRule(const BoidsAccum<D>& acc, const Vec<D>& velocity, float fade = 0.0f) {
+  return acc.alignmentCount ? softNormalize(acc.velocitySum / float(acc.alignmentCount) - velocity, fade) : Vec<D>(0.0f);
 }
-// Steer towards the neighbours' centroid.
+// Steer towards the neighbours' centroid. `fade`: below this distance the vector shrinks.
 template <int D>
-inline Vec<D> cohesionRule(const BoidsAccum<D>& acc) {
-  return acc.cohesionCount ? safeNormalize(acc.offsetSum / float(acc.cohesionCount)) : Vec<D>(0.0f);
+inline Vec<D> cohesionRule(const BoidsAccum<D>& acc, float fade = 0.0f) {
+  return acc.cohesionCount ? softNormalize(acc.offsetSum / float(acc.cohesionCount), fade) : Vec<D>(0.0f);
 }
+
+// The fade scales: alignment reaches full strength at a tenth of the max speed; cohesion grows
+// linearly with the centroid offset up to the perception radius (a spring, not a constant pull, so
+// flocks keep their spacing instead of collapsing into milling balls).
+inline float alignmentFade(const BoidsParams& p) { return 0.1f * p.maxSpeed; }
+inline float cohesionFade(const BoidsParams& p) { return p.perceptionRadius; }
 
 template <int D>
 inline Vec<D> boidsAcceleration(const BoidsAccum<D>& acc, const Vec<D>& velocity, const BoidsParams& p) {
-  Vec<D> s = p.wSeparation * separationRule(acc) + p.wAlignment * alignmentRule(acc, velocity) +
-             p.wCohesion * cohesionRule(acc);
+  Vec<D> s = p.wSeparation * separationRule(acc) + p.wAlignment * alignmentRule(acc, velocity, alignmentFade(p)) +
+             p.wCohesion * cohesionRule(acc, cohesionFade(p));
   return clampLength(s * p.maxForce, p.maxForce);
 }
 

@@ -54,6 +54,16 @@ TEST(BoidsRules, CohesionSteersTowardCentroid) {
   expectVec(cohesionRule(acc), glm::normalize(Vec2{1, 1}));
 }
 
+TEST(BoidsRules, SatisfiedRulesFadeInsteadOfJittering) {
+  // A tiny velocity difference must not become a full-strength unit push in a random direction.
+  BoidsParams p = defaults();
+  BoidsAccum<2> acc;
+  accumulateNeighbor(acc, p, -2.0f, Vec2{1, 0}, Vec2{30, 0}, 900.0f, Vec2{100.5f, 0});
+  Vec2 a = alignmentRule(acc, Vec2{100, 0}, alignmentFade(p));
+  EXPECT_NEAR(glm::length(a), 0.5f / alignmentFade(p), 1e-5f);
+  EXPECT_NEAR(glm::length(alignmentRule(acc, Vec2{0, 0}, alignmentFade(p))), 1.0f, 1e-5f);  // far off: unit
+}
+
 TEST(BoidsRules, NoNeighboursGivesZero) {
   BoidsAccum<2> acc;
   expectVec(boidsAcceleration(acc, Vec2{10, 0}, defaults()), Vec2{0, 0});
@@ -65,7 +75,8 @@ TEST(BoidsRules, WeightZeroDisablesARule) {
   accumulateNeighbor(acc, p, -2.0f, Vec2{1, 0}, Vec2{10, 0}, 100.0f, Vec2{0, 50});
   p.wSeparation = 0; p.wAlignment = 0; p.wCohesion = 1;
   Vec2 onlyCohesion = boidsAcceleration(acc, Vec2{10, 0}, p);
-  expectVec(onlyCohesion, Vec2{p.maxForce, 0});  // towards the neighbour at +x
+  // Towards the neighbour at +x; 10 of the 50-unit perception radius away: a fifth of full strength.
+  expectVec(onlyCohesion, Vec2{p.maxForce * 0.2f, 0}, 1e-3f);
   p.wCohesion = 0; p.wSeparation = 1;
   expectVec(boidsAcceleration(acc, Vec2{10, 0}, p), Vec2{-p.maxForce, 0});
   p.wSeparation = 0; p.wAlignment = 1;

@@ -1,0 +1,106 @@
+#include "app/cli.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace app {
+
+const char* usage() {
+  return "usage:\n"
+         "  crowdlab [--scene NAME] [--seed N] [--set k=v]... [--preset FILE] [--frames N]\n"
+         "           [--screenshot FILE] [--width W] [--height H] [--vsync on|off] [--fullscreen]\n"
+         "           [--metrics-csv FILE] [--record N --record-dir DIR]\n"
+         "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
+         "  crowdlab --scene NAME --list-params\n"
+         "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--csv FILE] [--report]\n"
+         "scenes: murmuration, boids, spatial-hash, orca-corridor, steering, finale\n";
+}
+
+namespace {
+bool parseInt(const std::string& flag, const std::string& text, long long lo, long long hi, long long& out,
+              std::string& error) {
+  errno = 0;
+  char* end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE) {
+    error = flag + " expects a whole number, got '" + text + "'";
+    return false;
+  }
+  if (v < lo || v > hi) {
+    error = flag + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + text;
+    return false;
+  }
+  out = v;
+  return true;
+}
+}  // namespace
+
+bool parseOptions(const std::vector<std::string>& args, Options& o, std::string& error) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size() || (args[i + 1].rfind("--", 0) == 0 && args[i + 1].size() > 2)) {
+        error = a + " needs a value";
+        return false;
+      }
+      out = args[++i];
+      return true;
+    };
+    std::string v;
+    long long n = 0;
+    if (a == "--help" || a == "-h") o.help = true;
+    else if (a == "--scene") { if (!value(o.scene)) return false; }
+    else if (a == "--seed") {
+      if (!value(v) || !parseInt(a, v, 0, (1LL << 62), n, error)) return false;
+      o.seed = uint64_t(n);
+    } else if (a == "--set") {
+      if (!value(v)) return false;
+      if (v.find('=') == std::string::npos) { error = "--set expects name=value, got '" + v + "'"; return false; }
+      o.sets.push_back(v);
+    } else if (a == "--preset") { if (!value(o.preset)) return false; }
+    else if (a == "--frames") {
+      if (!value(v) || !parseInt(a, v, 1, 100000000, n, error)) return false;
+      o.frames = int(n);
+    } else if (a == "--screenshot") { if (!value(o.screenshot)) return false; }
+    else if (a == "--width") {
+      if (!value(v) || !parseInt(a, v, 320, 16384, n, error)) return false;
+      o.width = int(n); o.sizeGiven = true;
+    } else if (a == "--height") {
+      if (!value(v) || !parseInt(a, v, 240, 16384, n, error)) return false;
+      o.height = int(n); o.sizeGiven = true;
+    } else if (a == "--vsync") {
+      if (!value(v)) return false;
+      if (v == "on") o.vsync = true;
+      else if (v == "off") o.vsync = false;
+      else { error = "--vsync expects on or off, got '" + v + "'"; return false; }
+    } else if (a == "--fullscreen") o.fullscreen = true;
+    else if (a == "--headless") o.headless = true;
+    else if (a == "--steps") {
+      if (!value(v) || !parseInt(a, v, 1, 100000000, n, error)) return false;
+      o.steps = int(n);
+    } else if (a == "--metrics-csv") { if (!value(o.metricsCsv)) return false; }
+    else if (a == "--list-params") o.listParams = true;
+    else if (a == "--record") {
+      if (!value(v) || !parseInt(a, v, 1, 100000, n, error)) return false;
+      o.recordFrames = int(n);
+    } else if (a == "--record-dir") { if (!value(o.recordDir)) return false; }
+    else {
+      error = "unknown option '" + a + "'";
+      return false;
+    }
+  }
+  if (o.help) return true;
+  if (o.headless) {
+    if (o.scene.empty()) { error = "--headless needs --scene NAME"; return false; }
+    if (o.steps == 0) { error = "--headless needs --steps N"; return false; }
+    if (o.frames || !o.screenshot.empty()) { error = "--frames and --screenshot need a window; drop --headless"; return false; }
+  } else if (o.steps) {
+    error = "--steps is for --headless runs; use --frames N with a window";
+    return false;
+  }
+  if (o.listParams && o.scene.empty()) { error = "--list-params needs --scene NAME"; return false; }
+  if (!o.recordDir.empty() && !o.recordFrames) { error = "--record-dir needs --record N"; return false; }
+  return true;
+}
+
+}  // namespace app

@@ -1,0 +1,34 @@
+// The command line, as documented in ../shared/DESIGN.md and `crowdlab --help`.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct Options {
+  std::string scene;             // empty: the last scene used (settings), else "boids"
+  uint64_t seed = 1;
+  std::vector<std::string> sets; // "name=value"
+  std::string preset;
+  int frames = 0;                // 0: run until closed
+  std::string screenshot;
+  int width = 1280, height = 720;
+  bool sizeGiven = false;
+  std::optional<bool> vsync;
+  bool fullscreen = false;
+  bool headless = false;
+  int steps = 0;
+  std::string metricsCsv;
+  bool listParams = false;
+  bool help = false;
+  int recordFrames = 0;          // --record N: save N frames as a PNG sequence
+  std::string recordDir;
+};
+
+// Parses argv (after the program name). On a bad flag or value returns false with a one-line message.
+bool parseOptions(const std::vector<std::string>& args, Options& out, std::string& error);
+const char* usage();
+
+}  // namespace app

@@ -1,0 +1,166 @@
+#include "app/hud.hpp"
+
+#include <imgui.h>
+#include <algorithm>
+#include <cstdio>
+
+namespace app {
+
+float RingPlot::mean() const {
+  if (!count) return 0;
+  float s = 0;
+  for (int i = 0; i < count; ++i) s += values[size_t(i)];
+  return s / float(count);
+}
+float RingPlot::max() const {
+  float m = 0;
+  for (int i = 0; i < count; ++i) m = std::max(m, values[size_t(i)]);
+  return m;
+}
+
+namespace {
+void plot(const char* id, const RingPlot& r, float height, const char* overlay) {
+  float hi = std::max(1.0f, r.max() * 1.2f);
+  ImGui::PlotLines(id, r.values.data(), r.count, r.count < int(r.values.size()) ? 0 : r.next, overlay, 0.0f, hi,
+                   ImVec2(ImGui::GetContentRegionAvail().x, height));
+}
+}  // namespace
+
+HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::SceneEntry>& scenes,
+                   const std::string& current, float& speed, bool& vsync, const MetricsLog& log) {
+  HudActions act;
+  if (ImGui::BeginMainMenuBar()) {
+    if (ImGui::BeginMenu("Scene")) {
+      for (const auto& e : scenes) {
+        char key[4];
+        std::snprintf(key, sizeof(key), "%d", e.order);
+        if (ImGui::MenuItem(e.title, key, current == e.name)) act.switchTo = e.name;
+      }
+      ImGui::Separator();
+      if (ImGui::MenuItem("Restart", "R")) act.restart = true;
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Simulation")) {
+      if (ImGui::MenuItem(s.paused ? "Resume" : "Pause", "Space")) act.togglePause = true;
+      if (ImGui::MenuItem("Single step", "Right")) act.singleStep = true;
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+      if (ImGui::MenuItem("Screenshot", "F12")) act.screenshot = true;
+      if (ImGui::MenuItem("Export metrics CSV")) act.exportCsv = true;
+      if (ImGui::MenuItem("VSync", nullptr, &vsync)) act.vsyncChanged = true;
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+      if (ImGui::MenuItem("Keys", "F1", &hud.showHelp)) {}
+      ImGui::EndMenu();
+    }
+    for (const auto& e : scenes) {
+      if (current != e.name) continue;
+      ImGui::SameLine(ImGui::GetWindowWidth() * 0.5f - ImGui::CalcTextSize(e.title).x * 0.5f);
+      ImGui::TextUnformatted(e.title);
+    }
+    ImGui::EndMainMenuBar();
+  }
+
+  ImGui::SetNextWindowPos(ImVec2(10, 30), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(300, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.8f);
+  if (ImGui::Begin("HUD")) {
+    ImGui::Text("%.0f FPS   %.2f ms/frame", s.fps, s.fps > 0 ? 1000.0f / s.fps : 0.0f);
+    char overlay[64];
+    std::snprintf(overlay, sizeof(overlay), "frame ms (max %.1f)", hud.frameTimes.max());
+    plot("##frames", hud.frameTimes, 44, overlay);
+    ImGui::Text("sim %.2f ms/step   render %.2f ms", s.stepMs, s.renderMs);
+    ImGui::Text("draw calls %d (agents: %d)   agents %zu", s.stats.drawCalls, s.stats.agentDrawCalls, s.stats.agents);
+    ImGui::Text("steps %llu%s", static_cast<unsigned long long>(s.steps), s.paused ? "   PAUSED" : "");
+    if (s.stepRunning || s.stepMs > 40.0) {
+      ImGui::TextColored(ImVec4(1, 0.55f, 0.3f, 1), "Simulation slower than real time:\none step takes %.0f ms%s",
+                         std::max(s.stepMs, hud.slowStepSeconds * 1000.0), s.stepRunning ? " (running...)" : "");
+    }
+    if (s.stepsDropped) ImGui::TextDisabled("steps dropped to keep up: %d", s.stepsDropped);
+    ImGui::SliderFloat("speed", &speed, 0.1f, 4.0f, "%.1fx", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+    if (ImGui::Checkbox("vsync", &vsync)) act.vsyncChanged = true;
+    ImGui::SameLine();
+    if (ImGui::Button(s.paused ? "Resume" : "Pause")) act.togglePause = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) act.singleStep = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Restart")) act.restart = true;
+    if (!log.names().empty() && ImGui::CollapsingHeader("Metrics")) {
+      std::vector<float> values;
+      for (size_t c = 0; c < log.names().size(); ++c) {
+        log.tail(c, 600, values);
+        char label[96];
+        std::snprintf(label, sizeof(label), "%s %.4g", log.names()[c].c_str(), values.empty() ? 0.0 : double(values.back()));
+        ImGui::PlotLines("##metric", values.data(), int(values.size()), 0, label, FLT_MAX, FLT_MAX,
+                         ImVec2(ImGui::GetContentRegionAvail().x, 36));
+      }
+      if (ImGui::Button("Export CSV")) act.exportCsv = true;
+    }
+    if (!hud.message.empty()) ImGui::TextWrapped("%s", hud.message.c_str());
+    ImGui::TextDisabled("%s", s.glInfo.c_str());
+    ImGui::TextDisabled("F1 keys   Tab hide UI");
+  }
+  ImGui::End();
+  return act;
+}
+
+bool drawScenePanel(scenes::Scene& scene, const std::string& title, bool stepRunning) {
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 370, 30), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360, io.DisplaySize.y - 50), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  bool changed = false;
+  if (ImGui::Begin(title.c_str(), nullptr)) {
+    if (stepRunning) {
+      // The scene is being stepped on the worker thread: its state must not be touched now.
+      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "simulating a slow step...");
+    } else {
+      scene.panel();
+      if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) changed = scenes::paramWidgets(scene.params());
+    }
+  }
+  ImGui::End();
+  return changed;
+}
+
+void drawHelp(const std::vector<scenes::SceneEntry>& scenes) {
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.92f);
+  ImGui::Begin("Keys", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
+  const char* keys[][2] = {
+      {"1 - 6", "switch scene"},       {"Space", "pause / resume"},
+      {"Right arrow", "single step"},  {"R", "restart the scene"},
+      {"Tab", "hide / show all UI"},   {"F1", "this help"},
+      {"F11", "fullscreen"},           {"F12", "screenshot (PNG named after scene and time)"},
+      {"Home", "reset the camera"},    {"Esc", "quit"},
+      {"Wheel", "zoom at the cursor"}, {"Right / middle drag", "pan (2D), pan (3D)"},
+      {"Left drag (3D)", "orbit"},     {"Left click", "the scene's action (select, target, place)"},
+  };
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+    for (auto& k : keys) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", k[0]);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(k[1]);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::Separator();
+  for (const auto& e : scenes) ImGui::Text("%d  %s  (--scene %s)", e.order, e.title, e.name);
+  ImGui::End();
+}
+
+void applyTheme(bool dark) {
+  if (dark) ImGui::StyleColorsDark();
+  else ImGui::StyleColorsLight();
+  ImGuiStyle& st = ImGui::GetStyle();
+  st.WindowRounding = 6;
+  st.FrameRounding = 4;
+  st.GrabRounding = 4;
+}
+
+}  // namespace app

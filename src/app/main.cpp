@@ -1,0 +1,48 @@
+// crowdlab: six interactive crowd-simulation scenes in one program, plus `crowdlab bench`.
+#include <cstdio>
+#include <string>
+#include <vector>
+#include "app/cli.hpp"
+#include "app/setup.hpp"
+#include "bench/bench.hpp"
+
+std::string benchReportHeader();  // app.cpp: GL renderer and vendor, when a context can be made
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "bench") {
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    bool report = false;
+    for (const std::string& a : rest) report |= (a == "--report");
+#ifdef CROWDLAB_HAVE_BENCH
+    return bench::run(rest, report ? benchReportHeader() : std::string());
+#else
+    std::fprintf(stderr, "crowdlab: this build has no benchmark cases\n");
+    return 2;
+#endif
+  }
+  app::Options options;
+  std::string error;
+  if (!app::parseOptions(args, options, error)) {
+    std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), app::usage());
+    return 2;
+  }
+  if (options.help) {
+    std::printf("crowdlab — crowd simulation, six interactive scenes\n%s", app::usage());
+    return 0;
+  }
+  if (options.listParams) {
+    scenes::SceneContext ctx;
+    const scenes::SceneEntry* entry = scenes::findScene(options.scene);
+    if (!entry) {
+      std::fprintf(stderr, "crowdlab: unknown scene '%s' (scenes: %s)\n%s", options.scene.c_str(),
+                   scenes::sceneNames().c_str(), app::usage());
+      return 2;
+    }
+    auto scene = entry->create();
+    std::printf("%s", scenes::describeParams(scene->params()).c_str());
+    return 0;
+  }
+  if (options.headless) return app::runHeadless(options);
+  return app::runWindow(options);
+}

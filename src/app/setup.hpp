@@ -1,0 +1,17 @@
+// Creating a scene from the command line: name, seed, preset and --set, shared by the window and headless runs.
+#pragma once
+#include <memory>
+#include <string>
+#include "app/cli.hpp"
+#include "scenes/scene.hpp"
+
+namespace app {
+
+// Creates the named scene and applies the preset, then every --set, then reset().
+// On a bad name, file or value: nullptr and a one-line message.
+std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options& o, scenes::SceneContext& ctx,
+                                         std::string& error);
+int runHeadless(const Options& o);
+int runWindow(const Options& o);
+
+}  // namespace app

@@ -1,0 +1,40 @@
+// Colours as packed RGBA8 (r in the lowest byte), the layout the instance buffers upload as-is.
+#pragma once
+#include <cstdint>
+#include <glm/glm.hpp>
+
+namespace render {
+
+constexpr uint32_t rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a = 255) {
+  return uint32_t(r) | (uint32_t(g) << 8) | (uint32_t(b) << 16) | (uint32_t(a) << 24);
+}
+inline uint32_t rgbaf(float r, float g, float b, float a = 1.0f) {
+  auto c = [](float v) { return uint8_t(glm::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
+  return rgba(c(r), c(g), c(b), c(a));
+}
+constexpr uint32_t withAlpha(uint32_t c, uint8_t a) { return (c & 0x00FFFFFFu) | (uint32_t(a) << 24); }
+
+// Hue in [0,1) to a saturated colour: used to tell groups and cells apart.
+inline uint32_t hueColor(float hue, float saturation = 0.65f, float value = 0.95f, float alpha = 1.0f) {
+  float h = (hue - std::floor(hue)) * 6.0f;
+  float c = value * saturation, x = c * (1.0f - std::abs(std::fmod(h, 2.0f) - 1.0f)), m = value - c;
+  float r = 0, g = 0, b = 0;
+  if (h < 1) { r = c; g = x; } else if (h < 2) { r = x; g = c; } else if (h < 3) { g = c; b = x; }
+  else if (h < 4) { g = x; b = c; } else if (h < 5) { r = x; b = c; } else { r = c; b = x; }
+  return rgbaf(r + m, g + m, b + m, alpha);
+}
+
+namespace colors {
+constexpr uint32_t white = rgba(255, 255, 255);
+constexpr uint32_t red = rgba(235, 64, 52);
+constexpr uint32_t green = rgba(80, 220, 100);
+constexpr uint32_t blue = rgba(70, 140, 255);
+constexpr uint32_t yellow = rgba(250, 210, 60);
+constexpr uint32_t orange = rgba(255, 150, 40);
+constexpr uint32_t purple = rgba(190, 90, 255);
+constexpr uint32_t cyan = rgba(60, 220, 230);
+constexpr uint32_t grey = rgba(130, 136, 150);
+constexpr uint32_t agent = rgba(200, 215, 235);
+}  // namespace colors
+
+}  // namespace render

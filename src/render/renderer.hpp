@@ -1,0 +1,70 @@
+// Owns the GL objects and draws one frame: background, filled debug shapes, the agents (one
+// instanced call), then line-like debug shapes on top. Counts every draw call it makes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include <glm/glm.hpp>
+#include "render/agent_batch.hpp"
+#include "render/debug_draw.hpp"
+
+namespace render {
+
+struct FrameStats {
+  int drawCalls = 0;       // every glDraw* this frame
+  int agentDrawCalls = 0;  // draws of the agent batch: 1 whenever agents are shown
+  size_t agents = 0;
+  size_t debugPrimitives = 0;
+};
+
+struct FrameView {
+  bool is3D = false;
+  glm::mat4 viewProjection{1.0f};
+  glm::vec3 eye{0.0f};
+  float time = 0.0f;                  // seconds, drives wing beats
+  glm::vec3 background{0.07f, 0.08f, 0.10f};
+  bool sky = false;                   // dusk gradient instead of a flat background
+  glm::vec3 horizon{0.93f, 0.55f, 0.35f};
+  glm::vec3 zenith{0.13f, 0.18f, 0.38f};
+};
+
+class Renderer {
+ public:
+  // Compiles the embedded shaders and makes the buffers. Needs a current GL 3.3 core context.
+  bool init(std::string& error);
+  void shutdown();
+
+  void render(const AgentBatch& agents, const DebugDraw& debug, const FrameView& view);
+  const FrameStats& stats() const { return stats_; }
+
+  // "GL_RENDERER (GL_VENDOR), GL_VERSION"
+  static std::string glInfo();
+  // Checks glGetError; each distinct error is reported once (to stderr and lastError()), not every frame.
+  void checkErrors(const char* where);
+  const std::string& lastError() const { return lastError_; }
+
+ private:
+  unsigned program(const char* vert, const char* frag, std::string& error);
+  void uploadInstances(const AgentBatch& agents);
+
+  unsigned agentProgram_ = 0, debugProgram_ = 0, circleProgram_ = 0, skyProgram_ = 0;
+  unsigned agentVao_[3] = {0, 0, 0}, agentMesh_[3] = {0, 0, 0};
+  int agentMeshVertices_[3] = {0, 0, 0};
+  unsigned instanceVbo_ = 0;
+  size_t instanceCapacity_ = 0;
+  unsigned lineVao_ = 0, lineVbo_ = 0, triVao_ = 0, triVbo_ = 0;
+  size_t lineCapacity_ = 0, triCapacity_ = 0;
+  unsigned circleVao_ = 0, diskVao_ = 0, circleMesh_ = 0, diskMesh_ = 0, circleInstVbo_ = 0, diskInstVbo_ = 0;
+  size_t circleCapacity_ = 0, diskCapacity_ = 0;
+  unsigned emptyVao_ = 0;
+  FrameStats stats_;
+  std::vector<unsigned> reportedErrors_;
+  std::string lastError_;
+};
+
+// Reads the current framebuffer (top row first) as RGBA8.
+void readFramebuffer(int width, int height, std::vector<uint8_t>& rgba);
+// Writes RGBA8 pixels (top row first) as PNG; false with a message on failure.
+bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error);
+
+}  // namespace render

@@ -1,0 +1,242 @@
+// Scene 2 — Boids playground: Reynolds' separation, alignment and cohesion with live weights.
+#include <imgui.h>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include "render/color.hpp"
+#include "scenes/scene.hpp"
+#include "sim/flock.hpp"
+#include "sim/metrics.hpp"
+
+namespace {
+
+using sim::Vec2;
+
+struct BoidsSettings {
+  int count;
+  float wSeparation, wAlignment, wCohesion;
+  float perceptionRadius, separationRadius;
+  float minSpeed, maxSpeed, maxForce;
+  bool useFieldOfView;
+  float fieldOfView;
+  bool separateRadii;
+  float alignmentRadius, cohesionRadius;
+  int neighborMethod;  // 0 brute force, 1 grid
+  bool showRadii;
+  bool frozen;
+};
+
+// A small ring of recent values for the panel's plots.
+struct History {
+  std::array<float, 240> values{};
+  int next = 0, count = 0;
+  void push(float v) { values[size_t(next)] = v; next = (next + 1) % int(values.size()); count = std::min(count + 1, int(values.size())); }
+  void plot(const char* label, float lo, float hi) const {
+    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, nullptr, lo, hi, ImVec2(0, 40));
+  }
+};
+
+class BoidsPlayground final : public scenes::Scene {
+ public:
+  BoidsPlayground() {
+    params_ = {
+        scenes::Param::i("N", "agents (N)", &s_.count, 10, 5000, 300, "Number of boids", true),
+        scenes::Param::f("wSep", "separation weight", &s_.wSeparation, 0, 3, 1, "Push away from neighbours closer than the separation radius"),
+        scenes::Param::f("wAli", "alignment weight", &s_.wAlignment, 0, 3, 1, "Steer towards the neighbours' mean velocity"),
+        scenes::Param::f("wCoh", "cohesion weight", &s_.wCohesion, 0, 3, 1, "Steer towards the neighbours' centroid"),
+        scenes::Param::f("perception", "perception radius", &s_.perceptionRadius, 10, 200, 50, "Who counts as a neighbour (world units = pixels at 100%)"),
+        scenes::Param::f("separation", "separation radius", &s_.separationRadius, 2, 190, 20, "Closer than this pushes away; kept below the perception radius"),
+        scenes::Param::f("minSpeed", "min speed", &s_.minSpeed, 0, 300, 50, "Birds cannot hover: slower agents speed up to this"),
+        scenes::Param::f("maxSpeed", "max speed", &s_.maxSpeed, 10, 400, 120, "Speed limit, units per second"),
+        scenes::Param::f("maxForce", "max force", &s_.maxForce, 10, 2000, 240, "Steering limit, units per second squared", true),
+        scenes::Param::b("fov", "field of view", &s_.useFieldOfView, false, "Reynolds' refinement: a blind spot behind each boid"),
+        scenes::Param::f("fovAngle", "view angle", &s_.fieldOfView, 30, 360, 270, "Total angle a boid sees, in degrees"),
+        scenes::Param::b("separateRadii", "separate radii", &s_.separateRadii, false, "Reynolds' refinement: own radii for alignment and cohesion"),
+        scenes::Param::f("alignRadius", "alignment radius", &s_.alignmentRadius, 5, 200, 50, "Neighbours within this align (with separate radii)"),
+        scenes::Param::f("cohRadius", "cohesion radius", &s_.cohesionRadius, 5, 200, 50, "Neighbours within this attract (with separate radii)"),
+        scenes::Param::e("neighbors", "neighbour search", &s_.neighborMethod, "brute|grid", 1, "Brute force O(N^2) or the uniform grid"),
+        scenes::Param::b("showRadii", "show radii", &s_.showRadii, false, "Highlight one agent: its radii, neighbours and rule vectors"),
+        scenes::Param::b("freeze", "freeze", &s_.frozen, false, "Stop the flock (single-step with the Step button)"),
+    };
+    scenes::applyDefaults(params_);
+    flock_.world.size = Vec2{1280.0f, 720.0f};
+  }
+
+  void reset() override {
+    applySettings();
+    flock_.spawn(size_t(s_.count), seed);
+    highlighted_ = 0;
+    stepsSinceMetrics_ = 1000;
+    updateMetrics();
+  }
+
+  void step(float dt) override {
+    if (s_.frozen && !stepOnce_) return;
+    stepOnce_ = false;
+    flock_.step(dt);
+    if (++stepsSinceMetrics_ >= 10) updateMetrics();
+  }
+
+  void draw(render::AgentBatch& agents, render::DebugDraw& debug) override {
+    using namespace render;
+    agents.shape = AgentShape::Arrow2D;
+    agents.instances.resize(flock_.size());
+    const size_t hi = indexOf(highlighted_);
+    if (s_.showRadii) flock_.probe(hi, probe_);
+    for (size_t i = 0; i < flock_.size(); ++i) {
+      Vec2 v = flock_.velocity[i];
+      float hue = std::atan2(v.y, v.x) / 6.2831853f;  // colour by heading: aligned groups share a colour
+      agents.instances[i] = {glm::vec3(flock_.position[i], 0), glm::vec3(v, 0), 10.0f, 0.0f, hueColor(hue, 0.35f, 0.95f)};
+    }
+    debug.rect({0, 0}, flock_.world.size, rgba(70, 76, 90));
+    if (!s_.showRadii || flock_.size() == 0) return;
+    const Vec2 p = flock_.position[hi];
+    for (uint32_t j : probe_.neighbors) {
+      agents.instances[j].color = colors::yellow;
+      debug.line(p, p + flock_.world.delta(p, flock_.position[j]), rgba(250, 210, 60, 110));
+    }
+    agents.instances[hi].color = colors::red;
+    agents.instances[hi].scale = 14.0f;
+    const sim::BoidsParams& bp = flock_.params;
+    debug.circle(p, bp.perceptionRadius, rgba(255, 255, 255, 140));
+    debug.circle(p, bp.separationRadius, rgba(255, 90, 80, 200));
+    if (bp.separateRadii) {
+      debug.circle(p, bp.alignmentRadius, rgba(80, 220, 100, 120));
+      debug.circle(p, bp.cohesionRadius, rgba(70, 140, 255, 120));
+    }
+    const float len = 40.0f;
+    debug.arrow(p, p + probe_.separation * bp.wSeparation * len, rgba(255, 90, 80));
+    debug.arrow(p, p + probe_.alignment * bp.wAlignment * len, colors::green);
+    debug.arrow(p, p + probe_.cohesion * bp.wCohesion * len, colors::blue);
+  }
+
+  void panel() override {
+    ImGui::TextWrapped("Each boid sees only its neighbours and adds three unit vectors, weighted.");
+    if (ImGui::Button(s_.frozen ? "Resume" : "Freeze")) s_.frozen = !s_.frozen;
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) { s_.frozen = true; stepOnce_ = true; }
+    ImGui::SameLine();
+    ImGui::Checkbox("show radii", &s_.showRadii);
+    scenes::sectionTitle("Experiments");
+    auto weights = [&](float sep, float ali, float coh) {
+      s_.wSeparation = sep; s_.wAlignment = ali; s_.wCohesion = coh;
+      paramsChanged();
+    };
+    if (ImGui::Button("Separation only")) weights(1, 0, 0);
+    ImGui::SameLine();
+    if (ImGui::Button("Alignment only")) weights(0, 1, 0);
+    ImGui::SameLine();
+    if (ImGui::Button("Cohesion only")) weights(0, 0, 1);
+    if (ImGui::Button("Balanced")) weights(1, 1, 1);
+    ImGui::SameLine();
+    if (ImGui::Button("Reset to defaults")) {
+      bool radii = s_.showRadii;
+      scenes::applyDefaults(params_);
+      s_.showRadii = radii;
+      paramsChanged();
+    }
+    if (s_.showRadii) {
+      ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1), "separation");
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(0.3f, 0.86f, 0.4f, 1), "alignment");
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(0.3f, 0.55f, 1.0f, 1), "cohesion");
+      ImGui::SameLine();
+      ImGui::TextDisabled("(click an agent to follow it)");
+    }
+    if (clampedSeparation_) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "separation radius kept below perception");
+    scenes::sectionTitle("Flock");
+    ImGui::Text("mean neighbours %.2f", meanNeighbors_);
+    neighborsHistory_.plot("##nb", 0, 30);
+    ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", polarization_);
+    polarizationHistory_.plot("##pol", 0, 1);
+    ImGui::Text("mean nearest-neighbour distance %.1f", meanNearest_);
+    nearestHistory_.plot("##nn", 0, 60);
+  }
+
+  bool onMouse(const scenes::MouseEvent& e) override {
+    if (e.kind != scenes::MouseEvent::Down || e.button != 1) return false;
+    // Select the agent nearest the click (within a few pixels' reach).
+    float best = 20.0f * 20.0f;
+    int found = -1;
+    for (size_t i = 0; i < flock_.size(); ++i) {
+      Vec2 d = flock_.world.delta(e.world, flock_.position[i]);
+      float d2 = glm::dot(d, d);
+      if (d2 < best) { best = d2; found = int(i); }
+    }
+    if (found < 0) return false;
+    highlighted_ = flock_.id[size_t(found)];
+    s_.showRadii = true;
+    return true;
+  }
+
+  std::span<const scenes::Param> params() override { return params_; }
+
+  void paramsChanged() override {
+    applySettings();
+    if (size_t(s_.count) != flock_.size()) flock_.resizeKeeping(size_t(s_.count), seed);
+    if (highlighted_ >= flock_.size()) highlighted_ = 0;
+  }
+
+  void metrics(std::vector<scenes::Metric>& out) const override {
+    out.push_back({"mean_neighbors", meanNeighbors_});
+    out.push_back({"polarization", polarization_});
+    out.push_back({"mean_nn_distance", meanNearest_});
+  }
+  size_t agentCount() const override { return flock_.size(); }
+
+ private:
+  void applySettings() {
+    clampedSeparation_ = s_.separationRadius >= s_.perceptionRadius;
+    if (clampedSeparation_) s_.separationRadius = s_.perceptionRadius * 0.9f;
+    s_.minSpeed = std::min(s_.minSpeed, s_.maxSpeed);
+    sim::BoidsParams& p = flock_.params;
+    p.wSeparation = s_.wSeparation;
+    p.wAlignment = s_.wAlignment;
+    p.wCohesion = s_.wCohesion;
+    p.perceptionRadius = s_.perceptionRadius;
+    p.separationRadius = s_.separationRadius;
+    p.minSpeed = s_.minSpeed;
+    p.maxSpeed = s_.maxSpeed;
+    p.maxForce = s_.maxForce;
+    p.useFieldOfView = s_.useFieldOfView;
+    p.fieldOfViewDegrees = s_.fieldOfView;
+    p.separateRadii = s_.separateRadii;
+    p.alignmentRadius = s_.alignmentRadius;
+    p.cohesionRadius = s_.cohesionRadius;
+    flock_.method = s_.neighborMethod == 1 ? sim::NeighborMethod::Grid : sim::NeighborMethod::BruteForce;
+  }
+
+  // Agents may be reordered (grid); the highlighted one is followed by its stable id.
+  size_t indexOf(uint32_t id) const {
+    if (id < flock_.size() && flock_.id[id] == id) return id;
+    for (size_t i = 0; i < flock_.size(); ++i)
+      if (flock_.id[i] == id) return i;
+    return 0;
+  }
+
+  void updateMetrics() {
+    stepsSinceMetrics_ = 0;
+    meanNeighbors_ = flock_.meanNeighbors();
+    polarization_ = sim::polarization<2>(flock_.velocity);
+    meanNearest_ = sim::meanNearestNeighborDistance<2>(flock_.position, flock_.world);
+    neighborsHistory_.push(float(meanNeighbors_));
+    polarizationHistory_.push(float(polarization_));
+    nearestHistory_.push(float(meanNearest_));
+  }
+
+  BoidsSettings s_{};
+  std::vector<scenes::Param> params_;
+  sim::Flock<2> flock_;
+  sim::Flock<2>::Probe probe_;
+  uint32_t highlighted_ = 0;
+  bool stepOnce_ = false, clampedSeparation_ = false;
+  int stepsSinceMetrics_ = 0;
+  double meanNeighbors_ = 0, polarization_ = 0, meanNearest_ = 0;
+  History neighborsHistory_, polarizationHistory_, nearestHistory_;
+};
+
+std::unique_ptr<scenes::Scene> create() { return std::make_unique<BoidsPlayground>(); }
+[[maybe_unused]] bool registered = scenes::registerScene({"boids", "Boids playground", 2, &create});
+
+}  // namespace

@@ -1,0 +1,54 @@
+// Sliders, checkboxes and combos generated from parameter declarations.
+#include <imgui.h>
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include "scenes/scene.hpp"
+
+namespace scenes {
+
+bool paramWidgets(std::span<const Param> params, std::initializer_list<const char*> only) {
+  bool changed = false;
+  for (const Param& p : params) {
+    if (only.size() && std::none_of(only.begin(), only.end(), [&](const char* n) { return std::strcmp(n, p.name) == 0; }))
+      continue;
+    ImGui::PushID(p.name);
+    ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | (p.logarithmic ? ImGuiSliderFlags_Logarithmic : 0);
+    bool edited = false;
+    switch (p.type) {
+      case ParamType::Float:
+        edited = ImGui::SliderFloat(p.label, static_cast<float*>(p.value), p.min, p.max, "%.3g", flags);
+        break;
+      case ParamType::Int:
+        edited = ImGui::SliderInt(p.label, static_cast<int*>(p.value), int(p.min), int(p.max), "%d", flags);
+        break;
+      case ParamType::Bool:
+        edited = ImGui::Checkbox(p.label, static_cast<bool*>(p.value));
+        break;
+      case ParamType::Enum: {
+        int* v = static_cast<int*>(p.value);
+        std::string current = p.option(*v);
+        if (ImGui::BeginCombo(p.label, current.c_str())) {
+          for (int k = 0; k < Param::optionCount(p.options); ++k) {
+            std::string o = p.option(k);
+            if (ImGui::Selectable(o.c_str(), k == *v)) { *v = k; edited = true; }
+          }
+          ImGui::EndCombo();
+        }
+        break;
+      }
+    }
+    if (p.tooltip && *p.tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(--set %s=...)", p.tooltip, p.name);
+    changed |= edited;
+    ImGui::PopID();
+  }
+  return changed;
+}
+
+void sectionTitle(const char* title) {
+  ImGui::Spacing();
+  ImGui::Separator();
+  ImGui::TextDisabled("%s", title);
+}
+
+}  // namespace scenes

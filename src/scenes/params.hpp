@@ -1,0 +1,69 @@
+// A scene declares each tunable parameter once: name, pointer into its params struct, range,
+// default and a one-line tooltip. Sliders, presets (JSON), --set and --list-params all read it.
+#pragma once
+#include <span>
+#include <string>
+#include <vector>
+#include <nlohmann/json_fwd.hpp>
+
+namespace scenes {
+
+enum class ParamType { Float, Int, Bool, Enum };
+
+struct Param {
+  const char* name;      // --set / preset key, e.g. "wSep"
+  const char* label;     // shown next to the slider
+  ParamType type;
+  void* value;           // float*, int*, bool* or int* (Enum: index into options)
+  float min = 0, max = 1;
+  float defaultValue = 0;
+  const char* tooltip = "";
+  const char* options = nullptr;  // Enum: names separated by '|', e.g. "brute|grid"
+  bool logarithmic = false;       // slider spacing for wide ranges (N, cell size)
+
+  static Param f(const char* name, const char* label, float* v, float lo, float hi, float def, const char* tip, bool log = false) {
+    return {name, label, ParamType::Float, v, lo, hi, def, tip, nullptr, log};
+  }
+  static Param i(const char* name, const char* label, int* v, int lo, int hi, int def, const char* tip, bool log = false) {
+    return {name, label, ParamType::Int, v, float(lo), float(hi), float(def), tip, nullptr, log};
+  }
+  static Param b(const char* name, const char* label, bool* v, bool def, const char* tip) {
+    return {name, label, ParamType::Bool, v, 0, 1, def ? 1.0f : 0.0f, tip, nullptr, false};
+  }
+  static Param e(const char* name, const char* label, int* v, const char* options, int def, const char* tip) {
+    return {name, label, ParamType::Enum, v, 0, float(optionCount(options) - 1), float(def), tip, options, false};
+  }
+  static int optionCount(const char* options);
+
+  double get() const;
+  void set(double v) const;  // no range check; see setParamValue
+  std::string option(int index) const;  // Enum name
+  std::string valueText() const;        // as --set would accept it
+  std::string rangeText() const;
+};
+
+// Writes every parameter's default.
+void applyDefaults(std::span<const Param> params);
+const Param* findParam(std::span<const Param> params, const std::string& name);
+
+// Parses `text` for one parameter: numbers, true/false/on/off/1/0, or an Enum option name.
+// Rejects malformed, NaN/inf and out-of-range values with a message; the value is untouched then.
+bool setParamFromText(const Param& p, const std::string& text, std::string& error);
+// "name=value" as given to --set.
+bool setParamAssignment(std::span<const Param> params, const std::string& assignment, std::string& error);
+
+// Presets: {"scene": "...", "params": {name: value, ...}}. Loading validates every field first and
+// applies nothing if any is wrong, so a bad file leaves the scene as it was.
+nlohmann::json paramsToJson(std::span<const Param> params, const std::string& sceneName);
+bool paramsFromJson(std::span<const Param> params, const nlohmann::json& doc, const std::string& sceneName,
+                    std::string& error);
+bool loadPresetFile(std::span<const Param> params, const std::string& path, const std::string& sceneName,
+                    std::string& error);
+// Writes to a temporary file, then renames it over the target: never a half-written preset.
+bool savePresetFile(std::span<const Param> params, const std::string& path, const std::string& sceneName,
+                    std::string& error);
+
+// One line per parameter: name, default, range, tooltip (for --list-params).
+std::string describeParams(std::span<const Param> params);
+
+}  // namespace scenes

@@ -1,0 +1,97 @@
+// The scene interface and registry. A scene owns its parameters, its agents, its ImGui panel and its
+// input; it registers itself with one line at the bottom of its file:
+//   static bool registered = scenes::registerScene({"boids", "Boids playground", 2, &create});
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+#include <glm/glm.hpp>
+#include "render/agent_batch.hpp"
+#include "render/camera.hpp"
+#include "render/debug_draw.hpp"
+#include "scenes/params.hpp"
+
+namespace scenes {
+
+struct Metric {
+  const char* name;
+  double value;
+};
+
+// What the app hands a scene: cameras, cursor, time. Owned by the app, valid for the scene's life.
+struct SceneContext {
+  render::Camera2D camera2D;
+  render::OrbitCamera camera3D;
+  glm::vec2 mouseScreen{0.0f};   // framebuffer pixels
+  glm::vec2 mouseWorld{0.0f};    // 2D world units under the cursor
+  bool mouseInView = false;      // over the view, not over an ImGui window
+  double simTime = 0.0;          // simulated seconds since reset
+  double realTime = 0.0;         // wall seconds since start (animation)
+  bool paused = false;
+};
+
+struct MouseEvent {
+  enum Kind { Down, Up, Move, Wheel } kind = Move;
+  int button = 0;                // 1 left, 2 middle, 3 right
+  glm::vec2 screen{0.0f};        // framebuffer pixels
+  glm::vec2 world{0.0f};         // 2D world units
+  bool shift = false, ctrl = false;
+  float wheel = 0.0f;
+};
+
+enum class View { TwoD, ThreeD };
+
+class Scene {
+ public:
+  virtual ~Scene() = default;
+
+  // Rebuilds agents from the parameters and `seed`; same seed and parameters, same frames.
+  virtual void reset() = 0;
+  // One fixed simulation step of dt seconds.
+  virtual void step(float dt) = 0;
+  // Fills the agent batch (one instanced draw) and the debug draw for this frame.
+  virtual void draw(render::AgentBatch& agents, render::DebugDraw& debug) = 0;
+  // Scene-specific ImGui controls (buttons, readouts, plots). Declared parameters get sliders from the app.
+  virtual void panel() {}
+  // Returns true when the scene used the event (the camera then leaves it alone).
+  virtual bool onMouse(const MouseEvent&) { return false; }
+  virtual bool onKey(int /*sdlKeycode*/, bool /*shift*/) { return false; }
+
+  // Every tunable parameter (see params.hpp). Pointers stay valid for the scene's life.
+  virtual std::span<const Param> params() = 0;
+  // Called after any parameter write (slider, --set, preset): reconcile (resize N, clamp radii).
+  virtual void paramsChanged() {}
+  // Current metrics; names are stable (HUD plots, --metrics-csv, --headless).
+  virtual void metrics(std::vector<Metric>& out) const = 0;
+  virtual size_t agentCount() const = 0;
+
+  virtual View view() const { return View::TwoD; }
+  // The world rectangle Home frames (2D), or sets the orbit camera (3D).
+  virtual void homeCamera(SceneContext& ctx) { ctx.camera2D.fit({0, 0}, {1280, 720}); }
+
+  uint64_t seed = 1;
+  SceneContext* ctx = nullptr;  // set by the app before reset()
+};
+
+struct SceneEntry {
+  const char* name;    // command-line name: "boids"
+  const char* title;   // menu title: "Boids playground"
+  int order;           // teaching order 1..6 (keys 1-6)
+  std::unique_ptr<Scene> (*create)();
+};
+
+bool registerScene(const SceneEntry& entry);
+// Registered scenes in teaching order.
+std::vector<SceneEntry> registeredScenes();
+const SceneEntry* findScene(const std::string& name);
+std::string sceneNames();  // "murmuration, boids, ..." for messages
+
+// Auto-generated ImGui widgets for declared parameters; returns true when any value changed.
+// `filter` keeps only parameters whose names are listed (nullptr: all).
+bool paramWidgets(std::span<const Param> params, std::initializer_list<const char*> only = {});
+// A separator with a dim title, for grouping a panel.
+void sectionTitle(const char* title);
+
+}  // namespace scenes
