@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds everything warning-free, runs every test (window tests under
+# Xvfb + Mesa), then builds the core and scene tests with AddressSanitizer + UBSan and runs them.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+"$root/scripts/install-deps.sh"
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+build="$root/build"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDLAB_WERROR=ON >/dev/null
+cmake --build "$build" -j "$jobs"
+# One virtual display for all window tests; -a picks a free display number.
+xvfb-run -a -s "-screen 0 1920x1080x24" ctest --test-dir "$build" --output-on-failure -j "$jobs" --timeout 600
+
+asan="$root/build-asan"
+cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDLAB_WERROR=ON -DCROWDLAB_SANITIZE=ON >/dev/null
+cmake --build "$asan" -j "$jobs" --target crowdlab_unit_tests crowdlab_scene_tests
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir "$asan" -L unit --output-on-failure -j "$jobs" --timeout 900

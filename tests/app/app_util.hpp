@@ -1,0 +1,110 @@
+// Running the real crowdlab program from tests: exit code, stdout, stderr; and looking at PNGs it wrote.
+#pragma once
+#include <sys/wait.h>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+#include <unistd.h>
+#include <stb/stb_image.h>
+
+namespace apptest {
+
+struct RunResult {
+  int exitCode = -1;
+  std::string out, err;
+  // Value of a "name=value" line on stdout, or "" when absent.
+  std::string value(const std::string& name) const {
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind(name + "=", 0) == 0) return line.substr(name.size() + 1);
+    return {};
+  }
+};
+
+inline std::string outDir() {
+  std::filesystem::create_directories(CROWDLAB_TEST_OUT);
+  return CROWDLAB_TEST_OUT;
+}
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `crowdlab ARGS` through the shell; `env` is prepended (e.g. "SDL_VIDEODRIVER=none").
+// Window runs need a display: the test command runs ctest under xvfb-run.
+inline RunResult runCrowdlab(const std::string& args, const std::string& env = "") {
+  static int counter = 0;
+  std::string base = outDir() + "/run" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  std::string cmd = env + (env.empty() ? "" : " ") + "'" CROWDLAB_EXE "' " + args + " >'" + base + ".out' 2>'" + base + ".err' </dev/null";
+  int status = std::system(cmd.c_str());
+  RunResult r;
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  return r;
+}
+
+struct ImageStats {
+  bool loaded = false;
+  int width = 0, height = 0;
+  size_t distinctColors = 0;   // quantised to 5 bits per channel
+  double dominantFraction = 0; // share of pixels in the most common quantised colour
+};
+
+inline ImageStats pngStats(const std::string& path) {
+  ImageStats s;
+  int n = 0;
+  unsigned char* px = stbi_load(path.c_str(), &s.width, &s.height, &n, 4);
+  if (!px) return s;
+  s.loaded = true;
+  std::vector<uint32_t> counts(1u << 15, 0);
+  const size_t total = size_t(s.width) * size_t(s.height);
+  for (size_t i = 0; i < total; ++i) {
+    const unsigned char* p = px + i * 4;
+    counts[(uint32_t(p[0] >> 3) << 10) | (uint32_t(p[1] >> 3) << 5) | uint32_t(p[2] >> 3)]++;
+  }
+  uint32_t best = 0;
+  for (uint32_t c : counts) {
+    s.distinctColors += c > 0;
+    best = std::max(best, c);
+  }
+  s.dominantFraction = total ? double(best) / double(total) : 1.0;
+  stbi_image_free(px);
+  return s;
+}
+
+// The instance counts of every instanced draw in the last complete frame, read from an apitrace
+// trace of `crowdlab ARGS`: an independent check of the renderer's own draw-call counter.
+// `available` is false when apitrace is not installed.
+inline std::vector<long long> instancedDrawsInLastFrame(const std::string& args, const std::string& name, bool& available) {
+  std::vector<long long> last, current;
+  available = std::system("command -v apitrace >/dev/null 2>&1") == 0;
+  if (!available) return last;
+  std::string trace = outDir() + "/" + name + ".trace", dump = outDir() + "/" + name + ".txt";
+  std::remove(trace.c_str());
+  std::string cmd = "apitrace trace -o '" + trace + "' '" CROWDLAB_EXE "' " + args + " >/dev/null 2>&1 </dev/null";
+  if (std::system(cmd.c_str()) != 0) return last;
+  cmd = "apitrace dump --color=never '" + trace + "' 2>/dev/null | grep -E 'glDraw|SwapBuffers' > '" + dump + "'";
+  if (std::system(cmd.c_str()) != 0) return last;
+  std::istringstream in(slurp(dump));
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("SwapBuffers") != std::string::npos) {
+      last.swap(current);
+      current.clear();
+    } else if (size_t at = line.find("instancecount = "); at != std::string::npos) {
+      current.push_back(std::atoll(line.c_str() + at + 16));
+    }
+  }
+  std::remove(trace.c_str());
+  return last;
+}
+
+}  // namespace apptest
