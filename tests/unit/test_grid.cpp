@@ -265,3 +265,130 @@ TEST(GridBuild, NoAllocationOnceCapacityIsReached) {
   EXPECT_GT(checks, 0u);
   EXPECT_EQ(allocationCount() - before, 0u);
 }
+
+// ---- The flock on the grid ----
+#include "sim/flock.hpp"
+
+namespace {
+template <int D>
+Flock<D> gridFlock(size_t n, Vec<D> size, uint64_t seed) {
+  Flock<D> f;
+  f.world.size = size;
+  f.spawn(n, seed);
+  f.method = NeighborMethod::Grid;
+  return f;
+}
+
+// Per id: neighbours and checks of the last step.
+template <int D>
+std::vector<uint32_t> byId(const Flock<D>& f, std::span<const uint32_t> perAgent) {
+  std::vector<uint32_t> out(f.size());
+  for (size_t i = 0; i < f.size(); ++i) out[f.id[i]] = perAgent[i];
+  return out;
+}
+
+template <int D>
+void expectSameNeighboursAsBruteForce(Flock<D> grid, bool fewerChecks = true) {
+  Flock<D> brute = grid;
+  brute.method = NeighborMethod::BruteForce;
+  grid.step(1.0f / 60);
+  brute.step(1.0f / 60);
+  EXPECT_EQ(byId(grid, grid.lastNeighborCounts()), byId(brute, brute.lastNeighborCounts()));
+  EXPECT_GT(grid.meanNeighbors(), 3.0);
+  if (fewerChecks) { EXPECT_LT(grid.lastChecks() * 5, brute.lastChecks()); }
+  // The same rules on the same neighbours: the same motion up to summation order.
+  for (size_t i = 0; i < grid.size(); ++i) {
+    size_t b = grid.id[i];
+    ASSERT_EQ(brute.id[b], b);
+    for (int k = 0; k < D; ++k) EXPECT_NEAR(grid.velocity[i][k], brute.velocity[b][k], 1e-2f);
+  }
+}
+}  // namespace
+
+TEST(GridFlock, SameNeighbourCountsAsBruteForce) {
+  Flock<2> f = gridFlock<2>(1500, Vec2{700, 500}, 4);
+  expectSameNeighboursAsBruteForce(f);
+  f.cellSize = 13.0f;  // cells smaller than the radius: more rings
+  expectSameNeighboursAsBruteForce(f);
+  f.cellSize = 400.0f;  // fewer cells than a block: minimum image per agent
+  expectSameNeighboursAsBruteForce(f, false);
+  f.cellSize = 50.0f;
+  f.params.separateRadii = true;
+  f.params.alignmentRadius = 30.0f;
+  f.params.cohesionRadius = 65.0f;
+  expectSameNeighboursAsBruteForce(f);
+  f.params.separateRadii = false;
+  f.params.useFieldOfView = true;
+  f.params.fieldOfViewDegrees = 200.0f;
+  expectSameNeighboursAsBruteForce(f);
+  f.params.useFieldOfView = false;
+  f.world.boundary = Boundary::Bounce;
+  expectSameNeighboursAsBruteForce(f);
+
+  Flock<3> f3 = gridFlock<3>(1200, Vec3{200, 150, 180}, 9);
+  f3.params.perceptionRadius = 25.0f;
+  f3.params.separationRadius = 10.0f;
+  f3.cellSize = 25.0f;
+  expectSameNeighboursAsBruteForce(f3);
+}
+
+TEST(GridFlock, OneThreadEqualsTwoThreads) {
+  Flock<2> a = gridFlock<2>(2000, Vec2{600, 600}, 7), b = a;
+  setThreadCount(1);
+  for (int s = 0; s < 60; ++s) a.step(1.0f / 60);
+  setThreadCount(2);
+  for (int s = 0; s < 60; ++s) b.step(1.0f / 60);
+  setThreadCount(0);
+  EXPECT_TRUE(a.position == b.position && a.velocity == b.velocity && a.id == b.id);
+}
+
+TEST(GridFlock, MissedNeighboursCountedAgainstBruteForce) {
+  Flock<2> f = gridFlock<2>(1500, Vec2{600, 600}, 12);
+  for (int s = 0; s < 10; ++s) f.step(1.0f / 60);
+  EXPECT_EQ(f.countMissedNeighbors(1), 0u);
+  f.cellSize = 10.0f;
+  EXPECT_EQ(f.countMissedNeighbors(1), 0u);  // auto rings stay exact
+  f.searchMode = SearchMode::Classic3x3;
+  uint64_t missed = f.countMissedNeighbors(1);
+  // What one step finds with each search, computed by the step's own (vectorised) path.
+  Flock<2> brute = f;
+  brute.method = NeighborMethod::BruteForce;
+  brute.step(1.0f / 60);
+  f.step(1.0f / 60);
+  EXPECT_GT(missed, brute.lastNeighbors() / 2);
+  EXPECT_EQ(missed, brute.lastNeighbors() - f.lastNeighbors());
+  uint64_t sampled = f.countMissedNeighbors(7);
+  EXPECT_GT(sampled, 0u);
+  EXPECT_LT(sampled, missed);
+}
+
+TEST(GridFlock, ProbeListsTheNeighboursTheStepUses) {
+  Flock<2> f = gridFlock<2>(800, Vec2{400, 400}, 13);
+  f.step(1.0f / 60);
+  Flock<2> brute = f;
+  brute.method = NeighborMethod::BruteForce;
+  for (size_t i : {size_t(0), size_t(17), size_t(555)}) {
+    Flock<2>::Probe a, b;
+    f.probe(i, a);
+    brute.probe(i, b);
+    std::vector<uint32_t> ida, idb;
+    for (uint32_t j : a.neighbors) ida.push_back(f.id[j]);
+    for (uint32_t j : b.neighbors) idb.push_back(brute.id[j]);
+    std::sort(ida.begin(), ida.end());
+    std::sort(idb.begin(), idb.end());
+    EXPECT_EQ(ida, idb);
+    EXPECT_FALSE(ida.empty());
+  }
+  size_t i = f.indexOfId(123);
+  ASSERT_LT(i, f.size());
+  EXPECT_EQ(f.id[i], 123u);
+  EXPECT_EQ(f.indexOfId(99999), f.size());
+}
+
+TEST(GridFlock, NoAllocationPerStepAfterWarmUp) {
+  Flock<2> f = gridFlock<2>(3000, Vec2{800, 800}, 14);
+  for (int s = 0; s < 3; ++s) f.step(1.0f / 60);
+  uint64_t before = allocationCount();
+  for (int s = 0; s < 5; ++s) f.step(1.0f / 60);
+  EXPECT_EQ(allocationCount() - before, 0u);
+}
