@@ -55,7 +55,22 @@ HalfPlane agentHalfPlane(const Vec2& offset, const Vec2& ownVelocity, const Vec2
       change = radius / dt;
     }
   }
-  return {ownVelocity + n * (0.5f * change), n, false};
+  return {ownVelocity + n * (0.5f * change), n, PlaneKind::Agent};
+}
+
+Vec2 keepRightWhenBlocked(const Vec2& preferred, const Vec2& velocity, float maxAngle) {
+  const float p2 = glm::dot(preferred, preferred);
+  if (p2 < 1e-12f) return preferred;
+  const float progress = glm::clamp(glm::dot(velocity, preferred) / p2, 0.0f, 1.0f);
+  const float angle = maxAngle * (1.0f - progress);
+  const float c = std::cos(angle), s = std::sin(angle);
+  return {c * preferred.x + s * preferred.y, -s * preferred.x + c * preferred.y};  // clockwise: to the right
+}
+
+HalfPlane stepHalfPlane(const Vec2& offset, float radius, float dt, float tieSign) {
+  const float dist = glm::length(offset);
+  const Vec2 dir = dist > 1e-6f ? offset / dist : Vec2{tieSign, 0.0f};
+  return {dir * ((dist - radius) / (2.0f * dt)), -dir, PlaneKind::Step};
 }
 
 float distanceToSegment(const Vec2& p, const Segment& s, Vec2* closest) {
@@ -89,7 +104,7 @@ HalfPlane obstacleHalfPlane(const Vec2& position, float agentRadius, const Segme
   }
   // Already inside: leave within one step.
   const float horizon = d > clearance ? tauObst : dt;
-  return {toward * ((d - clearance) / horizon), -toward, true};
+  return {toward * ((d - clearance) / horizon), -toward, PlaneKind::Wall};
 }
 
 void addObstaclePlanes(PlaneSet& planes, const Vec2& position, const Params& params,
@@ -193,7 +208,7 @@ Vec2 fallback(std::span<const HalfPlane> planes, size_t hardCount, size_t start,
       // more than the current worst, i more), so the constraint holds everywhere.
       if (len < kParallel) continue;
       const float c = glm::dot(hj.normal, hj.point) - glm::dot(hi.normal, hi.point);
-      projected[count++] = {m * (c / (len * len)), m / len, false};
+      projected[count++] = {m * (c / (len * len)), m / len, PlaneKind::Agent};
     }
     Vec2 candidate;
     const std::span<const HalfPlane> sub(projected.data(), count);
@@ -207,21 +222,22 @@ Vec2 fallback(std::span<const HalfPlane> planes, size_t hardCount, size_t start,
 }  // namespace
 
 LpResult solve(std::span<const HalfPlane> planes, const Vec2& preferred, float maxSpeed) {
+  if (planes.size() > size_t(kMaxPlanes)) planes = planes.first(kMaxPlanes);
   LpResult out;
   Vec2 v;
   const size_t satisfied = solve2d(planes, maxSpeed, {preferred, false}, v);
   if (satisfied < planes.size()) {
     out.feasible = false;
     size_t hard = 0;
-    while (hard < planes.size() && planes[hard].wall) ++hard;
-    // The walls alone cannot fail unless the agent is wedged (v = 0 satisfies every wall plane of
-    // an agent clear of the walls); then everything is soft.
+    while (hard < planes.size() && planes[hard].hard()) ++hard;
+    // The hard planes alone cannot fail unless the agent overlaps something (v = 0 satisfies every
+    // Wall and Step plane of an agent clear of walls and neighbours); then everything is soft.
     if (satisfied < hard) hard = 0;
     v = fallback(planes, hard, satisfied, maxSpeed, v);
   }
   out.velocity = v;
   for (const HalfPlane& h : planes)
-    if (!h.wall) out.maxViolation = std::max(out.maxViolation, -h.signedDistance(v));
+    if (!h.hard()) out.maxViolation = std::max(out.maxViolation, -h.signedDistance(v));
   return out;
 }
 
@@ -247,6 +263,226 @@ void feasibleRegion(std::span<const HalfPlane> planes, float maxSpeed, std::vect
     polygon.swap(clipped);
     if (polygon.empty()) return;
   }
+}
+
+}  // namespace sim::orca
+
+// ---- Crowd ----
+namespace sim::orca {
+
+void Crowd::resize(size_t n) {
+  position.resize(n);
+  velocity.resize(n);
+  preferred.resize(n);
+}
+
+std::span<const Segment> Crowd::obstaclesOf(uint32_t agent) const {
+  if (obstacleSets.empty() || agent >= obstacleSet.size()) return obstacles;
+  const Range& r = obstacleSets[std::min<size_t>(obstacleSet[agent], obstacleSets.size() - 1)];
+  const size_t begin = std::min<size_t>(r.begin, obstacles.size());
+  return std::span<const Segment>(obstacles).subspan(begin, std::min<size_t>(r.count, obstacles.size() - begin));
+}
+
+void Crowd::buildGrid() {
+  const size_t n = size();
+  Vec2 lo{0.0f}, hi{0.0f};
+  if (n) lo = hi = position[0];
+  for (const Vec2& p : position) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  World<2> box;
+  box.boundary = Boundary::Open;
+  box.min = lo - Vec2{1.0f};
+  box.size = hi - lo + Vec2{2.0f};
+  // Cells no smaller than the query radius (one ring), and at most about eight cells per agent: a
+  // sparse crowd spread over a large box (a ring of 10k agents) would otherwise spend its time
+  // clearing empty cells.
+  const float cell = std::max(params.neighborDist, std::sqrt(box.size.x * box.size.y / (8.0f * float(n) + 1.0f)));
+  grid_.build(position, box, cell);
+}
+
+// Neighbours that could touch within one step are kept beyond maxNeighbors (see the class comment).
+static int keptNeighbors(const NearestNeighbors& near, int maxNeighbors, float reachSq) {
+  int kept = std::min(near.count, maxNeighbors);
+  while (kept < near.count && near.distSq[kept] <= reachSq) ++kept;
+  return kept;
+}
+
+// Agent k's program (sorted indices): walls, Step planes for pairs with a marked agent, Agent planes.
+template <class Marked, class Pos, class Vel>
+static void buildPlanes(PlaneSet& planes, uint32_t k, const uint32_t* nb, int count, const Marked& marked,
+                        const Pos& pos, const Vel& vel, std::span<const Segment> obstacles, const Params& params,
+                        float dt) {
+  addObstaclePlanes(planes, pos[k], params, obstacles, dt);
+  const float radius = 2.0f * params.radius;
+  for (int m = 0; m < count; ++m) {
+    const uint32_t j = nb[m];
+    if (marked(k) || marked(j)) planes.add(stepHalfPlane(pos[j] - pos[k], radius, dt, k < j ? 1.0f : -1.0f));
+  }
+  for (int m = 0; m < count; ++m) {
+    const uint32_t j = nb[m];
+    planes.add(agentHalfPlane(pos[j] - pos[k], vel[k], vel[j], radius, params.tau, dt, k < j ? 1.0f : -1.0f));
+  }
+}
+
+LpResult Crowd::solveSorted(uint32_t k, float dt) const {
+  const auto sorted = grid_.sortedPositions();
+  PlaneSet planes;
+  auto marked = [&](uint32_t a) { return marked_[a] != 0; };
+  buildPlanes(planes, k, &neighborIndex_[size_t(k) * size_t(capacity_)], neighborCount_[k], marked, sorted,
+              sortedVelocity_, obstaclesOf(grid_.order()[k]), params, dt);
+  return solve(planes.span(), sortedPreferred_[k], params.maxSpeed);
+}
+
+void Crowd::step(float dt) {
+  const size_t n = size();
+  resize(n);
+  const int maxNeighbors = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
+  capacity_ = std::min(kMaxNeighbors, maxNeighbors + 8);
+  sortedVelocity_.resize(n);
+  sortedPreferred_.resize(n);
+  nextSorted_.resize(n);
+  neighborIndex_.resize(n * size_t(capacity_));
+  for (auto* v : {&neighborCount_, &marked_, &markedNext_, &needsSolve_, &feasible_, &markedByAgent_}) v->resize(n);
+  for (auto* v : {&checks_, &within_, &overlaps_}) v->resize(n);
+  minDistSq_.resize(n);
+
+  buildGrid();
+  const auto order = grid_.order();
+  const auto sorted = grid_.sortedPositions();
+  parallelFor(n, [&](size_t k) {
+    sortedVelocity_[k] = velocity[order[k]];
+    sortedPreferred_[k] = preferred[order[k]];
+  }, 1024);
+
+  // Neighbours, and the figures of the state we start from.
+  const float close = 0.99f * 2.0f * params.radius;
+  const float reach = 2.0f * params.radius + 2.0f * params.maxSpeed * dt;
+  parallelFor(n, [&](size_t k) {
+    NearestNeighbors near;
+    near.capacity = capacity_;
+    uint32_t closePairs = 0;
+    float minSq = 3.4e38f;
+    checks_[k] = grid_.forEachInRadius(uint32_t(k), sorted[k], params.neighborDist,
+                                       [&](uint32_t j, const Vec2& off, float d2) {
+                                         near.offer(j, off, d2);
+                                         minSq = std::min(minSq, d2);
+                                         if (d2 < close * close && j > k) ++closePairs;
+                                       });
+    within_[k] = near.seen;
+    overlaps_[k] = closePairs;
+    minDistSq_[k] = minSq;
+    const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
+    neighborCount_[k] = uint8_t(kept);
+    std::copy(near.index.begin(), near.index.begin() + kept, &neighborIndex_[k * size_t(capacity_)]);
+    marked_[k] = 0;
+    needsSolve_[k] = 1;
+  }, 64);
+
+  int rounds = 0;
+  for (;;) {
+    ++rounds;
+    parallelFor(n, [&](size_t k) {
+      if (!needsSolve_[k]) return;
+      LpResult r = solveSorted(uint32_t(k), dt);
+      nextSorted_[k] = r.velocity;
+      feasible_[k] = r.feasible ? 1 : 0;
+    }, 64);
+    if (!stepSafety || rounds >= maxRounds) break;
+    size_t newlyMarked = 0;
+    for (size_t k = 0; k < n; ++k) {
+      markedNext_[k] = marked_[k] || !feasible_[k];
+      newlyMarked += markedNext_[k] != marked_[k];
+    }
+    if (newlyMarked == 0) break;
+    // Programs that change: the newly marked agents' and their neighbours'.
+    parallelFor(n, [&](size_t k) {
+      bool changed = markedNext_[k] != marked_[k];
+      const uint32_t* nb = &neighborIndex_[k * size_t(capacity_)];
+      for (int m = 0; m < neighborCount_[k] && !changed; ++m) changed = markedNext_[nb[m]] != marked_[nb[m]];
+      needsSolve_[k] = changed ? 1 : 0;
+    }, 256);
+    marked_.swap(markedNext_);
+  }
+
+  stats_ = {};
+  stats_.rounds = rounds;
+  float minSq = 3.4e38f;
+  for (size_t k = 0; k < n; ++k) {
+    stats_.checks += checks_[k];
+    stats_.neighbors += within_[k];
+    stats_.overlaps += overlaps_[k];
+    stats_.infeasible += feasible_[k] ? 0 : 1;
+    minSq = std::min(minSq, minDistSq_[k]);
+  }
+  stats_.minDistance = minSq < 3.4e38f ? std::sqrt(minSq) : minSq;
+
+  parallelFor(n, [&](size_t k) {
+    const uint32_t i = order[k];
+    velocity[i] = nextSorted_[k];
+    markedByAgent_[i] = marked_[k];
+    position[i] += nextSorted_[k] * dt;
+  }, 1024);
+}
+
+Crowd::Stats Crowd::measure() {
+  const size_t n = size();
+  for (auto* v : {&checks_, &within_, &overlaps_}) v->resize(n);
+  minDistSq_.resize(n);
+  buildGrid();
+  const auto sorted = grid_.sortedPositions();
+  const float closeSq = (0.99f * 2.0f * params.radius) * (0.99f * 2.0f * params.radius);
+  parallelFor(n, [&](size_t k) {
+    uint32_t within = 0, close = 0;
+    float minSq = 3.4e38f;
+    checks_[k] = grid_.forEachInRadius(uint32_t(k), sorted[k], params.neighborDist, [&](uint32_t j, const Vec2&, float d2) {
+      ++within;
+      minSq = std::min(minSq, d2);
+      if (d2 < closeSq && j > k) ++close;
+    });
+    within_[k] = within;
+    overlaps_[k] = close;
+    minDistSq_[k] = minSq;
+  }, 64);
+  Stats s;
+  float minSq = 3.4e38f;
+  for (size_t k = 0; k < n; ++k) {
+    s.checks += checks_[k];
+    s.neighbors += within_[k];
+    s.overlaps += overlaps_[k];
+    minSq = std::min(minSq, minDistSq_[k]);
+  }
+  s.minDistance = minSq < 3.4e38f ? std::sqrt(minSq) : minSq;
+  return s;
+}
+
+void Crowd::probe(size_t i, float dt, Probe& out) const {
+  // The program step() builds for agent i, with neighbours found by brute force on the current state.
+  const int maxNeighbors = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
+  NearestNeighbors near;
+  near.capacity = std::min(kMaxNeighbors, maxNeighbors + 8);
+  const float r2 = params.neighborDist * params.neighborDist;
+  for (size_t j = 0; j < size(); ++j) {
+    if (j == i) continue;
+    const Vec2 off = position[j] - position[i];
+    const float d2 = glm::dot(off, off);
+    if (d2 <= r2) near.offer(uint32_t(j), off, d2);
+  }
+  const float reach = 2.0f * params.radius + 2.0f * params.maxSpeed * dt;
+  const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
+  auto marked = [&](uint32_t a) { return a < markedByAgent_.size() && markedByAgent_[a] != 0; };
+  PlaneSet planes;
+  buildPlanes(planes, uint32_t(i), near.index.data(), kept, marked, position, velocity, obstaclesOf(uint32_t(i)),
+              params, dt);
+  const LpResult r = solve(planes.span(), preferred[i], params.maxSpeed);
+  out.planes.assign(planes.items.begin(), planes.items.begin() + planes.count);
+  out.neighbors.assign(near.index.begin(), near.index.begin() + kept);
+  feasibleRegion(planes.span(), params.maxSpeed, out.region);
+  out.preferred = preferred[i];
+  out.chosen = r.velocity;
+  out.feasible = r.feasible;
+  out.maxViolation = r.maxViolation;
 }
 
 }  // namespace sim::orca

@@ -11,21 +11,35 @@
 //
 // Each agent then solves a small linear program: the velocity closest to its preferred one, inside
 // its max-speed disc and every half-plane. When the half-planes leave nothing, the fallback keeps
-// the obstacle (wall) half-planes hard and minimises the largest violation of the agent ones.
+// the hard half-planes (walls, and the one-step separation planes described at Crowd) and
+// minimises the largest violation of the agent ones.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
+#include "sim/grid.hpp"
 #include "sim/math.hpp"
+#include "sim/neighbors.hpp"
+#include "sim/parallel.hpp"
 
 namespace sim::orca {
+
+// Where a half-plane comes from. Walls and Step planes are hard: the fallback never gives them up.
+enum class PlaneKind : uint8_t {
+  Agent,  // ORCA against a neighbour, horizon tau
+  Wall,   // against a static obstacle, horizon tauObst
+  Step,   // against a neighbour: do not close more than the gap within the next step (see Crowd)
+};
 
 // A permitted half-plane of velocities: {v : dot(normal, v - point) >= 0}.
 struct HalfPlane {
   Vec2 point{0.0f};
   Vec2 normal{1.0f, 0.0f};  // unit, pointing into the permitted side
-  bool wall = false;        // from a static obstacle: stays hard when the program is infeasible
+  PlaneKind kind = PlaneKind::Agent;
+
+  bool hard() const { return kind != PlaneKind::Agent; }
 
   // Along the boundary line, with the permitted side on its left (for drawing).
   Vec2 direction() const { return {normal.y, -normal.x}; }
@@ -50,6 +64,21 @@ struct Segment {
 HalfPlane agentHalfPlane(const Vec2& offset, const Vec2& ownVelocity, const Vec2& otherVelocity, float radius,
                          float tau, float dt, float tieSign = 1.0f);
 
+// The one-step separation plane of agent A against neighbour B (offset = pB - pA, radius = rA + rB):
+// ORCA's construction with horizon dt around zero velocity, which reduces to
+// "approach B along the line of centres by at most half the gap within dt":
+// v . dir(offset) <= (|offset| - radius) / (2 dt). Contains v = 0 unless the two overlap; when both
+// agents keep theirs, the pair is not closer than `radius` after the step (nor during it).
+HalfPlane stepHalfPlane(const Vec2& offset, float radius, float dt, float tieSign = 1.0f);
+
+// "Keep right" for a blocked agent: the preferred velocity turned to the right (clockwise) by up to
+// maxAngle radians, in proportion to how little of it the agent achieved with `velocity` (its last
+// velocity). Collision-free ORCA cannot squeeze through a jam the way the classic fallback does, and
+// in a symmetric jam (the circle swap, two groups meeting head-on) every agent's best velocity is
+// zero; turning all blocked agents the same way lets the jam turn into a roundabout and drain. An
+// agent that moves as it prefers keeps its preferred velocity.
+Vec2 keepRightWhenBlocked(const Vec2& preferred, const Vec2& velocity, float maxAngle);
+
 // The half-plane of an agent at `position` (radius `agentRadius`) against a static segment.
 // No reciprocity: the agent takes the whole change. The segment's end points are round caps.
 HalfPlane obstacleHalfPlane(const Vec2& position, float agentRadius, const Segment& segment, float tauObst, float dt);
@@ -64,8 +93,9 @@ struct LpResult {
 };
 
 // The 2D program: the velocity closest to `preferred` inside |v| <= maxSpeed and every half-plane;
-// when empty, the fallback described above. Walls should come first in `planes` (they are
-// processed in order, and the fallback starts from the last feasible prefix).
+// when empty, the fallback described above. The hard planes must come first in `planes` (the
+// fallback keeps that leading run hard and starts from the last feasible prefix).
+// At most kMaxPlanes planes are used.
 LpResult solve(std::span<const HalfPlane> planes, const Vec2& preferred, float maxSpeed);
 
 // The permitted region inside the max-speed disc (the disc drawn as a polygon with `circleSegments`
@@ -84,7 +114,7 @@ struct Params {
 
 constexpr int kMaxNeighbors = 32;
 constexpr int kMaxObstaclePlanes = 32;
-constexpr int kMaxPlanes = kMaxNeighbors + kMaxObstaclePlanes;
+constexpr int kMaxPlanes = 2 * kMaxNeighbors + kMaxObstaclePlanes;  // an Agent and a Step plane per neighbour
 
 // The closest neighbours seen so far, sorted by distance; fixed capacity, no allocation.
 struct NearestNeighbors {
@@ -97,9 +127,9 @@ struct NearestNeighbors {
 
   void offer(uint32_t j, const Vec2& off, float d2) {
     ++seen;
-    if (count == capacity && d2 >= distSq[count - 1]) return;
+    // Ties go to the lower index, so the choice does not depend on the visiting order.
+    if (count == capacity && (d2 > distSq[count - 1] || (d2 == distSq[count - 1] && j > index[count - 1]))) return;
     int k = count < capacity ? count++ : count - 1;
-    // Ties keep the lower index first, so the choice does not depend on the visiting order.
     while (k > 0 && (distSq[k - 1] > d2 || (distSq[k - 1] == d2 && index[k - 1] > j))) {
       index[k] = index[k - 1];
       distSq[k] = distSq[k - 1];
@@ -115,7 +145,7 @@ struct NearestNeighbors {
 // Everything the program saw for one agent: for the velocity-space inset.
 struct Probe {
   std::vector<HalfPlane> planes;
-  std::vector<uint32_t> neighbors;  // index of the agent behind each non-wall plane, in order
+  std::vector<uint32_t> neighbors;  // index of the agent behind each Agent plane, in order
   std::vector<Vec2> region;         // feasible polygon
   Vec2 preferred{0.0f};
   Vec2 chosen{0.0f};
@@ -123,7 +153,7 @@ struct Probe {
   float maxViolation = 0.0f;
 };
 
-// Fixed-capacity list of half-planes, walls first.
+// Fixed-capacity list of half-planes, hard ones first.
 struct PlaneSet {
   std::array<HalfPlane, kMaxPlanes> items;
   int count = 0;
@@ -138,17 +168,33 @@ struct PlaneSet {
 void addObstaclePlanes(PlaneSet& planes, const Vec2& position, const Params& params, std::span<const Segment> obstacles,
                        float dt);
 
+// What one agent's neighbour query saw, beside the neighbours it kept.
+struct QueryStats {
+  uint32_t checks = 0;      // distance checks the search made
+  uint32_t within = 0;      // agents within the neighbour distance
+  uint32_t closePairs = 0;  // neighbours j > self closer than closeDistance (each pair counted once)
+  float minDistSq = 3.4e38f;
+};
+
 // One agent's new velocity. `search` follows the contract in neighbors.hpp; `velocities` is indexed
 // like the search's agents; `self` is this agent's index there (or any index no agent has).
+// `closeDistance` only feeds stats->closePairs.
 template <class Search>
 LpResult newVelocity(uint32_t self, const Vec2& position, const Vec2& velocity, const Vec2& preferred,
                      const Search& search, std::span<const Vec2> velocities, std::span<const Segment> obstacles,
-                     const Params& params, float dt, Probe* probe = nullptr, uint32_t* checks = nullptr) {
+                     const Params& params, float dt, Probe* probe = nullptr, QueryStats* stats = nullptr,
+                     float closeDistance = 0.0f) {
   NearestNeighbors near;
   near.capacity = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
-  uint32_t c = search.forEachInRadius(self, position, params.neighborDist,
-                                      [&](uint32_t j, const Vec2& off, float d2) { near.offer(j, off, d2); });
-  if (checks) *checks = c;
+  QueryStats local;
+  const float closeSq = closeDistance * closeDistance;
+  local.checks = search.forEachInRadius(self, position, params.neighborDist, [&](uint32_t j, const Vec2& off, float d2) {
+    near.offer(j, off, d2);
+    ++local.within;
+    local.minDistSq = std::min(local.minDistSq, d2);
+    if (d2 < closeSq && j > self) ++local.closePairs;
+  });
+  if (stats) *stats = local;
   PlaneSet planes;
   addObstaclePlanes(planes, position, params, obstacles, dt);
   for (int k = 0; k < near.count; ++k) {
@@ -168,5 +214,82 @@ LpResult newVelocity(uint32_t self, const Vec2& position, const Vec2& velocity, 
   }
   return result;
 }
+
+// A crowd of equal ORCA agents (with optional static obstacles): structure of arrays, neighbours
+// from a uniform grid rebuilt every step. Callers set `preferred` before each step.
+//
+// Why plain ORCA lets agents overlap, and what this class does about it.
+// The velocity obstacle is a continuous-time promise: a relative velocity outside VO(tau) keeps the
+// pair apart for tau, and since an agent really does move in a straight line during a step, a
+// feasible program never lets a pair overlap. But ORCA linearises each pair around the current
+// velocities, and in a dense crowd the half-planes often leave nothing (a quarter of all agent-steps
+// in the circle of 250). The classic fallback then returns the velocity that violates the agent
+// half-planes least -- a relative velocity inside some velocity obstacle. How deep it may go is
+// not bounded by anything that knows about the step. And the pairs that matter are touching: the
+// program's optimum lies on a half-plane's boundary, so a constrained pair ends every step exactly on
+// the edge of its obstacle and, step after step, closes its gap geometrically until it touches
+// (distance 2r, no slack). For a touching pair every approaching relative velocity is a collision
+// within the next dt, so any violation at all becomes overlap -- in the classic circle of 250,
+// pairs at 0.77 of the contact distance.
+// The cure keeps what the fallback may give up away from what a step needs. A pair in which either
+// agent's program was infeasible gets, in both agents' programs, a hard Step plane (see
+// stepHalfPlane: close at most half the gap within dt); Step planes of non-overlapping agents all
+// contain v = 0, as do the Wall planes, so the hard part is always feasible and the fallback only
+// trades among the tau-horizon Agent planes. The step runs in rounds: every agent solves; an agent
+// whose program was infeasible is marked; every pair touching a marked agent gains its Step planes,
+// which may leave a neighbour infeasible in turn; repeat until no agent is newly marked. Rounds read
+// only the previous round's marks, so the result does not depend on the thread count. Agents that
+// could touch within one step are always kept as neighbours, beyond maxNeighbors if need be, so no
+// pair is seen by one side only.
+class Crowd {
+ public:
+  Params params;
+  std::vector<Vec2> position, velocity, preferred;
+  std::vector<Segment> obstacles;
+  // Optional obstacle subsets: agent i sees obstacles[set.begin .. set.begin + set.count) with
+  // set = obstacleSets[obstacleSet[i]]. Both empty: every agent sees every obstacle.
+  struct Range {
+    uint32_t begin = 0, count = 0;
+  };
+  std::vector<Range> obstacleSets;
+  std::vector<uint8_t> obstacleSet;
+  bool stepSafety = true;  // the Step planes and rounds described above; false: classic ORCA
+  int maxRounds = 16;
+
+  // Figures of the state a step started from (pairs: those within the neighbour distance).
+  struct Stats {
+    uint64_t checks = 0;
+    uint64_t neighbors = 0;       // agents within the neighbour distance, summed over agents
+    uint64_t overlaps = 0;        // pairs closer than 0.99 * 2r
+    uint64_t infeasible = 0;      // agents whose program needed the fallback
+    int rounds = 0;
+    float minDistance = 3.4e38f;  // closest pair within the neighbour distance
+  };
+
+  size_t size() const { return position.size(); }
+  void resize(size_t n);
+  // New velocities from the current state (in parallel, each agent writing its own slot), then
+  // position += velocity * dt.
+  void step(float dt);
+  const Stats& lastStats() const { return stats_; }
+  // The same figures for the current state, without stepping.
+  Stats measure();
+  // Agent i's program on the current state (with the last step's marks), for drawing.
+  void probe(size_t i, float dt, Probe& out) const;
+
+ private:
+  void buildGrid();
+  std::span<const Segment> obstaclesOf(uint32_t agent) const;
+  LpResult solveSorted(uint32_t k, float dt) const;
+
+  UniformGrid<2> grid_;
+  int capacity_ = 10;
+  std::vector<Vec2> sortedVelocity_, sortedPreferred_, nextSorted_;
+  std::vector<uint32_t> neighborIndex_;  // capacity_ per sorted agent
+  std::vector<uint8_t> neighborCount_, marked_, markedNext_, needsSolve_, feasible_, markedByAgent_;
+  std::vector<uint32_t> checks_, within_, overlaps_;
+  std::vector<float> minDistSq_;
+  Stats stats_;
+};
 
 }  // namespace sim::orca

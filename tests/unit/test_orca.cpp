@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <vector>
+#include "alloc_counter.hpp"
 #include "sim/orca.hpp"
+#include "sim/parallel.hpp"
 #include "sim/rng.hpp"
 
 using namespace sim;
@@ -28,14 +30,14 @@ std::vector<Vec2> discSamples(float maxSpeed, int perSide) {
 float worstViolation(const std::vector<HalfPlane>& planes, const Vec2& v, bool walls) {
   float worst = 0.0f;
   for (const HalfPlane& h : planes)
-    if (h.wall == walls) worst = std::max(worst, -h.signedDistance(v));
+    if (h.hard() == walls) worst = std::max(worst, -h.signedDistance(v));
   return worst;
 }
 
 // A random half-plane through the point `inside` shifted so that `inside` keeps a margin >= 0.
 HalfPlane planeContaining(Rng& rng, const Vec2& inside, float maxMargin, bool wall) {
   Vec2 n = rng.unitVec2();
-  return {inside - n * rng.uniform(0.0f, maxMargin), n, wall};
+  return {inside - n * rng.uniform(0.0f, maxMargin), n, wall ? PlaneKind::Wall : PlaneKind::Agent};
 }
 
 }  // namespace
@@ -90,7 +92,7 @@ TEST(OrcaLp, InfeasibleSetsMinimiseTheLargestViolationWithWallsHard) {
     const int agents = 3 + int(rng.below(8));
     for (int k = 0; k < agents; ++k) {
       Vec2 n = rng.unitVec2();
-      planes.push_back({n * rng.uniform(0.1f, 0.8f), n, false});
+      planes.push_back({n * rng.uniform(0.1f, 0.8f), n, PlaneKind::Agent});
     }
     const Vec2 preferred = rng.unitVec2();
 
@@ -115,25 +117,25 @@ TEST(OrcaLp, InfeasibleSetsMinimiseTheLargestViolationWithWallsHard) {
 TEST(OrcaLp, DegenerateInputsStayFinite) {
   const Vec2 pref{1.0f, 0.5f};
   // Identical lines, repeated.
-  std::vector<HalfPlane> same(4, HalfPlane{{0.3f, 0.0f}, {1.0f, 0.0f}, false});
+  std::vector<HalfPlane> same(4, HalfPlane{{0.3f, 0.0f}, {1.0f, 0.0f}});
   LpResult a = solve(same, pref, 2.0f);
   EXPECT_TRUE(a.feasible);
   EXPECT_NEAR(a.velocity.x, 1.0f, 1e-5f);
   // Parallel, opposite, meeting in a single line x = 0.3.
-  std::vector<HalfPlane> slab{{{0.3f, 0.0f}, {1.0f, 0.0f}, false}, {{0.3f, 0.0f}, {-1.0f, 0.0f}, false}};
+  std::vector<HalfPlane> slab{{{0.3f, 0.0f}, {1.0f, 0.0f}}, {{0.3f, 0.0f}, {-1.0f, 0.0f}}};
   LpResult b = solve(slab, pref, 2.0f);
   EXPECT_TRUE(b.feasible);
   EXPECT_NEAR(b.velocity.x, 0.3f, 1e-4f);
   EXPECT_NEAR(b.velocity.y, 0.5f, 1e-4f);
   // Parallel, opposite, disjoint: infeasible, the fallback splits the difference.
-  std::vector<HalfPlane> gap{{{0.5f, 0.0f}, {1.0f, 0.0f}, false}, {{-0.5f, 0.0f}, {-1.0f, 0.0f}, false}};
+  std::vector<HalfPlane> gap{{{0.5f, 0.0f}, {1.0f, 0.0f}}, {{-0.5f, 0.0f}, {-1.0f, 0.0f}}};
   LpResult c = solve(gap, pref, 2.0f);
   EXPECT_FALSE(c.feasible);
   EXPECT_TRUE(finite(c.velocity));
   EXPECT_NEAR(c.velocity.x, 0.0f, 1e-4f);
   EXPECT_NEAR(c.maxViolation, 0.5f, 1e-4f);
   // A line entirely outside the speed disc.
-  std::vector<HalfPlane> far{{{5.0f, 0.0f}, {1.0f, 0.0f}, false}};
+  std::vector<HalfPlane> far{{{5.0f, 0.0f}, {1.0f, 0.0f}}};
   LpResult d = solve(far, pref, 2.0f);
   EXPECT_FALSE(d.feasible);
   EXPECT_NEAR(d.velocity.x, 2.0f, 1e-4f);  // as close as the disc allows
@@ -198,7 +200,7 @@ TEST(OrcaHalfPlanes, ObstaclePlaneKeepsTheAgentOutForTauObst) {
     Vec2 p = rng.unitVec2() * rng.uniform(0.0f, 8.0f);
     if (distanceToSegment(p, s) <= radius + s.radius) continue;
     const HalfPlane h = obstacleHalfPlane(p, radius, s, tau, 0.1f);
-    EXPECT_TRUE(h.wall);
+    EXPECT_EQ(h.kind, PlaneKind::Wall);
     EXPECT_GE(h.signedDistance(Vec2{0.0f}), -1e-6f);  // standing still is always permitted
     Vec2 v = h.point + rng.unitVec2() * rng.uniform(0.0f, 4.0f);
     v -= h.normal * std::min(0.0f, h.signedDistance(v));
@@ -206,6 +208,21 @@ TEST(OrcaHalfPlanes, ObstaclePlaneKeepsTheAgentOutForTauObst) {
       const float t = tau * float(k) / 50.0f;
       EXPECT_GE(distanceToSegment(p + v * t, s), (radius + s.radius) * (1.0f - 1e-3f)) << "trial " << trial;
     }
+  }
+}
+
+TEST(OrcaHalfPlanes, StepPlanesKeepThePairApartAfterOneStep) {
+  Rng rng(9);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const float radius = 1.0f, dt = rng.uniform(0.01f, 0.5f);
+    const Vec2 off = rng.unitVec2() * rng.uniform(radius, 3.0f);
+    const HalfPlane ha = stepHalfPlane(off, radius, dt, 1.0f), hb = stepHalfPlane(-off, radius, dt, -1.0f);
+    EXPECT_TRUE(ha.hard());
+    EXPECT_GE(ha.signedDistance(Vec2{0.0f}), -1e-6f);
+    Vec2 a = rng.unitVec2() * rng.uniform(0.0f, 20.0f), b = rng.unitVec2() * rng.uniform(0.0f, 20.0f);
+    a -= ha.normal * std::min(0.0f, ha.signedDistance(a));
+    b -= hb.normal * std::min(0.0f, hb.signedDistance(b));
+    EXPECT_GE(glm::length(off + (b - a) * dt), radius * (1.0f - 1e-4f)) << "trial " << trial;
   }
 }
 
@@ -217,4 +234,138 @@ TEST(OrcaHalfPlanes, OverlappingPairSeparatesWithinOneStep) {
   // Choosing the half-planes' own points: apart by r after one step.
   Vec2 after = off - (ha.point - hb.point) * dt;
   EXPECT_NEAR(glm::length(after), r, 1e-3f);
+}
+
+// ---- small crowds ----
+namespace {
+
+Params circleParams() { return Params{1.5f, 2.0f, 10.0f, 10.0f, 15.0f, 10}; }
+
+// Preferred velocity as in the classic example: towards the goal at unit speed, slowing within 1.
+Vec2 towards(const Vec2& goal, const Vec2& p) {
+  Vec2 g = goal - p;
+  return glm::dot(g, g) > 1.0f ? glm::normalize(g) : g;
+}
+
+struct CircleRun {
+  int steps = 0;
+  bool arrived = false;
+  uint64_t overlaps = 0;
+  float minDistance = 1e30f;
+};
+
+CircleRun runCircle(Crowd& c, int n, float radius, int maxSteps, bool keepRight) {
+  c.params = circleParams();
+  c.resize(n);
+  std::vector<Vec2> goal(n);
+  for (int i = 0; i < n; ++i) {
+    float a = 6.2831853f * float(i) / float(n);
+    c.position[i] = Vec2{std::cos(a), std::sin(a)} * radius;
+    c.velocity[i] = Vec2{0.0f};
+    goal[i] = -c.position[i];
+  }
+  CircleRun run;
+  for (; run.steps < maxSteps; ++run.steps) {
+    bool all = true;
+    for (int i = 0; i < n; ++i) {
+      all = all && glm::length(goal[i] - c.position[i]) <= c.params.radius;
+      Vec2 pref = towards(goal[i], c.position[i]);
+      c.preferred[i] = keepRight ? keepRightWhenBlocked(pref, c.velocity[i], 1.0f) : pref;
+    }
+    if (all) { run.arrived = true; break; }
+    c.step(0.25f);
+    run.overlaps += c.lastStats().overlaps;  // of the state the step started from
+    run.minDistance = std::min(run.minDistance, c.lastStats().minDistance);
+  }
+  Crowd::Stats last = c.measure();
+  run.overlaps += last.overlaps;
+  run.minDistance = std::min(run.minDistance, last.minDistance);
+  return run;
+}
+
+}  // namespace
+
+TEST(OrcaCrowd, TwoAgentsHeadOnPassWithoutTouchingAndArrive) {
+  Crowd c;
+  c.params = circleParams();
+  c.resize(2);
+  const Vec2 goals[2] = {{20.0f, 0.0f}, {-20.0f, 0.0f}};
+  c.position = {{-20.0f, 0.0f}, {20.0f, 0.0f}};
+  c.velocity = {Vec2{0.0f}, Vec2{0.0f}};
+  float minDistance = 1e30f;
+  int step = 0;
+  for (; step < 400; ++step) {
+    bool arrived = true;
+    for (int i = 0; i < 2; ++i) {
+      c.preferred[i] = towards(goals[i], c.position[i]);
+      arrived = arrived && glm::length(goals[i] - c.position[i]) <= 0.1f;
+    }
+    if (arrived) break;
+    c.step(0.25f);
+    minDistance = std::min(minDistance, glm::length(c.position[1] - c.position[0]));
+  }
+  EXPECT_LT(step, 400) << "did not both arrive";
+  EXPECT_GE(minDistance, 0.99f * 3.0f);
+  EXPECT_LT(minDistance, 4.0f);  // they do pass each other closely, not by a wide berth
+}
+
+TEST(OrcaCrowd, AgentDrivenAtAWallNeverPenetratesIt) {
+  Crowd c;
+  c.params = circleParams();
+  c.obstacles = {Segment{{-10.0f, 0.0f}, {10.0f, 0.0f}}};
+  // Straight at it, at a slant, and at its end cap; all at full speed.
+  const Vec2 start[4] = {{0.0f, 8.0f}, {-6.0f, 6.0f}, {14.0f, 4.0f}, {3.0f, -9.0f}};
+  const Vec2 drive[4] = {{0.0f, -2.0f}, {1.2f, -1.6f}, {-1.6f, -1.2f}, {0.0f, 2.0f}};
+  c.resize(4);
+  for (int i = 0; i < 4; ++i) { c.position[i] = start[i]; c.velocity[i] = drive[i]; c.preferred[i] = drive[i]; }
+  float closest = 1e30f;
+  for (int step = 0; step < 200; ++step) {
+    c.step(0.25f);
+    for (int i = 0; i < 4; ++i) closest = std::min(closest, distanceToSegment(c.position[i], c.obstacles[0]));
+  }
+  EXPECT_GE(closest, 1.5f * (1.0f - 1e-4f));
+  EXPECT_LT(closest, 1.6f);  // pressed against it, not kept far away
+  // The one aimed at the end cap slid around it.
+  EXPECT_LT(c.position[2].x, 0.0f);
+}
+
+TEST(OrcaCrowd, CircleOf100KeepsEveryPairApartAndAllArrive) {
+  Crowd c;
+  CircleRun run = runCircle(c, 100, 200.0f * 100.0f / 250.0f, 4000, true);
+  EXPECT_TRUE(run.arrived) << "after " << run.steps << " steps";
+  EXPECT_EQ(run.overlaps, 0u);
+  EXPECT_GE(run.minDistance, 0.99f * 3.0f);
+}
+
+TEST(OrcaCrowd, ClassicFallbackLetsTheCircleOverlap) {
+  // The cause the Step planes remove (see Crowd): without them pairs squeeze into each other.
+  Crowd c;
+  c.stepSafety = false;
+  CircleRun run = runCircle(c, 100, 200.0f * 100.0f / 250.0f, 4000, false);
+  EXPECT_GT(run.overlaps, 100u);
+  EXPECT_LT(run.minDistance, 0.95f * 3.0f);
+}
+
+TEST(OrcaCrowd, NoAllocationPerStepOnceGrown) {
+  Crowd c;
+  runCircle(c, 200, 160.0f, 50, true);
+  const uint64_t before = allocationCount();
+  for (int k = 0; k < 20; ++k) c.step(0.25f);
+  EXPECT_EQ(allocationCount() - before, 0u);
+}
+
+TEST(OrcaCrowd, SameStateForAnyThreadCount) {
+  auto runWith = [](int threads) {
+    setThreadCount(threads);
+    Crowd c;
+    runCircle(c, 300, 240.0f, 700, true);
+    setThreadCount(0);
+    return c.position;
+  };
+  std::vector<Vec2> one = runWith(1), two = runWith(2);
+  ASSERT_EQ(one.size(), two.size());
+  for (size_t i = 0; i < one.size(); ++i) {
+    EXPECT_EQ(one[i].x, two[i].x);
+    EXPECT_EQ(one[i].y, two[i].y);
+  }
 }
