@@ -8,12 +8,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <future>
 #include <string>
 #include <vector>
 #include "app/hud.hpp"
 #include "app/metrics_log.hpp"
+#include "app/settings.hpp"
 #include "app/setup.hpp"
 #include "render/gl.hpp"
 #include "render/renderer.hpp"
@@ -92,7 +94,9 @@ bool openWindow(SdlContext& sdl, int width, int height, bool fullscreen, bool hi
 
 class App {
  public:
-  App(const Options& o, SdlContext& sdl) : options_(o), sdl_(sdl) {}
+  App(const Options& o, SdlContext& sdl, Settings& settings) : options_(o), sdl_(sdl), settings_(settings) {}
+
+  void showMessage(const std::string& text) { hud_.message = text; }
 
   int run() {
     std::string error;
@@ -104,12 +108,15 @@ class App {
       glEnable(GL_DEBUG_OUTPUT);
       glDebugMessageCallback(onGlDebugMessage, nullptr);
     }
-    vsync_ = options_.vsync.value_or(true);
+    vsync_ = options_.vsync.value_or(settings_.vsync);
+    darkTheme_ = settings_.darkTheme;
+    updateViewport();
+    applyUiScale(settings_.uiScale);
     SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
     glInfo_ = render::Renderer::glInfo();
 
     scenes_ = scenes::registeredScenes();
-    std::string first = options_.scene.empty() ? "boids" : options_.scene;
+    std::string first = !options_.scene.empty() ? options_.scene : !settings_.lastScene.empty() ? settings_.lastScene : "boids";
     if (!scenes::findScene(first) && !scenes_.empty()) first = scenes_.front().name;
     updateViewport();
     scene_ = makeScene(first, options_, ctx_, error);
@@ -119,6 +126,7 @@ class App {
     }
     sceneName_ = first;
     afterSceneCreated();
+    if (options_.recordFrames) startRecording(options_.recordFrames, options_.recordDir);
 
     const auto start = Clock::now();
     auto last = start;
@@ -129,6 +137,10 @@ class App {
       ctx_.realTime = secondsSince(start);
       hud_.frameTimes.push(float(frameSeconds * 1000.0));
       pollEvents();
+      if (pendingUiScale_ > 0) {
+        applyUiScale(pendingUiScale_);  // between frames: the font atlas cannot change inside one
+        pendingUiScale_ = 0;
+      }
       updateViewport();
       simulate(frameSeconds);
       renderFrame();
@@ -227,6 +239,14 @@ class App {
       case SDLK_F12: screenshotRequested_ = true; return;
       case SDLK_HOME: scene_->homeCamera(ctx_); return;
       default: break;
+    }
+    if (ctrl && (k.sym == SDLK_EQUALS || k.sym == SDLK_PLUS || k.sym == SDLK_KP_PLUS)) {
+      pendingUiScale_ = std::min(3.0f, uiScale_ + 0.25f);
+      return;
+    }
+    if (ctrl && (k.sym == SDLK_MINUS || k.sym == SDLK_KP_MINUS)) {
+      pendingUiScale_ = std::max(1.0f, uiScale_ - 0.25f);
+      return;
     }
     if (k.sym >= SDLK_1 && k.sym <= SDLK_6 && !ctrl) {
       int order = int(k.sym - SDLK_1) + 1;
@@ -337,8 +357,8 @@ class App {
       return;
     }
     int budget = 4;
-    if (options_.frames) {
-      budget = paused_ && !singleStep_ ? 0 : 1;  // scripted runs: exactly one step per frame
+    if (options_.frames || recording_.active()) {
+      budget = paused_ && !singleStep_ ? 0 : 1;  // scripted runs and recordings: exactly one step per frame
       accumulator_ = budget * kStepSeconds;
     } else if (paused_) {
       accumulator_ = singleStep_ ? kStepSeconds : 0;
@@ -349,7 +369,7 @@ class App {
     auto frameStart = Clock::now();
     int taken = 0;
     while (accumulator_ >= kStepSeconds - 1e-9 && taken < budget) {
-      if (!options_.frames && lastStepMs_ > kAsyncStepThresholdMs) {
+      if (!options_.frames && !recording_.active() && lastStepMs_ > kAsyncStepThresholdMs) {
         asyncStart_ = Clock::now();
         pendingStep_ = std::async(std::launch::async, [this] { return timedStep(); });
         accumulator_ = 0;
@@ -408,6 +428,7 @@ class App {
       saveScreenshot(path);
       screenshotRequested_ = false;
     }
+    if (recording_.active()) recordFrame();
     SDL_GL_SwapWindow(sdl_.window);
   }
 
@@ -434,7 +455,19 @@ class App {
     state.steps = steps_;
     state.glInfo = glInfo_;
     state.stepRunning = stepInFlight();
+    state.uiScale = uiScale_;
+    state.darkTheme = darkTheme_;
+    state.recording = recording_.active();
+    state.recordedFrames = recording_.written;
+    state.recordTotal = recording_.total;
     HudActions act = drawHud(hud_, state, scenes_, sceneName_, speed_, vsync_, log_);
+    if (act.uiScale > 0) pendingUiScale_ = act.uiScale;
+    if (act.toggleTheme) {
+      darkTheme_ = !darkTheme_;
+      pendingUiScale_ = uiScale_;  // the theme is re-applied with the scaled style
+    }
+    if (act.recordFrames > 0) startRecording(act.recordFrames, "");
+    if (act.stopRecording) stopRecording();
     if (act.vsyncChanged) SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
     if (act.togglePause) paused_ = !paused_;
     if (act.singleStep) { singleStep_ = true; paused_ = true; }
@@ -445,7 +478,7 @@ class App {
       std::string path = "crowdlab-" + sceneName_ + "-metrics-" + timestamp() + ".csv", error;
       hud_.message = log_.writeCsv(path, error) ? "saved " + path : error;
     }
-    if (drawScenePanel(*scene_, sceneTitle(), stepInFlight())) {
+    if (drawScenePanel(*scene_, sceneName_, sceneTitle(), stepInFlight(), panel_)) {
       // A parameter changed: the scene reconciles (N, radii, clamps) between steps.
       scene_->paramsChanged();
     }
@@ -465,7 +498,113 @@ class App {
     }
   }
 
+  void saveUserSettings() {
+    settings_.lastScene = sceneName_;
+    settings_.uiScale = uiScale_;
+    settings_.vsync = vsync_;
+    settings_.darkTheme = darkTheme_;
+    Uint32 flags = SDL_GetWindowFlags(sdl_.window);
+    if (!(flags & (SDL_WINDOW_FULLSCREEN | SDL_WINDOW_MAXIMIZED))) {
+      SDL_GetWindowSize(sdl_.window, &settings_.windowWidth, &settings_.windowHeight);
+      SDL_GetWindowPosition(sdl_.window, &settings_.windowX, &settings_.windowY);
+    }
+    std::string error;
+    if (!saveSettings(settingsPath(), settings_, error)) std::fprintf(stderr, "crowdlab: settings not saved: %s\n", error.c_str());
+  }
+
+  // ---- UI scale and theme: fonts are rebuilt at the new size so text stays crisp ----
+  void applyUiScale(float scale) {
+    uiScale_ = std::clamp(scale, 1.0f, 3.0f);
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    float pixelsPerPoint = windowSize_.x > 0 ? float(drawableSize_.x) / windowSize_.x : 1.0f;
+    pixelsPerPoint = std::max(1.0f, pixelsPerPoint);
+    const float points = 15.0f * uiScale_;
+    ImFont* font = nullptr;
+    for (const char* path : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/System/Library/Fonts/SFNS.ttf",
+                             "C:\\Windows\\Fonts\\segoeui.ttf"}) {
+      if (std::FILE* f = std::fopen(path, "rb")) {
+        std::fclose(f);
+        font = io.Fonts->AddFontFromFileTTF(path, points * pixelsPerPoint);
+        if (font) break;
+      }
+    }
+    if (!font) {
+      // No TTF on this system: ImGui's built-in font, rasterised at the scaled size.
+      ImFontConfig config;
+      config.SizePixels = 13.0f * uiScale_ * pixelsPerPoint;
+      io.Fonts->AddFontDefault(&config);
+    }
+    io.FontGlobalScale = 1.0f / pixelsPerPoint;
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    applyTheme(darkTheme_);
+    ImGui::GetStyle().ScaleAllSizes(uiScale_);
+  }
+
+  // ---- recording for slides: a PNG sequence, and an MP4 when ffmpeg is on the PATH ----
+  struct Recording {
+    std::string dir;
+    int total = 0, written = 0;
+    std::FILE* ffmpeg = nullptr;
+    bool active() const { return total > 0 && written < total; }
+  };
+
+  void startRecording(int frames, const std::string& dir) {
+    stopRecording();
+    recording_ = {};
+    recording_.dir = dir.empty() ? "crowdlab-" + sceneName_ + "-" + timestamp() : dir;
+    std::string error;
+    if (!makeDirectories(recording_.dir, error)) {
+      hud_.message = error;
+      std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+      recordFailed_ = true;
+      return;
+    }
+    recording_.total = frames;
+    if (std::system("command -v ffmpeg >/dev/null 2>&1") == 0) {
+      char cmd[1024];
+      std::snprintf(cmd, sizeof(cmd),
+                    "ffmpeg -y -loglevel error -f rawvideo -pixel_format rgba -video_size %dx%d -framerate 60 -i - "
+                    "-pix_fmt yuv420p '%s/recording.mp4'",
+                    drawableSize_.x, drawableSize_.y, recording_.dir.c_str());
+      recording_.ffmpeg = popen(cmd, "w");
+    }
+    hud_.message = "recording " + std::to_string(frames) + " frames to " + recording_.dir;
+  }
+
+  void recordFrame() {
+    std::vector<uint8_t> pixels;
+    render::readFramebuffer(drawableSize_.x, drawableSize_.y, pixels);
+    char name[64];
+    std::snprintf(name, sizeof(name), "/frame_%05d.png", recording_.written + 1);
+    std::string error;
+    if (!render::writePng(recording_.dir + name, drawableSize_.x, drawableSize_.y, pixels, error)) {
+      hud_.message = error;
+      std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+      recordFailed_ = true;
+      stopRecording();
+      return;
+    }
+    if (recording_.ffmpeg) std::fwrite(pixels.data(), 1, pixels.size(), recording_.ffmpeg);
+    if (++recording_.written >= recording_.total) stopRecording();
+  }
+
+  void stopRecording() {
+    if (recording_.ffmpeg) {
+      pclose(recording_.ffmpeg);
+      recording_.ffmpeg = nullptr;
+    }
+    if (recording_.total) {
+      hud_.message = "recorded " + std::to_string(recording_.written) + " frames in " + recording_.dir;
+      std::printf("recorded=%d\nrecord_dir=%s\n", recording_.written, recording_.dir.c_str());
+    }
+    recording_.total = 0;
+  }
+
   int finish() {
+    stopRecording();
+    saveUserSettings();
     std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\n", sceneName_.c_str(), frame_,
                 static_cast<unsigned long long>(steps_), lastStats_.agents, lastStats_.drawCalls, lastStats_.agentDrawCalls);
     if (!options_.metricsCsv.empty()) {
@@ -476,7 +615,7 @@ class App {
       }
     }
     renderer_.shutdown();
-    return screenshotFailed_ ? 1 : 0;
+    return screenshotFailed_ || recordFailed_ ? 1 : 0;
   }
 
   const Options& options_;
@@ -492,6 +631,11 @@ class App {
   std::vector<scenes::Metric> metrics_;
   MetricsLog log_;
   HudMemory hud_;
+  PanelMemory panel_;
+  Settings& settings_;
+  Recording recording_;
+  float uiScale_ = 1.0f, pendingUiScale_ = 0.0f;
+  bool darkTheme_ = true, recordFailed_ = false;
   glm::vec2 windowSize_{1280, 720};
   glm::ivec2 drawableSize_{1280, 720};
   std::future<double> pendingStep_;
@@ -519,21 +663,25 @@ int runWindow(const Options& o) {
       }
     }
   }
+  std::string warning, error;
+  Settings settings = loadSettings(settingsPath(), warning);
+  if (!warning.empty()) std::fprintf(stderr, "crowdlab: %s\n", warning.c_str());
+  int width = o.sizeGiven ? o.width : settings.windowWidth, height = o.sizeGiven ? o.height : settings.windowHeight;
   SdlContext sdl;
-  std::string error;
-  if (!openWindow(sdl, o.width, o.height, o.fullscreen, false, error)) {
+  if (!openWindow(sdl, width, height, o.fullscreen, false, error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // window layout is not worth a file in the working directory
-  applyTheme(true);
+  if (!o.sizeGiven && settings.windowX >= 0 && settings.windowY >= 0) SDL_SetWindowPosition(sdl.window, settings.windowX, settings.windowY);
   ImGui_ImplSDL2_InitForOpenGL(sdl.window, sdl.gl);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   int code = 0;
   {
-    App app(o, sdl);
+    App app(o, sdl, settings);
+    if (!warning.empty()) app.showMessage(warning);
     code = app.run();
   }
   ImGui_ImplOpenGL3_Shutdown();

@@ -49,6 +49,9 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       if (ImGui::MenuItem("Screenshot", "F12")) act.screenshot = true;
       if (ImGui::MenuItem("Export metrics CSV")) act.exportCsv = true;
       if (ImGui::MenuItem("VSync", nullptr, &vsync)) act.vsyncChanged = true;
+      if (ImGui::MenuItem("Light theme", nullptr, !s.darkTheme)) act.toggleTheme = true;
+      if (ImGui::MenuItem("Larger UI", "Ctrl +")) act.uiScale = std::min(3.0f, s.uiScale + 0.25f);
+      if (ImGui::MenuItem("Smaller UI", "Ctrl -")) act.uiScale = std::max(1.0f, s.uiScale - 0.25f);
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
@@ -63,10 +66,11 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     ImGui::EndMainMenuBar();
   }
 
-  ImGui::SetNextWindowPos(ImVec2(10, 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(300, 0), ImGuiCond_FirstUseEver);
+  const float em = ImGui::GetFontSize();
+  ImGui::SetNextWindowPos(ImVec2(10, em * 2.2f), ImGuiCond_Always);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(em * 21, 0), ImVec2(em * 21, FLT_MAX));
   ImGui::SetNextWindowBgAlpha(0.8f);
-  if (ImGui::Begin("HUD")) {
+  if (ImGui::Begin("HUD", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::Text("%.0f FPS   %.2f ms/frame", s.fps, s.fps > 0 ? 1000.0f / s.fps : 0.0f);
     char overlay[64];
     std::snprintf(overlay, sizeof(overlay), "frame ms (max %.1f)", hud.frameTimes.max());
@@ -87,6 +91,25 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     if (ImGui::Button("Step")) act.singleStep = true;
     ImGui::SameLine();
     if (ImGui::Button("Restart")) act.restart = true;
+    if (ImGui::CollapsingHeader("Display")) {
+      if (!hud.editingScale) hud.uiScaleEdit = s.uiScale;
+      // Applied on release: rebuilding the font atlas on every drag step would stall the window.
+      ImGui::SliderFloat("UI scale", &hud.uiScaleEdit, 1.0f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+      hud.editingScale = ImGui::IsItemActive();
+      if (ImGui::IsItemDeactivatedAfterEdit()) act.uiScale = hud.uiScaleEdit;
+      bool dark = s.darkTheme;
+      if (ImGui::Checkbox("dark theme", &dark)) act.toggleTheme = true;
+      if (s.recording) {
+        ImGui::Text("recording %d / %d frames", s.recordedFrames, s.recordTotal);
+        if (ImGui::Button("Stop recording")) act.stopRecording = true;
+      } else {
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
+        ImGui::InputInt("##frames", &hud.recordFrames, 60, 600);
+        hud.recordFrames = std::clamp(hud.recordFrames, 1, 100000);
+        ImGui::SameLine();
+        if (ImGui::Button("Record frames (PNG)")) act.recordFrames = hud.recordFrames;
+      }
+    }
     if (!log.names().empty() && ImGui::CollapsingHeader("Metrics")) {
       std::vector<float> values;
       for (size_t c = 0; c < log.names().size(); ++c) {
@@ -104,25 +127,6 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
   }
   ImGui::End();
   return act;
-}
-
-bool drawScenePanel(scenes::Scene& scene, const std::string& title, bool stepRunning) {
-  ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 370, 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(360, io.DisplaySize.y - 50), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowBgAlpha(0.85f);
-  bool changed = false;
-  if (ImGui::Begin(title.c_str(), nullptr)) {
-    if (stepRunning) {
-      // The scene is being stepped on the worker thread: its state must not be touched now.
-      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "simulating a slow step...");
-    } else {
-      scene.panel();
-      if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) changed = scenes::paramWidgets(scene.params());
-    }
-  }
-  ImGui::End();
-  return changed;
 }
 
 void drawHelp(const std::vector<scenes::SceneEntry>& scenes) {

@@ -23,7 +23,9 @@ struct HudMemory {
   bool showHelp = false;
   std::string message;          // last screenshot / export / error line
   double slowStepSeconds = 0;   // how long the step on the worker has been running
-  int plotMetric = 0;
+  int recordFrames = 300;
+  float uiScaleEdit = 1.0f;
+  bool editingScale = false;
 };
 
 struct HudState {
@@ -34,18 +36,31 @@ struct HudState {
   int stepsDropped = 0;
   uint64_t steps = 0;
   std::string glInfo;
+  float uiScale = 1.0f;
+  bool darkTheme = true, recording = false;
+  int recordedFrames = 0, recordTotal = 0;
 };
 
 struct HudActions {
   bool vsyncChanged = false, togglePause = false, singleStep = false, restart = false, screenshot = false;
-  bool exportCsv = false;
+  bool exportCsv = false, toggleTheme = false, stopRecording = false;
+  float uiScale = 0;       // > 0: new scale requested
+  int recordFrames = 0;    // > 0: start recording this many frames
   std::string switchTo;
 };
 
 HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::SceneEntry>& scenes,
                    const std::string& current, float& speed, bool& vsync, const MetricsLog& log);
-// The scene's own panel plus its declared parameters; true when a parameter changed.
-bool drawScenePanel(scenes::Scene& scene, const std::string& title, bool stepRunning);
+// What the scene panel remembers: text fields and the last message.
+struct PanelMemory {
+  char saveName[64] = "my-preset";
+  char loadPath[512] = "";
+  std::string message;
+  bool messageIsError = false;
+};
+// About + experiments, the scene's own panel, its declared parameters and presets; true when a parameter changed.
+bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const std::string& title, bool stepRunning,
+                    PanelMemory& memory);
 void drawHelp(const std::vector<scenes::SceneEntry>& scenes);
 void applyTheme(bool dark);
 

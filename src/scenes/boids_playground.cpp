@@ -111,30 +111,11 @@ class BoidsPlayground final : public scenes::Scene {
   }
 
   void panel() override {
-    ImGui::TextWrapped("Each boid sees only its neighbours and adds three unit vectors, weighted.");
     if (ImGui::Button(s_.frozen ? "Resume" : "Freeze")) s_.frozen = !s_.frozen;
     ImGui::SameLine();
     if (ImGui::Button("Step")) { s_.frozen = true; stepOnce_ = true; }
     ImGui::SameLine();
     ImGui::Checkbox("show radii", &s_.showRadii);
-    scenes::sectionTitle("Experiments");
-    auto weights = [&](float sep, float ali, float coh) {
-      s_.wSeparation = sep; s_.wAlignment = ali; s_.wCohesion = coh;
-      paramsChanged();
-    };
-    if (ImGui::Button("Separation only")) weights(1, 0, 0);
-    ImGui::SameLine();
-    if (ImGui::Button("Alignment only")) weights(0, 1, 0);
-    ImGui::SameLine();
-    if (ImGui::Button("Cohesion only")) weights(0, 0, 1);
-    if (ImGui::Button("Balanced")) weights(1, 1, 1);
-    ImGui::SameLine();
-    if (ImGui::Button("Reset to defaults")) {
-      bool radii = s_.showRadii;
-      scenes::applyDefaults(params_);
-      s_.showRadii = radii;
-      paramsChanged();
-    }
     if (s_.showRadii) {
       ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1), "separation");
       ImGui::SameLine();
@@ -152,6 +133,13 @@ class BoidsPlayground final : public scenes::Scene {
     polarizationHistory_.plot("##pol", 0, 1);
     ImGui::Text("mean nearest-neighbour distance %.1f", meanNearest_);
     nearestHistory_.plot("##nn", 0, 60);
+  }
+
+  const char* about() const override {
+    return "Reynolds (1987): no leader and no plan. Each boid looks only at neighbours inside its perception "
+           "radius and adds three unit vectors: separation (too close: move away), alignment (match their mean "
+           "velocity) and cohesion (move towards their centre). The weights decide what the crowd becomes. "
+           "Try each rule alone, then all three; turn on 'show radii' and click a boid to see what it sees.";
   }
 
   bool onMouse(const scenes::MouseEvent& e) override {

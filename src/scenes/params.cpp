@@ -223,16 +223,22 @@ bool loadPresetFile(std::span<const Param> params, const std::string& path, cons
   if (!in) { error = path + ": cannot open (" + std::strerror(errno) + ")"; return false; }
   std::stringstream text;
   text << in.rdbuf();
-  if (text.str().empty()) { error = path + ": the file is empty"; return false; }
+  if (in.bad()) { error = path + ": cannot read"; return false; }
+  return loadPresetText(params, text.str(), path, sceneName, error);
+}
+
+bool loadPresetText(std::span<const Param> params, const std::string& text, const std::string& label,
+                    const std::string& sceneName, std::string& error) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) { error = label + ": the file is empty"; return false; }
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(text.str());
+    doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    error = path + ": invalid JSON at byte " + std::to_string(e.byte);
+    error = label + ": invalid JSON at byte " + std::to_string(e.byte);
     return false;
   }
   std::string why;
-  if (!paramsFromJson(params, doc, sceneName, why)) { error = path + ": " + why; return false; }
+  if (!paramsFromJson(params, doc, sceneName, why)) { error = label + ": " + why; return false; }
   return true;
 }
 

@@ -59,6 +59,9 @@ bool paramsFromJson(std::span<const Param> params, const nlohmann::json& doc, co
                     std::string& error);
 bool loadPresetFile(std::span<const Param> params, const std::string& path, const std::string& sceneName,
                     std::string& error);
+// The same from text already in memory; `label` names the source in messages.
+bool loadPresetText(std::span<const Param> params, const std::string& text, const std::string& label,
+                    const std::string& sceneName, std::string& error);
 // Writes to a temporary file, then renames it over the target: never a half-written preset.
 bool savePresetFile(std::span<const Param> params, const std::string& path, const std::string& sceneName,
                     std::string& error);

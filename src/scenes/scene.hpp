@@ -67,6 +67,9 @@ class Scene {
   virtual void metrics(std::vector<Metric>& out) const = 0;
   virtual size_t agentCount() const = 0;
 
+  // "About this scene": a few lines on what it shows and what to try (experiments come from its built-in presets).
+  virtual const char* about() const { return ""; }
+
   virtual View view() const { return View::TwoD; }
   // The world rectangle Home frames (2D), or sets the orbit camera (3D).
   virtual void homeCamera(SceneContext& ctx) { ctx.camera2D.fit({0, 0}, {1280, 720}); }

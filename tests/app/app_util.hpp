@@ -40,10 +40,14 @@ inline std::string slurp(const std::string& path) {
 
 // Runs `crowdlab ARGS` through the shell; `env` is prepended (e.g. "SDL_VIDEODRIVER=none").
 // Window runs need a display: the test command runs ctest under xvfb-run.
+// Unless `env` names CROWDLAB_CONFIG_DIR, runs use a private settings folder, never the user's.
 inline RunResult runCrowdlab(const std::string& args, const std::string& env = "") {
   static int counter = 0;
   std::string base = outDir() + "/run" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
-  std::string cmd = env + (env.empty() ? "" : " ") + "'" CROWDLAB_EXE "' " + args + " >'" + base + ".out' 2>'" + base + ".err' </dev/null";
+  std::string fullEnv = env.find("CROWDLAB_CONFIG_DIR=") == std::string::npos
+                            ? "CROWDLAB_CONFIG_DIR='" + outDir() + "/config-" + std::to_string(::getpid()) + "' " + env
+                            : env;
+  std::string cmd = fullEnv + " '" CROWDLAB_EXE "' " + args + " >'" + base + ".out' 2>'" + base + ".err' </dev/null";
   int status = std::system(cmd.c_str());
   RunResult r;
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -90,7 +94,8 @@ inline std::vector<long long> instancedDrawsInLastFrame(const std::string& args,
   if (!available) return last;
   std::string trace = outDir() + "/" + name + ".trace", dump = outDir() + "/" + name + ".txt";
   std::remove(trace.c_str());
-  std::string cmd = "apitrace trace -o '" + trace + "' '" CROWDLAB_EXE "' " + args + " >/dev/null 2>&1 </dev/null";
+  std::string cmd = "CROWDLAB_CONFIG_DIR='" + outDir() + "/config-trace' apitrace trace -o '" + trace + "' '" CROWDLAB_EXE "' " +
+                    args + " >/dev/null 2>&1 </dev/null";
   if (std::system(cmd.c_str()) != 0) return last;
   cmd = "apitrace dump --color=never '" + trace + "' 2>/dev/null | grep -E 'glDraw|SwapBuffers' > '" + dump + "'";
   if (std::system(cmd.c_str()) != 0) return last;

@@ -1,0 +1,110 @@
+#include "app/settings.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+namespace app {
+
+std::string configDir() {
+  if (const char* dir = std::getenv("CROWDLAB_CONFIG_DIR"); dir && *dir) return dir;
+#if defined(_WIN32)
+  if (const char* appdata = std::getenv("APPDATA")) return std::string(appdata) + "\\crowdlab";
+  return "crowdlab";
+#elif defined(__APPLE__)
+  if (const char* home = std::getenv("HOME")) return std::string(home) + "/Library/Application Support/crowdlab";
+  return "crowdlab";
+#else
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::string(xdg) + "/crowdlab";
+  if (const char* home = std::getenv("HOME")) return std::string(home) + "/.config/crowdlab";
+  return ".crowdlab";
+#endif
+}
+
+std::string settingsPath() { return configDir() + "/settings.json"; }
+std::string userPresetDir(const std::string& scene) { return configDir() + "/presets/" + scene; }
+
+bool makeDirectories(const std::string& path, std::string& error) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) {
+    error = path + ": cannot create folder (" + ec.message() + ")";
+    return false;
+  }
+  return true;
+}
+
+Settings loadSettings(const std::string& path, std::string& warning) {
+  Settings s;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return s;  // first run
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    warning = path + ": not valid JSON (byte " + std::to_string(e.byte) + "); using default settings";
+    return s;
+  }
+  if (!j.is_object()) {
+    warning = path + ": expected a JSON object; using default settings";
+    return s;
+  }
+  // Each field is taken only when it has the right type and a sensible value.
+  std::string bad;
+  auto number = [&](const char* key, double lo, double hi, auto& out) {
+    if (!j.contains(key)) return;
+    const auto& v = j[key];
+    if (v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= lo && v.get<double>() <= hi)
+      out = static_cast<std::remove_reference_t<decltype(out)>>(v.get<double>());
+    else bad += std::string(bad.empty() ? "" : ", ") + key;
+  };
+  auto boolean = [&](const char* key, bool& out) {
+    if (!j.contains(key)) return;
+    if (j[key].is_boolean()) out = j[key].get<bool>();
+    else bad += std::string(bad.empty() ? "" : ", ") + key;
+  };
+  if (j.contains("lastScene")) {
+    if (j["lastScene"].is_string()) s.lastScene = j["lastScene"].get<std::string>();
+    else bad += "lastScene";
+  }
+  number("windowX", -100000, 100000, s.windowX);
+  number("windowY", -100000, 100000, s.windowY);
+  number("windowWidth", 320, 16384, s.windowWidth);
+  number("windowHeight", 240, 16384, s.windowHeight);
+  number("uiScale", 1.0, 3.0, s.uiScale);
+  boolean("vsync", s.vsync);
+  boolean("darkTheme", s.darkTheme);
+  if (!bad.empty()) warning = path + ": ignored bad field(s) " + bad + "; using defaults for them";
+  return s;
+}
+
+bool saveSettings(const std::string& path, const Settings& s, std::string& error) {
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (!dir.empty() && !makeDirectories(dir, error)) return false;
+  nlohmann::json j = {{"lastScene", s.lastScene}, {"windowX", s.windowX},         {"windowY", s.windowY},
+                      {"windowWidth", s.windowWidth}, {"windowHeight", s.windowHeight}, {"uiScale", s.uiScale},
+                      {"vsync", s.vsync},           {"darkTheme", s.darkTheme}};
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) { error = path + ": cannot write (" + std::strerror(errno) + ")"; return false; }
+    out << j.dump(2) << "\n";
+    if (!out.flush()) { error = path + ": write failed"; std::remove(tmp.c_str()); return false; }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = path + ": cannot replace (" + std::strerror(errno) + ")";
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace app

@@ -1,0 +1,30 @@
+// User settings that persist across runs (last scene, window, UI scale, vsync, theme) and the
+// per-user folders (XDG on Linux, %APPDATA% on Windows, Application Support on macOS).
+#pragma once
+#include <string>
+
+namespace app {
+
+struct Settings {
+  std::string lastScene;
+  int windowX = -1, windowY = -1;  // -1: centred
+  int windowWidth = 1280, windowHeight = 720;
+  float uiScale = 1.0f;            // 1.0 - 3.0
+  bool vsync = true;
+  bool darkTheme = true;
+};
+
+// $CROWDLAB_CONFIG_DIR if set (tests), else the platform's per-user config folder + "/crowdlab".
+std::string configDir();
+std::string settingsPath();
+std::string userPresetDir(const std::string& scene);
+
+// Missing file: defaults, no warning. Corrupt file or bad field: defaults for what is wrong and a warning.
+Settings loadSettings(const std::string& path, std::string& warning);
+// Written to a temporary file, then renamed: never a half-written settings file.
+bool saveSettings(const std::string& path, const Settings& s, std::string& error);
+
+// Creates a folder and its parents; false with a message on failure.
+bool makeDirectories(const std::string& path, std::string& error);
+
+}  // namespace app
