@@ -142,6 +142,7 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes) {
       {"Home", "reset the camera"},    {"Esc", "quit"},
       {"Wheel", "zoom at the cursor"}, {"Right / middle drag", "pan (2D), pan (3D)"},
       {"Left drag (3D)", "orbit"},     {"Left click", "the scene's action (select, target, place)"},
+      {"Ctrl + / Ctrl -", "larger / smaller UI (1x - 3x)"},
   };
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
     for (auto& k : keys) {
