@@ -1,0 +1,575 @@
+// Scene 3 — Spatial hash: the uniform grid behind every later scene, made visible.
+// A boids flock (the core's Flock<2>) finds its neighbours by brute force or on the grid; the panel
+// shows what each search costs (exact distance checks) and what it loses (neighbours missed
+// compared with brute force), and hovering an agent shows the cells and candidates of its query.
+#include <imgui.h>
+#include <algorithm>
+#include <array>
+#include <cfloat>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include "render/color.hpp"
+#include "scenes/scene.hpp"
+#include "sim/flock.hpp"
+#include "sim/grid.hpp"
+#include "sim/parallel.hpp"
+#include "sim/rng.hpp"
+
+namespace {
+
+using sim::Vec2;
+using Grid = sim::UniformGrid<2>;
+using Clock = std::chrono::steady_clock;
+
+// The density every N is spawned at: 2,000 agents on 1280 x 720 (about 17 within radius 50).
+constexpr float kBaseCount = 2000.0f;
+constexpr Vec2 kBaseWorld{1280.0f, 720.0f};
+constexpr int kAuditEvery = 30;            // steps between missed-neighbour audits
+constexpr double kAuditBudget = 2e7;       // brute-force distance checks one audit may spend
+constexpr int kMaxHistogramBins = 40;
+constexpr size_t kHeatCellBudget = 20000;  // filled rectangles the heat map draws at most
+constexpr float kMinLinePixels = 4.0f;     // closer grid lines merge into a grey fill
+constexpr float kPickPixels = 8.0f;        // how near the cursor an agent must be to be hovered
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+// Colours of the hover view; the panel legend uses the same ones.
+constexpr uint32_t kOwnCellColor = render::rgba(255, 150, 40, 90);
+constexpr uint32_t kSearchedCellColor = render::rgba(70, 140, 255, 55);
+constexpr uint32_t kCandidateColor = render::rgba(90, 160, 255);
+constexpr uint32_t kNeighborColor = render::rgba(250, 220, 60);
+constexpr uint32_t kMissedColor = render::rgba(255, 60, 60);
+
+struct Settings {
+  int count;
+  int method;        // 0 brute force, 1 grid
+  float cellSize;
+  float perception;
+  int searchMode;    // 0 auto rings, 1 classic 3x3
+  int distribution;  // 0 uniform, 1 clustered
+  bool showGrid, heatMap;
+};
+
+// A ring of recent values for the panel's plots.
+struct History {
+  std::array<float, 240> values{};
+  int next = 0, count = 0;
+  void push(float v) { values[size_t(next)] = v; next = (next + 1) % int(values.size()); count = std::min(count + 1, int(values.size())); }
+  void clear() { next = count = 0; }
+  void plot(const char* label, const char* overlay) const {
+    float hi = 1.0f;
+    for (int i = 0; i < count; ++i) hi = std::max(hi, values[size_t(i)]);
+    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, overlay, 0.0f, hi * 1.1f, ImVec2(0, 50));
+  }
+};
+
+// 1234567 -> "1,234,567" into a caller's buffer (no allocation).
+const char* withCommas(uint64_t v, char (&out)[32]) {
+  char digits[24];
+  int n = std::snprintf(digits, sizeof digits, "%llu", static_cast<unsigned long long>(v));
+  int o = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
+    out[o++] = digits[i];
+  }
+  out[o] = '\0';
+  return out;
+}
+
+// Cold to hot: dark blue, cyan, yellow, red.
+uint32_t heatColor(float t) {
+  static constexpr glm::vec3 stops[] = {{0.12f, 0.2f, 0.55f}, {0.15f, 0.75f, 0.8f}, {0.98f, 0.85f, 0.25f}, {0.95f, 0.22f, 0.15f}};
+  t = std::clamp(t, 0.0f, 1.0f) * 3.0f;
+  int i = std::min(int(t), 2);
+  glm::vec3 c = glm::mix(stops[i], stops[i + 1], t - float(i));
+  return render::rgbaf(c.x, c.y, c.z, 0.6f);
+}
+
+ImVec4 imColor(uint32_t c) {
+  return ImVec4(float(c & 255) / 255.0f, float((c >> 8) & 255) / 255.0f, float((c >> 16) & 255) / 255.0f, 1.0f);
+}
+
+class SpatialHash final : public scenes::Scene {
+ public:
+  SpatialHash() {
+    using scenes::Param;
+    params_ = {
+        Param::i("N", "agents (N)", &s_.count, 100, 50000, 2000, "Number of boids; the world grows with N at constant density", true),
+        Param::e("method", "neighbour search", &s_.method, "brute|grid", 1, "brute: test all N-1 others (N^2 per step); grid: only the agents in nearby cells"),
+        Param::f("cellSize", "cell size", &s_.cellSize, 10, 200, 50, "Grid cell edge, world units; the classic choice equals the perception radius", true),
+        Param::f("perception", "perception radius", &s_.perception, 10, 200, 50, "Who counts as a neighbour"),
+        Param::e("search", "search mode", &s_.searchMode, "auto|classic", 0, "auto: as many rings of cells as the radius needs (exact); classic: always the 3x3 block"),
+        Param::e("distribution", "distribution", &s_.distribution, "uniform|clustered", 0, "clustered: half the agents penned in one corner, one dense region"),
+        Param::b("grid", "grid overlay", &s_.showGrid, true, "Draw the cell lines"),
+        Param::b("heat", "heat map", &s_.heatMap, false, "Fill each cell by the number of agents it holds"),
+    };
+    scenes::applyDefaults(params_);
+    flock_.world.boundary = sim::Boundary::Wrap;
+  }
+
+  void reset() override {
+    applySettings();
+    const float worldScale = std::sqrt(float(s_.count) / kBaseCount);
+    flock_.world.min = Vec2(0.0f);
+    flock_.world.size = kBaseWorld * worldScale;
+    agentScale_ = std::clamp(9.0f * std::cbrt(worldScale), 6.0f, 16.0f);  // about 3 pixels when N=50,000 is framed
+    flock_.spawn(size_t(s_.count), seed);
+    if (s_.distribution == 1) {
+      // The pen: a disk of 1/16 of the world near the top-left corner; even ids spawn and stay in it.
+      penRadius_ = std::sqrt(flock_.world.size.x * flock_.world.size.y / (16.0f * 3.14159265f));
+      penCenter_ = Vec2(penRadius_ * 1.15f);
+      sim::Rng rng(seed, 3);
+      for (size_t i = 0; i < flock_.size(); i += 2) flock_.position[i] = penCenter_ + rng.unitVec2() * (penRadius_ * std::sqrt(rng.uniform()));
+    }
+    spawnedCount_ = s_.count;
+    spawnedDistribution_ = s_.distribution;
+    steps_ = 0;
+    stepMs_ = stepMsAverage_ = 0;
+    checksHistory_.clear();
+    stepMsHistory_.clear();
+    exactStep_ = -1;
+    pinnedId_ = kNone;
+    stepGridValid_ = false;
+    viewGridDirty_ = true;
+    audit();
+  }
+
+  void step(float dt) override {
+    const auto t0 = Clock::now();
+    flock_.step(dt);
+    if (s_.distribution == 1) keepPenned();
+    stepMs_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    stepMsAverage_ = steps_ == 0 ? stepMs_ : 0.9 * stepMsAverage_ + 0.1 * stepMs_;
+    ++steps_;
+    stepGridValid_ = flock_.method == sim::NeighborMethod::Grid;
+    viewGridDirty_ = true;
+    checksHistory_.push(float(flock_.lastChecks()));
+    stepMsHistory_.push(float(stepMs_));
+    if (steps_ - auditStep_ >= kAuditEvery) audit();
+  }
+
+  void draw(render::AgentBatch& agents, render::DebugDraw& debug) override {
+    using namespace render;
+    const size_t n = flock_.size();
+    agents.shape = AgentShape::Arrow2D;
+    agents.instances.resize(n);
+    const bool highlight = hoverWanted();
+    sim::parallelFor(n, [&](size_t i) {
+      const Vec2 v = flock_.velocity[i];
+      const float hue = std::atan2(v.y, v.x) / 6.2831853f;  // by heading, muted so the hover colours stand out
+      agents.instances[i] = {glm::vec3(flock_.position[i], 0), glm::vec3(v, 0), agentScale_, 0.0f,
+                             hueColor(hue, 0.3f, highlight ? 0.55f : 0.9f)};
+    }, 4096);
+    debug.rect(flock_.world.min, flock_.world.max(), rgba(70, 76, 90));
+    if (s_.distribution == 1) debug.circle(penCenter_, penRadius_, rgba(255, 150, 40, 160));
+    hover_ = {};
+    lineStride_ = heatBlock_ = 1;
+    if (!s_.showGrid && !s_.heatMap && !highlight) return;
+
+    const ShownGrid g = shownGrid();
+    const ViewRect view = visibleRect();
+    if (s_.heatMap) drawHeatMap(*g.grid, view, debug);
+    if (s_.showGrid) drawGridLines(*g.grid, view, debug);
+    if (highlight) drawHover(g, agents, debug);
+  }
+
+  void panel() override {
+    char a[32], b[32];
+    const size_t n = flock_.size();
+    ImGui::TextWrapped("Each boid needs the others within its perception radius. Brute force tests all N-1 of them; "
+                       "the grid sorts agents into cells and tests only those in the cells the radius touches.");
+    ImGui::TextDisabled("The world grows with N at constant density (2,000 agents per 1280x720), so each agent has\n"
+                        "about the same neighbours at any N: grid work grows like N, brute force like N^2.");
+
+    scenes::sectionTitle("Cost of the last step");
+    ImGui::Text("sim %.2f ms per step (mean %.2f), %d thread%s", stepMs_, stepMsAverage_, sim::threadCount(),
+                sim::threadCount() == 1 ? "" : "s");
+    ImGui::Text("distance checks %s per frame", withCommas(flock_.lastChecks(), a));
+    ImGui::Text("checks per agent %.1f", checksPerAgent());
+    ImGui::Text("neighbours found %.2f per agent (%s in all)", flock_.meanNeighbors(), withCommas(flock_.lastNeighbors(), b));
+    checksHistory_.plot("##checks", "checks per frame");
+    stepMsHistory_.plot("##ms", "sim ms per step");
+
+    scenes::sectionTitle("Neighbours missed, compared with brute force");
+    if (flock_.method == sim::NeighborMethod::BruteForce) {
+      ImGui::Text("missed 0: brute force tests every pair");
+    } else {
+      ImGui::Text("missed %s per step", withCommas(uint64_t(std::llround(missed_)), a));
+      if (auditSamples_ >= n)
+        ImGui::TextDisabled("(exact over all %zu agents, every %d steps; last at step %d)", n, kAuditEvery, auditStep_);
+      else
+        ImGui::TextDisabled("(exact on a sample of 1/%zu agents (%zu), scaled to all;\n every %d steps; last at step %d)",
+                            auditStride_, auditSamples_, kAuditEvery, auditStep_);
+      if (ImGui::Button("Count exactly now")) countExactly();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Brute force over every agent: N^2 distance checks (seconds at N=50,000)");
+      if (exactStep_ == steps_) {
+        ImGui::SameLine();
+        ImGui::Text("%s missed, all agents (%.0f ms)", withCommas(exactMissed_, a), exactMs_);
+      }
+    }
+    explainSearch();
+
+    scenes::sectionTitle("Grid");
+    occupancyPanel();
+
+    scenes::sectionTitle("Hover an agent");
+    legend(kOwnCellColor, "its cell");
+    ImGui::SameLine();
+    legend(kSearchedCellColor, "cells searched");
+    legend(kCandidateColor, "candidates checked");
+    ImGui::SameLine();
+    legend(kNeighborColor, "neighbours");
+    ImGui::SameLine();
+    legend(kMissedColor, "missed");
+    if (hover_.id != kNone) {
+      ImGui::Text("agent #%u, cell (%d, %d): %d cells searched", hover_.id, hover_.cell.x, hover_.cell.y, hover_.cellsSearched);
+      ImGui::Text("%u checks, %u neighbours, %u missed", hover_.checks, hover_.neighbors, hover_.missed);
+    }
+    ImGui::TextDisabled("%s", pinnedId_ == kNone ? "(left click pins the hovered agent)" : "(pinned: left click lets go)");
+  }
+
+  bool onMouse(const scenes::MouseEvent& e) override {
+    if (e.kind == scenes::MouseEvent::Move) mouseSeen_ = true;
+    if (e.kind != scenes::MouseEvent::Down || e.button != 1) return false;
+    if (hover_.id != kNone && pinnedId_ == kNone) { pinnedId_ = hover_.id; return true; }
+    if (pinnedId_ != kNone) { pinnedId_ = kNone; return true; }
+    return false;
+  }
+
+  std::span<const scenes::Param> params() override { return params_; }
+
+  void paramsChanged() override {
+    applySettings();
+    if (s_.count != spawnedCount_ || s_.distribution != spawnedDistribution_) {
+      // The world is sized for N and the distribution is a spawn pattern: start over, framed.
+      reset();
+      if (ctx) homeCamera(*ctx);
+      return;
+    }
+    stepGridValid_ = false;
+    viewGridDirty_ = true;
+    audit();
+  }
+
+  void metrics(std::vector<scenes::Metric>& out) const override {
+    out.push_back({"checks_per_frame", double(flock_.lastChecks())});
+    out.push_back({"checks_per_agent", checksPerAgent()});
+    out.push_back({"neighbors_per_agent", flock_.meanNeighbors()});
+    out.push_back({"missed_neighbors", missed_});
+  }
+  size_t agentCount() const override { return flock_.size(); }
+
+  void homeCamera(scenes::SceneContext& c) override { c.camera2D.fit(flock_.world.min, flock_.world.max()); }
+
+ private:
+  struct ViewRect { Vec2 lo, hi; };
+  // The grid the overlays show and the index convention of its sorted agents.
+  struct ShownGrid {
+    const Grid* grid;
+    bool sortedIsCurrent;  // sorted index k is flock index k (the step's own grid)
+  };
+  struct HoverInfo {
+    uint32_t id = kNone;
+    glm::ivec2 cell{0};
+    int cellsSearched = 0;
+    uint32_t checks = 0, neighbors = 0, missed = 0;
+  };
+
+  void applySettings() {
+    sim::BoidsParams& p = flock_.params;
+    p.perceptionRadius = s_.perception;
+    p.separationRadius = std::min(20.0f, 0.9f * s_.perception);
+    flock_.method = s_.method == 1 ? sim::NeighborMethod::Grid : sim::NeighborMethod::BruteForce;
+    flock_.cellSize = s_.cellSize;
+    flock_.searchMode = s_.searchMode == 1 ? sim::SearchMode::Classic3x3 : sim::SearchMode::AutoRings;
+  }
+
+  double checksPerAgent() const { return flock_.size() ? double(flock_.lastChecks()) / double(flock_.size()) : 0.0; }
+
+  // Even ids stay inside the pen: an agent that leaves it is put back on its rim, its velocity
+  // reflected inwards. Boids rules still act; the pen only keeps the dense region dense.
+  void keepPenned() {
+    const float r2 = penRadius_ * penRadius_;
+    sim::parallelFor(flock_.size(), [&](size_t i) {
+      if (flock_.id[i] % 2 != 0) return;
+      const Vec2 d = flock_.position[i] - penCenter_;
+      const float d2 = glm::dot(d, d);
+      if (d2 <= r2) return;
+      const Vec2 outward = d / std::sqrt(d2);
+      flock_.position[i] = penCenter_ + outward * penRadius_;
+      const float away = glm::dot(flock_.velocity[i], outward);
+      if (away > 0.0f) flock_.velocity[i] -= 2.0f * away * outward;
+    }, 4096);
+  }
+
+  // Missed neighbours on a sample small enough to cost about kAuditBudget checks, scaled to all agents.
+  void audit() {
+    const size_t n = flock_.size();
+    auditStride_ = std::max<size_t>(1, size_t(std::ceil(double(n) * double(n) / kAuditBudget)));
+    auditSamples_ = n ? (n + auditStride_ - 1) / auditStride_ : 0;
+    const uint64_t missed = flock_.countMissedNeighbors(auditStride_);
+    missed_ = auditSamples_ ? double(missed) * double(n) / double(auditSamples_) : 0.0;
+    auditStep_ = steps_;
+  }
+
+  void countExactly() {
+    const auto t0 = Clock::now();
+    exactMissed_ = flock_.countMissedNeighbors(1);
+    exactMs_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    exactStep_ = steps_;
+  }
+
+  // After a grid step the flock's own grid is exactly what the step searched; otherwise a grid of
+  // the current positions, built at most once per step (what the next step would search).
+  ShownGrid shownGrid() {
+    if (stepGridValid_) return {&flock_.grid(), true};
+    if (viewGridDirty_) {
+      viewGrid_.build(flock_.position, flock_.world, flock_.cellSize);
+      viewGridDirty_ = false;
+    }
+    return {&viewGrid_, false};
+  }
+
+  ViewRect visibleRect() const {
+    if (!ctx) return {flock_.world.min, flock_.world.max()};
+    const render::Camera2D& c = ctx->camera2D;
+    const Vec2 half = c.viewport * 0.5f / c.zoom;
+    return {glm::max(c.center - half, flock_.world.min), glm::min(c.center + half, flock_.world.max())};
+  }
+
+  float zoom() const { return ctx ? ctx->camera2D.zoom : 1.0f; }
+
+  bool hoverWanted() const {
+    return pinnedId_ != kNone || (ctx && mouseSeen_ && ctx->mouseInView && insideWorld(ctx->mouseWorld));
+  }
+  bool insideWorld(Vec2 p) const {
+    return p.x >= flock_.world.min.x && p.y >= flock_.world.min.y && p.x < flock_.world.max().x && p.y < flock_.world.max().y;
+  }
+
+  // Visible cells [first, last) per axis.
+  void visibleCells(const Grid& g, const ViewRect& view, glm::ivec2& first, glm::ivec2& last) const {
+    const Vec2 ext = g.cellExtent();
+    const glm::ivec2 dims = g.cellsPerAxis();
+    for (int k = 0; k < 2; ++k) {
+      first[k] = std::clamp(int(std::floor((view.lo[k] - flock_.world.min[k]) / ext[k])), 0, dims[k]);
+      last[k] = std::clamp(int(std::ceil((view.hi[k] - flock_.world.min[k]) / ext[k])), first[k], dims[k]);
+    }
+  }
+
+  void drawGridLines(const Grid& g, const ViewRect& view, render::DebugDraw& debug) {
+    const Vec2 ext = g.cellExtent();
+    lineStride_ = std::max(1, int(std::ceil(kMinLinePixels / (std::min(ext.x, ext.y) * zoom()))));
+    glm::ivec2 first, last;
+    visibleCells(g, view, first, last);
+    const uint32_t color = render::rgba(140, 150, 175, 70);
+    const Vec2 o = flock_.world.min;
+    for (int x = first.x / lineStride_ * lineStride_; x <= last.x; x += lineStride_)
+      debug.line(Vec2(o.x + float(x) * ext.x, view.lo.y), Vec2(o.x + float(x) * ext.x, view.hi.y), color);
+    for (int y = first.y / lineStride_ * lineStride_; y <= last.y; y += lineStride_)
+      debug.line(Vec2(view.lo.x, o.y + float(y) * ext.y), Vec2(view.hi.x, o.y + float(y) * ext.y), color);
+  }
+
+  // Visible cells filled by count; when there are more than kHeatCellBudget, blocks of k x k cells.
+  void drawHeatMap(const Grid& g, const ViewRect& view, render::DebugDraw& debug) {
+    glm::ivec2 first, last;
+    visibleCells(g, view, first, last);
+    const glm::ivec2 span = last - first;
+    const double visible = double(span.x) * double(span.y);
+    heatBlock_ = std::max(1, int(std::ceil(std::sqrt(visible / double(kHeatCellBudget)))));
+    const int k = heatBlock_;
+    const glm::ivec2 blocks = (span + k - 1) / k;
+    heatSums_.assign(size_t(blocks.x) * size_t(blocks.y), 0u);
+    const auto counts = g.cellCount();
+    uint32_t hottest = 1;
+    for (int y = first.y; y < last.y; ++y)
+      for (int x = first.x; x < last.x; ++x) {
+        uint32_t& sum = heatSums_[size_t((y - first.y) / k) * size_t(blocks.x) + size_t((x - first.x) / k)];
+        sum += counts[g.cellIndex({x, y})];
+        hottest = std::max(hottest, sum);
+      }
+    const Vec2 ext = g.cellExtent(), worldMax = flock_.world.max();
+    for (int by = 0; by < blocks.y; ++by)
+      for (int bx = 0; bx < blocks.x; ++bx) {
+        const uint32_t sum = heatSums_[size_t(by) * size_t(blocks.x) + size_t(bx)];
+        if (sum == 0) continue;
+        const Vec2 lo = g.cellMin({first.x + bx * k, first.y + by * k});
+        const Vec2 hi = glm::min(lo + ext * float(k), worldMax);
+        debug.filledRect(lo, hi, heatColor(std::sqrt(float(sum) / float(hottest))));  // sqrt: sparse cells stay visible
+      }
+    heatHottest_ = hottest;
+  }
+
+  // The query the hovered (or pinned) agent makes: its cell, the cells searched, every candidate
+  // checked and the neighbours accepted; with classic 3x3, also the neighbours brute force finds
+  // that the block missed.
+  void drawHover(const ShownGrid& g, render::AgentBatch& agents, render::DebugDraw& debug) {
+    const Grid& grid = *g.grid;
+    auto agentOf = [&](uint32_t k) { return g.sortedIsCurrent ? k : grid.order()[k]; };
+    const auto sorted = grid.sortedPositions();
+    const sim::World<2>& world = flock_.world;
+
+    // The agent, by its current position (the step's grid holds where agents were a step ago).
+    size_t index = flock_.size();
+    if (pinnedId_ != kNone) {
+      index = flock_.indexOfId(pinnedId_);
+      if (index >= flock_.size()) pinnedId_ = kNone;
+    } else {
+      const float reach = kPickPixels / zoom();
+      float best = reach * reach;
+      for (size_t i = 0; i < flock_.size(); ++i) {
+        const Vec2 d = flock_.position[i] - ctx->mouseWorld;
+        const float d2 = glm::dot(d, d);
+        if (d2 < best) { best = d2; index = i; }
+      }
+    }
+    if (index >= flock_.size() || flock_.size() != sorted.size()) return;
+    uint32_t self = uint32_t(index);
+    if (!g.sortedIsCurrent) self = uint32_t(std::find(grid.order().begin(), grid.order().end(), self) - grid.order().begin());
+
+    const Vec2 p = sorted[self];
+    const float radius = flock_.params.searchRadius(), perception = flock_.params.perceptionRadius;
+    const bool brute = flock_.method == sim::NeighborMethod::BruteForce;
+    const glm::ivec2 cell = grid.cellOf(grid.inside(p));
+    const Vec2 ext = grid.cellExtent();
+    hover_.id = flock_.id[agentOf(self)];
+    hover_.cell = cell;
+    auto isNeighbor = [&](uint32_t j, Vec2& offset) {
+      offset = world.delta(p, sorted[j]);
+      const float d2 = glm::dot(offset, offset);
+      return d2 > 0.0f && std::sqrt(d2) <= perception;  // what the step counts as a neighbour
+    };
+
+    // What the search checks. Marks accepted neighbours so the brute-force pass can tell missed ones.
+    accepted_.clear();
+    marks_.resize(sorted.size());
+    Vec2 offset;
+    if (brute) {
+      hover_.checks = uint32_t(sorted.size() - 1);
+      for (uint32_t j = 0; j < sorted.size(); ++j)
+        if (j != self && isNeighbor(j, offset)) accepted_.push_back(j);
+    } else {
+      const auto block = grid.block(p, radius, flock_.searchMode);
+      grid.forEachCell(block, [&](const glm::ivec2& c) {
+        debug.filledRect(grid.cellMin(c), grid.cellMin(c) + ext, c == cell ? kOwnCellColor : kSearchedCellColor);
+        hover_.cellsSearched++;
+      });
+      grid.forEachRange(block, [&](uint32_t begin, uint32_t end, const Vec2&) {
+        for (uint32_t j = begin; j < end; ++j) {
+          if (j == self) continue;
+          hover_.checks++;
+          if (isNeighbor(j, offset)) accepted_.push_back(j);
+          else agents.instances[agentOf(j)].color = kCandidateColor;
+        }
+      });
+    }
+    const Vec2 at = flock_.position[agentOf(self)];
+    for (uint32_t j : accepted_) {
+      marks_[j] = 1;
+      agents.instances[agentOf(j)].color = kNeighborColor;
+      debug.line(at, at + world.delta(at, flock_.position[agentOf(j)]), render::withAlpha(kNeighborColor, 90));
+    }
+    hover_.neighbors = uint32_t(accepted_.size());
+    if (!brute) {
+      for (uint32_t j = 0; j < sorted.size(); ++j) {
+        if (j == self || marks_[j] || !isNeighbor(j, offset)) continue;
+        hover_.missed++;
+        agents.instances[agentOf(j)].color = kMissedColor;
+        debug.line(at, at + world.delta(at, flock_.position[agentOf(j)]), render::withAlpha(kMissedColor, 160));
+      }
+    }
+    for (uint32_t j : accepted_) marks_[j] = 0;
+
+    render::AgentInstance& me = agents.instances[agentOf(self)];
+    me.color = render::colors::white;
+    me.scale = agentScale_ * 1.6f;
+    debug.circle(at, perception, render::rgba(255, 255, 255, 150));
+    char label[96];
+    std::snprintf(label, sizeof label, "%u checks, %u neighbours%s", hover_.checks, hover_.neighbors,
+                  hover_.missed ? ", some missed" : "");
+    debug.text(at + Vec2(perception * 0.75f, -perception * 0.75f), label, render::colors::white);
+  }
+
+  // Why the counters read as they do: the search's reach against the radius, and clamping.
+  void explainSearch() {
+    if (flock_.method == sim::NeighborMethod::BruteForce) return;
+    const Grid& g = *shownGrid().grid;
+    const float radius = flock_.params.searchRadius();
+    const float cell = std::min(g.cellExtent().x, g.cellExtent().y);
+    if (flock_.searchMode == sim::SearchMode::Classic3x3 && cell < radius) {
+      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "cells smaller than the radius: 3x3 block misses neighbours");
+      ImGui::TextWrapped("The block reaches only %.0f to %.0f units past the agent; neighbours up to %.0f away are lost, "
+                         "so alignment and cohesion see too few and the flock falls apart.", cell, 2.0f * cell, radius);
+    } else if (cell < radius) {
+      const glm::ivec2 r = g.rings(radius, flock_.searchMode);
+      ImGui::TextDisabled("cells smaller than the radius: auto searches %d rings (%dx%d cells)", r.x, 2 * r.x + 1, 2 * r.y + 1);
+    } else {
+      ImGui::TextDisabled("cells at least the radius: the 3x3 block holds every neighbour");
+    }
+    if (g.cellSizeWasClamped())
+      ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "cell size clamped to %.1f: %.1f would need over %u cells",
+                         g.effectiveCellSize(), g.requestedCellSize(), Grid::kMaxCells);
+  }
+
+  void occupancyPanel() {
+    const Grid& g = *shownGrid().grid;
+    if (flock_.method == sim::NeighborMethod::BruteForce) ImGui::TextDisabled("(brute force uses no grid; this is the one it would use)");
+    const glm::ivec2 dims = g.cellsPerAxis();
+    ImGui::Text("%d x %d cells of %.1f x %.1f", dims.x, dims.y, g.cellExtent().x, g.cellExtent().y);
+    const sim::OccupancyStats st = g.occupancy();
+    const int bins = std::clamp(int(st.maxPerCell) + 1, 2, kMaxHistogramBins);
+    std::array<uint32_t, kMaxHistogramBins> counts{};
+    g.occupancy(std::span<uint32_t>(counts.data(), size_t(bins)));
+    // Bin 0 (empty cells) dwarfs the rest with small cells: it is a number, the plot starts at 1.
+    for (int i = 1; i < bins; ++i) histogram_[size_t(i - 1)] = float(counts[size_t(i)]);
+    ImGui::Text("agents per non-empty cell: mean %.1f, max %u; %.0f%% of cells empty", st.meanPerNonEmptyCell, st.maxPerCell,
+                st.cells ? 100.0 * double(st.cells - st.nonEmptyCells) / double(st.cells) : 0.0);
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "cells holding 1..%d%s agents", bins - 1, int(st.maxPerCell) >= bins ? "+" : "");
+    ImGui::PlotHistogram("##occupancy", histogram_.data(), bins - 1, 0, overlay, 0.0f, FLT_MAX, ImVec2(0, 60));
+    if (s_.heatMap) ImGui::TextDisabled("heat map: hottest %s = %u agents%s", heatBlock_ > 1 ? "block" : "cell", heatHottest_,
+                                        heatBlock_ > 1 ? " (cells under a pixel: blocks of cells)" : "");
+    if (s_.showGrid && lineStride_ > 1) ImGui::TextDisabled("grid lines: every %d-th (cells are tiny on screen)", lineStride_);
+  }
+
+  static void legend(uint32_t color, const char* text) {
+    ImGui::ColorButton(text, imColor(color), ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(text);
+  }
+
+  Settings s_{};
+  std::vector<scenes::Param> params_;
+  sim::Flock<2> flock_;
+  Grid viewGrid_;
+  bool viewGridDirty_ = true, stepGridValid_ = false, mouseSeen_ = false;
+  int spawnedCount_ = -1, spawnedDistribution_ = -1;
+  float agentScale_ = 9.0f;
+  Vec2 penCenter_{0.0f};
+  float penRadius_ = 0.0f;
+
+  int steps_ = 0;
+  double stepMs_ = 0, stepMsAverage_ = 0;
+  History checksHistory_, stepMsHistory_;
+
+  int auditStep_ = 0;
+  size_t auditStride_ = 1, auditSamples_ = 0;
+  double missed_ = 0;
+  int exactStep_ = -1;
+  uint64_t exactMissed_ = 0;
+  double exactMs_ = 0;
+
+  uint32_t pinnedId_ = kNone;
+  HoverInfo hover_;
+  std::vector<uint32_t> accepted_;
+  std::vector<uint8_t> marks_;
+  std::vector<uint32_t> heatSums_;
+  uint32_t heatHottest_ = 0;
+  int lineStride_ = 1, heatBlock_ = 1;
+  std::array<float, kMaxHistogramBins> histogram_{};
+};
+
+std::unique_ptr<scenes::Scene> create() { return std::make_unique<SpatialHash>(); }
+[[maybe_unused]] bool registered = scenes::registerScene({"spatial-hash", "Spatial hash", 3, &create});
+
+}  // namespace

@@ -1,0 +1,141 @@
+// The Spatial-hash scene: what its counters say about brute force, the grid and its two search modes.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include "scenes/scene.hpp"
+
+namespace {
+
+struct HashScene {
+  scenes::SceneContext ctx;
+  std::unique_ptr<scenes::Scene> scene;
+
+  explicit HashScene(std::initializer_list<const char*> sets) {
+    const scenes::SceneEntry* entry = scenes::findScene("spatial-hash");
+    if (!entry) return;
+    scene = entry->create();
+    scene->ctx = &ctx;
+    scene->seed = 7;
+    for (const char* s : sets) {
+      std::string error;
+      EXPECT_TRUE(scenes::setParamAssignment(scene->params(), s, error)) << s << ": " << error;
+    }
+    scene->paramsChanged();
+    scene->reset();
+  }
+
+  void steps(int n) {
+    for (int i = 0; i < n; ++i) scene->step(1.0f / 60.0f);
+  }
+
+  double metric(const char* name) const {
+    std::vector<scenes::Metric> out;
+    scene->metrics(out);
+    for (const scenes::Metric& m : out)
+      if (std::strcmp(m.name, name) == 0) return m.value;
+    ADD_FAILURE() << "no metric " << name;
+    return -1;
+  }
+};
+
+}  // namespace
+
+TEST(SpatialHashScene, IsSceneThree) {
+  const scenes::SceneEntry* entry = scenes::findScene("spatial-hash");
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->order, 3);
+  EXPECT_STREQ(entry->title, "Spatial hash");
+}
+
+TEST(SpatialHashScene, AutoRingsMissNoNeighbourAtAnyCellSize) {
+  for (const char* cell : {"cellSize=10", "cellSize=27", "cellSize=50", "cellSize=130"}) {
+    SCOPED_TRACE(cell);
+    HashScene t({"N=2000", "method=grid", "search=auto", cell});
+    ASSERT_TRUE(t.scene);
+    EXPECT_EQ(t.metric("missed_neighbors"), 0.0);  // audited at reset
+    t.steps(31);                                    // and again after kAuditEvery steps
+    EXPECT_EQ(t.metric("missed_neighbors"), 0.0);
+    EXPECT_GT(t.metric("neighbors_per_agent"), 5.0);
+  }
+}
+
+TEST(SpatialHashScene, Classic3x3WithTinyCellsMissesNeighbours) {
+  HashScene t({"N=2000", "method=grid", "search=classic", "cellSize=10"});
+  ASSERT_TRUE(t.scene);
+  EXPECT_GT(t.metric("missed_neighbors"), 0.0);
+  t.steps(31);
+  EXPECT_GT(t.metric("missed_neighbors"), 0.0);
+  // Cells of at least the radius: the classic block is exact again.
+  HashScene wide({"N=2000", "method=grid", "search=classic", "cellSize=50"});
+  wide.steps(31);
+  EXPECT_EQ(wide.metric("missed_neighbors"), 0.0);
+}
+
+TEST(SpatialHashScene, BruteForceChecksEveryPairTheGridFarFewer) {
+  HashScene brute({"N=2000", "method=brute"}), grid({"N=2000", "method=grid"});
+  brute.steps(1);
+  grid.steps(1);
+  EXPECT_EQ(brute.metric("checks_per_agent"), 1999.0);
+  EXPECT_EQ(brute.metric("checks_per_frame"), 2000.0 * 1999.0);
+  EXPECT_LT(grid.metric("checks_per_agent") * 10.0, brute.metric("checks_per_agent"));
+  // Same seed, same first state: both searches find exactly the same neighbours.
+  EXPECT_EQ(grid.metric("neighbors_per_agent"), brute.metric("neighbors_per_agent"));
+  EXPECT_EQ(brute.metric("missed_neighbors"), 0.0);
+}
+
+TEST(SpatialHashScene, ClusteredDistributionRaisesChecksPerAgent) {
+  HashScene uniform({"N=2000", "distribution=uniform"}), clustered({"N=2000", "distribution=clustered"});
+  uniform.steps(120);
+  clustered.steps(120);  // two seconds: the pen keeps the dense region dense
+  EXPECT_GT(clustered.metric("checks_per_agent"), 2.0 * uniform.metric("checks_per_agent"));
+  EXPECT_EQ(clustered.metric("missed_neighbors"), 0.0);
+}
+
+TEST(SpatialHashScene, WorldGrowsWithNAtConstantDensity) {
+  HashScene small({"N=2000"}), large({"N=20000"});
+  small.steps(1);
+  large.steps(1);
+  EXPECT_EQ(large.scene->agentCount(), 20000u);
+  // Same density: about the same neighbours and checks per agent, ten times the agents.
+  EXPECT_NEAR(large.metric("neighbors_per_agent"), small.metric("neighbors_per_agent"), 2.0);
+  EXPECT_NEAR(large.metric("checks_per_agent"), small.metric("checks_per_agent"), 6.0);
+}
+
+TEST(SpatialHashScene, HoverShowsTheQueryOfTheAgentUnderTheCursor) {
+  HashScene t({"N=2000", "grid=off", "heat=off"});
+  t.steps(2);
+  render::AgentBatch batch;
+  render::DebugDraw debug;
+  t.scene->draw(batch, debug);
+  ASSERT_EQ(batch.instances.size(), 2000u);
+  EXPECT_TRUE(debug.triangles().empty());  // no overlay, nothing hovered
+
+  const glm::vec2 at = glm::vec2(batch.instances[100].position);
+  t.ctx.mouseWorld = at;
+  t.ctx.mouseInView = true;
+  scenes::MouseEvent move;
+  move.kind = scenes::MouseEvent::Move;
+  move.world = at;
+  t.scene->onMouse(move);
+  batch.clear();
+  debug.clear();
+  t.scene->draw(batch, debug);
+  EXPECT_EQ(batch.instances.size(), 2000u);
+  EXPECT_GT(batch.instances[100].scale, batch.instances[0].scale);  // the hovered agent stands out
+  EXPECT_EQ(debug.triangles().size(), 9u * 6u);                      // its 3x3 cells, filled
+  EXPECT_EQ(debug.circles().size(), 1u);                             // its perception radius
+}
+
+TEST(SpatialHashScene, OverlaysAtFiftyThousandStayBounded) {
+  HashScene t({"N=50000", "cellSize=10", "grid=on", "heat=on"});
+  t.steps(1);
+  render::AgentBatch batch;
+  render::DebugDraw debug;
+  t.scene->homeCamera(t.ctx);
+  t.scene->draw(batch, debug);
+  EXPECT_EQ(batch.instances.size(), 50000u);
+  EXPECT_LE(debug.triangles().size(), 2u * 3u * 20000u);  // heat map in blocks, not 230,000 cells
+  EXPECT_LT(debug.lines().size(), 2u * 1000u);             // every k-th grid line when cells are tiny
+}
