@@ -1,0 +1,137 @@
+// The steering playground driven as the app drives it: parameters by name, stepped headless, drawn
+// into a batch without a window.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+#include "scenes/scene.hpp"
+
+namespace {
+
+constexpr float kDt = 1.0f / 60.0f;
+
+struct SteeringScene {
+  scenes::SceneContext ctx;
+  std::unique_ptr<scenes::Scene> scene;
+
+  explicit SteeringScene(const std::vector<std::string>& assignments) {
+    const scenes::SceneEntry* entry = scenes::findScene("steering");
+    EXPECT_NE(entry, nullptr);
+    if (!entry) return;
+    scene = entry->create();
+    scene->ctx = &ctx;
+    for (const std::string& a : assignments) {
+      std::string error;
+      EXPECT_TRUE(scenes::setParamAssignment(scene->params(), a, error)) << a << ": " << error;
+    }
+    scene->paramsChanged();
+    scene->reset();
+  }
+
+  void run(int steps) {
+    for (int s = 0; s < steps; ++s) scene->step(kDt);
+  }
+
+  double metric(const char* name) const {
+    std::vector<scenes::Metric> out;
+    scene->metrics(out);
+    for (const scenes::Metric& m : out)
+      if (std::string(m.name) == name) return m.value;
+    ADD_FAILURE() << "no metric " << name;
+    return 0.0;
+  }
+};
+
+}  // namespace
+
+TEST(SteeringScene, IsRegisteredAsSceneFiveWithTheIssueDefaults) {
+  const scenes::SceneEntry* entry = scenes::findScene("steering");
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->order, 5);
+  SteeringScene s({});
+  EXPECT_EQ(s.scene->agentCount(), 30u);
+  for (const char* name : {"seek", "arrive", "wander", "avoid", "flee", "pursue", "evade", "formation", "shape",
+                           "maxSpeed", "maxForce", "slowingRadius", "wanderRadius", "wanderDistance", "wanderJitter",
+                           "feelerLength", "wSeek", "wArrive", "wWander", "wAvoid", "wFlee", "wPursue", "wEvade",
+                           "wFormation", "showVelocity", "showFeelers", "showWander", "showSlowing", "showSlots"})
+    EXPECT_NE(scenes::findParam(s.scene->params(), name), nullptr) << name;
+  std::string error;
+  EXPECT_FALSE(scenes::setParamAssignment(s.scene->params(), "N=501", error));
+  EXPECT_TRUE(scenes::setParamAssignment(s.scene->params(), "shape=column", error)) << error;
+}
+
+TEST(SteeringScene, SeekPlusArriveStopsOnTheTarget) {
+  // Seek + arrive, nothing in the way: everyone ends on the target, at rest (they stack: no separation).
+  SteeringScene s({"seek=on", "arrive=on", "wander=off", "avoid=on", "N=20"});
+  const double start = s.metric("mean_distance_to_target");
+  s.run(900);
+  EXPECT_GT(start, 100.0);
+  EXPECT_LT(s.metric("mean_distance_to_target"), 3.0);
+  EXPECT_LT(s.metric("mean_speed"), 2.0);
+  EXPECT_EQ(s.metric("obstacle_penetrations"), 0.0);
+}
+
+TEST(SteeringScene, SeekAloneKeepsMovingAroundTheTarget) {
+  SteeringScene s({"seek=on", "arrive=off", "avoid=on", "N=20"});
+  s.run(900);
+  // Overshooting and coming back for ever: near the target but never settling (arrive ends below 2).
+  EXPECT_LT(s.metric("mean_distance_to_target"), 150.0);
+  EXPECT_GT(s.metric("mean_distance_to_target"), 5.0);
+  EXPECT_GT(s.metric("mean_speed"), 40.0);
+}
+
+TEST(SteeringScene, AvoidanceKeepsWanderersOutOfObstacles) {
+  // Wanderers roam the whole world over the default obstacles; avoidance keeps them out, and without
+  // it they walk straight through.
+  SteeringScene with({"seek=off", "arrive=off", "wander=on", "avoid=on", "N=60"});
+  SteeringScene without({"seek=off", "arrive=off", "wander=on", "avoid=off", "N=60"});
+  with.run(900);
+  without.run(900);
+  EXPECT_EQ(with.metric("obstacle_penetrations"), 0.0);
+  EXPECT_GT(without.metric("obstacle_penetrations"), 0.0);
+}
+
+TEST(SteeringScene, LeftClickSetsTheTargetAndDragsObstacles) {
+  SteeringScene s({"seek=on", "arrive=on", "N=5"});
+  scenes::MouseEvent down;
+  down.kind = scenes::MouseEvent::Down;
+  down.button = 1;
+  down.world = {200.0f, 600.0f};  // empty ground
+  EXPECT_TRUE(s.scene->onMouse(down));
+  scenes::MouseEvent up = down;
+  up.kind = scenes::MouseEvent::Up;
+  EXPECT_TRUE(s.scene->onMouse(up));
+  s.run(900);
+  EXPECT_LT(s.metric("mean_distance_to_target"), 3.0);  // measured against the new target
+
+  // A right-click on empty ground is not the scene's (the camera pans); on an obstacle it removes it.
+  scenes::MouseEvent right = down;
+  right.button = 3;
+  right.world = {30.0f, 30.0f};
+  EXPECT_FALSE(s.scene->onMouse(right));
+  right.world = {420.0f, 300.0f};  // the core's first default obstacle
+  EXPECT_TRUE(s.scene->onMouse(right));
+  EXPECT_TRUE(s.scene->onMouse(right) == false);  // gone now
+}
+
+TEST(SteeringScene, DrawPutsEveryAgentInOneBatch) {
+  SteeringScene s({"N=123", "formation=on", "wander=on", "pursue=on", "showVelocity=on", "showWander=on"});
+  s.run(30);
+  render::AgentBatch batch;
+  render::DebugDraw debug;
+  s.scene->draw(batch, debug);
+  EXPECT_EQ(s.scene->agentCount(), 123u);
+  EXPECT_EQ(batch.instances.size(), s.scene->agentCount());
+  EXPECT_EQ(batch.shape, render::AgentShape::Arrow2D);
+  EXPECT_FALSE(debug.lines().empty());
+  EXPECT_FALSE(debug.circles().empty());
+
+  // A new N applies at once, also while paused (no step in between).
+  std::string error;
+  ASSERT_TRUE(scenes::setParamAssignment(s.scene->params(), "N=7", error)) << error;
+  s.scene->paramsChanged();
+  batch.clear();
+  s.scene->draw(batch, debug);
+  EXPECT_EQ(batch.instances.size(), 7u);
+}
