@@ -92,7 +92,7 @@ TEST(SteeringScene, AvoidanceKeepsWanderersOutOfObstacles) {
   EXPECT_GT(without.metric("obstacle_penetrations"), 0.0);
 }
 
-TEST(SteeringScene, LeftClickSetsTheTargetAndDragsObstacles) {
+TEST(SteeringScene, MouseAndKeysSetTheTargetAndEditObstacles) {
   SteeringScene s({"seek=on", "arrive=on", "N=5"});
   scenes::MouseEvent down;
   down.kind = scenes::MouseEvent::Down;
@@ -112,7 +112,23 @@ TEST(SteeringScene, LeftClickSetsTheTargetAndDragsObstacles) {
   EXPECT_FALSE(s.scene->onMouse(right));
   right.world = {420.0f, 300.0f};  // the core's first default obstacle
   EXPECT_TRUE(s.scene->onMouse(right));
-  EXPECT_TRUE(s.scene->onMouse(right) == false);  // gone now
+  EXPECT_FALSE(s.scene->onMouse(right));  // gone now
+
+  // Key O drops an obstacle under the cursor; a left press on it grabs it and the drag moves it.
+  s.ctx.mouseWorld = {1000.0f, 150.0f};
+  EXPECT_TRUE(s.scene->onKey('o', false));
+  down.world = {1005.0f, 150.0f};
+  EXPECT_TRUE(s.scene->onMouse(down));
+  scenes::MouseEvent move = down;
+  move.kind = scenes::MouseEvent::Move;
+  move.world = {305.0f, 650.0f};
+  EXPECT_TRUE(s.scene->onMouse(move));
+  up.world = move.world;
+  EXPECT_TRUE(s.scene->onMouse(up));
+  right.world = {1000.0f, 150.0f};
+  EXPECT_FALSE(s.scene->onMouse(right));  // moved away from here...
+  right.world = {300.0f, 650.0f};
+  EXPECT_TRUE(s.scene->onMouse(right));   // ...to here, keeping the grab offset
 }
 
 TEST(SteeringScene, DrawPutsEveryAgentInOneBatch) {
