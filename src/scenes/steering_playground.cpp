@@ -162,28 +162,6 @@ class SteeringPlayground final : public scenes::Scene {
   }
 
   void panel() override {
-    ImGui::TextWrapped("Left: set the target, drag obstacles. Right-click an obstacle: remove it. O: obstacle at the cursor.");
-    scenes::sectionTitle("Classic experiments");
-    auto behaviours = [&](bool seek, bool arrive, bool wander, bool avoid) {
-      sim::SteeringParams& p = world_.params;
-      p.seek = seek; p.arrive = arrive; p.wander = wander; p.avoid = avoid;
-      p.flee = p.pursue = p.evade = p.formation = false;
-      paramsChanged();
-    };
-    if (ImGui::Button("Seek only (orbits)")) { behaviours(true, false, false, true); views_.velocities = true; }
-    ImGui::SameLine();
-    if (ImGui::Button("Seek + arrive (stops)")) { behaviours(true, true, false, true); views_.slowingRadius = true; }
-    // Wander without avoidance walks through the obstacles; the avoidance experiment adds it back.
-    if (ImGui::Button("Wander")) { behaviours(false, false, true, false); views_.wanderCircles = true; }
-    ImGui::SameLine();
-    if (ImGui::Button("Avoidance (drag the obstacles)")) { behaviours(false, false, true, true); views_.feelers = true; }
-    if (ImGui::Button("Reset to defaults")) {
-      const DebugViews kept = views_;
-      scenes::applyDefaults(params_);
-      views_ = kept;
-      paramsChanged();
-    }
-
     scenes::sectionTitle("Obstacles");
     if (ImGui::Button("Add obstacle")) addRandomObstacle();
     ImGui::SameLine();
@@ -204,6 +182,13 @@ class SteeringPlayground final : public scenes::Scene {
     ImGui::Text("mean speed %.1f / %.0f", m[1].value, world_.params.maxSpeed);
     speedHistory_.plot("##speed", 0, world_.params.maxSpeed);
     ImGui::Text("obstacle penetrations %.0f (agent-steps)", m[2].value);
+  }
+
+  const char* about() const override {
+    return "Reynolds (1999): each agent adds weighted steering vectors (desired velocity minus its velocity) and "
+           "spends a limited force on them, avoidance first. Left-click: move the target (purple cross); left-drag "
+           "an obstacle to move it; right-click one to remove it; O drops one at the cursor. Try seek alone, then "
+           "seek + arrive, then wander with and without avoidance while you drag the obstacles.";
   }
 
   bool onMouse(const scenes::MouseEvent& e) override {

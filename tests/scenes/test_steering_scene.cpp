@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "scenes/presets.hpp"
 #include "scenes/scene.hpp"
 
 namespace {
@@ -150,4 +151,36 @@ TEST(SteeringScene, DrawPutsEveryAgentInOneBatch) {
   batch.clear();
   s.scene->draw(batch, debug);
   EXPECT_EQ(batch.instances.size(), 7u);
+}
+
+TEST(SteeringScene, BuiltInExperimentsApplyAndReproduceTheClassics) {
+  const auto presets = scenes::builtinPresets("steering");
+  ASSERT_GE(presets.size(), 4u);
+  auto runPreset = [&](const std::string& title) {
+    auto s = std::make_unique<SteeringScene>(std::vector<std::string>{"N=20"});
+    bool found = false;
+    for (const auto& p : presets) {
+      if (scenes::presetTitle(p) != title) continue;
+      std::string error;
+      EXPECT_TRUE(scenes::applyBuiltinPreset(s->scene->params(), p, error)) << p.file << ": " << error;
+      found = true;
+    }
+    EXPECT_TRUE(found) << title;
+    s->scene->paramsChanged();
+    s->scene->reset();
+    s->run(900);
+    return s;
+  };
+  auto stops = runPreset("Seek + arrive (stops)");
+  EXPECT_LT(stops->metric("mean_distance_to_target"), 3.0);
+  EXPECT_LT(stops->metric("mean_speed"), 2.0);
+  auto orbits = runPreset("Seek only (orbits)");
+  EXPECT_GT(orbits->metric("mean_speed"), 40.0);
+  EXPECT_GT(runPreset("Wander")->metric("obstacle_penetrations"), 0.0);  // no avoidance: through the obstacles
+  EXPECT_EQ(runPreset("Avoidance (drag the obstacles)")->metric("obstacle_penetrations"), 0.0);
+  for (const auto& p : presets) {
+    auto s = std::make_unique<SteeringScene>(std::vector<std::string>{});
+    std::string error;
+    EXPECT_TRUE(scenes::applyBuiltinPreset(s->scene->params(), p, error)) << p.file << ": " << error;
+  }
 }
