@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <vector>
@@ -82,10 +83,21 @@ class Flock {
     const float radius = params.searchRadius();
     const float fovCos = fieldOfViewCos(params);
     if (method == NeighborMethod::Grid) {
+      // Put the agents in cell order: one pass, which also lays the velocities out per axis.
       grid_.build(position, world, cellSize);
-      grid_.reorder(position, nextPosition_);
-      grid_.reorder(velocity, nextVelocity_);
-      grid_.reorder(id, idScratch_);
+      idScratch_.resize(n);
+      for (auto& axis : velocityAxis_) axis.resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
+      const auto order = grid_.order();
+      parallelFor(n, [&](size_t k) {
+        const uint32_t from = order[k];
+        nextPosition_[k] = position[from];
+        nextVelocity_[k] = velocity[from];
+        idScratch_[k] = id[from];
+        for (int a = 0; a < D; ++a) velocityAxis_[a][k] = velocity[from][a];
+      }, 2048);
+      position.swap(nextPosition_);
+      velocity.swap(nextVelocity_);
+      id.swap(idScratch_);
     }
     auto finish = [&](size_t i, const BoidsAccum<D>& acc, uint32_t checks) {
       Vec<D> np = position[i], nv = velocity[i];
@@ -95,15 +107,61 @@ class Flock {
       checks_[i] = checks;
       neighbors_[i] = static_cast<uint32_t>(acc.perceivedCount);
     };
-    if (method == NeighborMethod::Grid && !params.useFieldOfView) {
+    if (method == NeighborMethod::Grid && !params.useFieldOfView && kVectorKernel) {
       const Thresholds t = thresholds();
-      parallelFor(n, [&](size_t i) {
-        uint32_t checks = 0;
-        BoidsAccum<D> acc = gatherFromGrid(static_cast<uint32_t>(i), radius, t, checks);
-        finish(i, acc, checks);
-      }, 256);
+      const auto rings = grid_.rings(radius, searchMode);
+      const float fovCosNone = fieldOfViewCos(params);
+      const bool oneRadius = t.perceived >= t.search && t.alignment >= t.search && t.cohesion >= t.search;
+      // Cell by cell: the agents of one cell share the block and its runs.
+      auto stepCell = [&](uint32_t cell, const typename UniformGrid<D>::Coord& coord) {
+        const uint32_t first = grid_.cellStart()[cell], last = grid_.cellStart()[cell + 1];
+        if (first == last) return;
+        const auto block = grid_.block(coord, rings);
+        Run runs[kMaxRuns];
+        int runCount = 0;
+        grid_.forEachRange(block, [&](uint32_t b, uint32_t e, const Vec<D>& shift) {
+          if (runCount < kMaxRuns) runs[runCount] = {b, e, shift};
+          ++runCount;
+        });
+        // Neighbourhoods of a few agents first, then their rules: the rules' square roots and
+        // divisions of neighbouring agents then overlap instead of waiting on each other.
+        BoidsAccum<D> acc[kBatch];
+        uint32_t checks[kBatch];
+        for (uint32_t b = first; b < last; b += kBatch) {
+          const uint32_t e = std::min(last, b + kBatch);
+          for (uint32_t i = b; i < e; ++i) {
+            if (runCount > kMaxRuns) {
+              // A block too wide to keep at hand (cells far smaller than the radius): per neighbour.
+              acc[i - b] = BoidsAccum<D>{};
+              checks[i - b] = grid_.forEachInRadius(i, grid_.sortedPositions()[i], radius,
+                                                    [&](uint32_t j, const Vec<D>& off, float d2) {
+                                                      accumulateNeighbor(acc[i - b], params, fovCosNone, Vec<D>(0.0f),
+                                                                         off, d2, velocity[j]);
+                                                    }, searchMode);
+            } else if (block.anyWhole()) {
+              acc[i - b] = gatherFromRuns<true, false>(i, runs, runCount, t, checks[i - b]);
+            } else if (oneRadius) {
+              acc[i - b] = gatherFromRuns<false, true>(i, runs, runCount, t, checks[i - b]);
+            } else {
+              acc[i - b] = gatherFromRuns<false, false>(i, runs, runCount, t, checks[i - b]);
+            }
+          }
+          for (uint32_t i = b; i < e; ++i) finish(i, acc[i - b], checks[i - b]);
+        }
+      };
+      // In parallel over rows of cells (x fastest), each row in order.
+      const uint32_t nx = uint32_t(grid_.cellsPerAxis().x);
+      parallelFor(grid_.numCells() / nx, [&](size_t row) {
+        const uint32_t base = uint32_t(row) * nx;
+        auto coord = grid_.cellCoord(base);
+        for (uint32_t x = 0; x < nx; ++x) {
+          coord.x = int(x);
+          stepCell(base + x, coord);
+        }
+      }, 1);
     } else if (method == NeighborMethod::Grid) {
-      // The field of view needs each neighbour's direction: the plain per-neighbour path.
+      // The field of view needs each neighbour's direction (and compilers without vector
+      // extensions have no vector kernel): the plain per-neighbour path.
       parallelFor(n, [&](size_t i) {
         BoidsAccum<D> acc;
         const Vec<D> heading = safeNormalize(velocity[i]);
@@ -240,89 +298,102 @@ class Flock {
             squaredBoundOf(p.separateRadii ? p.cohesionRadius : p.perceptionRadius, false)};
   }
 
-  static constexpr int kLanes = 8;      // accumulators per sum: independent, so the loop vectorises
-  static constexpr int kBuffer = 256;   // candidates gathered before they are accumulated
+  // A contiguous run of candidates (one row of the search block) and its seam shift.
+  struct Run {
+    uint32_t begin, end;
+    Vec<D> shift;
+  };
+  static constexpr int kMaxRuns = 128;  // runs of a block kept at hand; wider blocks go per neighbour
+  static constexpr uint32_t kBatch = 4;
 
-  // Agent i's neighbourhood sums from the grid (sorted order), the same neighbours and tests as
-  // accumulateNeighbor without the field of view. Each contiguous run of candidates is copied with
-  // its offsets (seam shift added) into small SoA buffers; then every lane accumulates with masks
-  // instead of branches. Sums run in a fixed lane order, so the result is the same for any thread count.
-  BoidsAccum<D> gatherFromGrid(uint32_t i, float radius, const Thresholds& t, uint32_t& checks) const {
-    const Vec<D>* pos = grid_.sortedPositions().data();
-    const Vec<D>* vel = velocity.data();
-    const Vec<D> p = pos[i];
-    const auto block = grid_.block(p, radius, searchMode);
-    const bool minImage = block.anyWhole();
-    const Vec<D> size = world.size, half = world.size * 0.5f;
+#if defined(__GNUC__)
+  // GCC / Clang vector extensions: one register of lanes, the width this build targets.
+#if defined(__AVX__)
+  static constexpr int kLanes = 8;
+#else
+  static constexpr int kLanes = 4;
+#endif
+  using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
+  using Mask = int32_t __attribute__((vector_size(kLanes * sizeof(float))));  // -1 where true, 0 elsewhere
 
-    alignas(32) float off[D][kBuffer];
-    alignas(32) float v[D][kBuffer];
-    alignas(32) float sepSum[D][kLanes] = {}, velSum[D][kLanes] = {}, offSum[D][kLanes] = {};
-    alignas(32) int32_t perceived[kLanes] = {}, separated[kLanes] = {}, aligned[kLanes] = {}, cohered[kLanes] = {};
+  static Lanes loadLanes(const float* p) {
+    Lanes v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  static Lanes splat(float x) { return Lanes{} + x; }
+  static Lanes keep(Mask m, Lanes v) { return (Lanes)(m & (Mask)v); }
+  static Lanes choose(Mask m, Lanes a, Lanes b) { return (Lanes)((m & (Mask)a) | (~m & (Mask)b)); }
 
-    auto accumulate = [&](int count) {
-      const int padded = (count + kLanes - 1) / kLanes * kLanes;
-      for (int m = count; m < padded; ++m) {  // far away: every test fails
-        for (int k = 0; k < D; ++k) { off[k][m] = 1e18f; v[k][m] = 0.0f; }
-      }
-      for (int m0 = 0; m0 < padded; m0 += kLanes) {
-        for (int l = 0; l < kLanes; ++l) {
-          const int m = m0 + l;
-          float d2 = off[0][m] * off[0][m];
-          for (int k = 1; k < D; ++k) d2 += off[k][m] * off[k][m];  // glm::dot's order
-          const bool valid = d2 > 0.0f && d2 <= t.search;             // coincident agents give no direction
-          const bool sep = valid && d2 <= t.separation;
-          const bool ali = valid && d2 <= t.alignment;
-          const bool coh = valid && d2 <= t.cohesion;
-          const float inv = sep ? 1.0f / d2 : 0.0f;
-          for (int k = 0; k < D; ++k) {
-            sepSum[k][l] -= off[k][m] * inv;
-            velSum[k][l] += ali ? v[k][m] : 0.0f;
-            offSum[k][l] += coh ? off[k][m] : 0.0f;
-          }
-          perceived[l] += (valid && d2 <= t.perceived) ? 1 : 0;
-          separated[l] += sep ? 1 : 0;
-          aligned[l] += ali ? 1 : 0;
-          cohered[l] += coh ? 1 : 0;
-        }
-      }
-    };
+  // Agent i's neighbourhood sums from the grid (sorted order): the same neighbours and tests as
+  // accumulateNeighbor without the field of view. Each run is a contiguous range of agents in the
+  // grid's per-axis arrays, read a register of lanes at a time (lanes past its end masked off);
+  // every test is a mask, not a branch. The lanes are summed in a fixed order at the end, so the
+  // result is the same for any thread count. MinImage: the block wraps onto itself, so offsets
+  // take the minimum image per agent (exactly as World::delta) instead of the run's shift.
+  // OneRadius: perception, alignment and cohesion all take in the whole search radius (the default),
+  // so one mask serves the three of them.
+  template <bool MinImage, bool OneRadius>
+  BoidsAccum<D> gatherFromRuns(uint32_t i, const Run* runs, int runCount, const Thresholds& t, uint32_t& checks) const {
+    const float* axis[D];
+    const float* vel[D];
+    Lanes p[D], size[D], half[D];
+#pragma GCC unroll 3
+    for (int k = 0; k < D; ++k) {
+      axis[k] = grid_.sortedAxis(k).data();
+      vel[k] = velocityAxis_[k].data();
+      p[k] = splat(axis[k][i]);
+      size[k] = splat(world.size[k]);
+      half[k] = splat(world.size[k] * 0.5f);
+    }
+    const Lanes zero = splat(0.0f), one = splat(1.0f);
+    const Lanes search = splat(t.search), perceivedR = splat(t.perceived), separationR = splat(t.separation),
+                alignmentR = splat(t.alignment), cohesionR = splat(t.cohesion);
+    Mask laneIndex{};
+    for (int l = 0; l < kLanes; ++l) laneIndex[l] = l;
 
-    int fill = 0;
+    Lanes sepSum[D], velSum[D], offSum[D];
+#pragma GCC unroll 3
+    for (int k = 0; k < D; ++k) sepSum[k] = velSum[k] = offSum[k] = zero;
+    Mask perceived{}, separated{}, aligned{}, cohered{};
     uint32_t candidates = 0;
-    grid_.forEachRange(block, [&](uint32_t begin, uint32_t end, const Vec<D>& shift) {
+    for (int r = 0; r < runCount; ++r) {
+      const uint32_t begin = runs[r].begin, end = runs[r].end;
       candidates += end - begin;
-      while (begin < end) {
-        const int take = static_cast<int>(std::min<uint32_t>(end - begin, uint32_t(kBuffer - fill)));
-        const Vec<D>* q = pos + begin;
-        const Vec<D>* qv = vel + begin;
-        if (minImage) {
-          // The block wraps onto itself: the minimum image per agent, exactly as World::delta.
-          for (int m = 0; m < take; ++m) {
-            for (int k = 0; k < D; ++k) {
-              float d = q[m][k] - p[k];
-              d = d > half[k] ? d - size[k] : (d < -half[k] ? d + size[k] : d);
-              off[k][fill + m] = d;
-              v[k][fill + m] = qv[m][k];
-            }
-          }
-        } else {
-          for (int m = 0; m < take; ++m) {
-            for (int k = 0; k < D; ++k) {
-              off[k][fill + m] = (q[m][k] - p[k]) + shift[k];
-              v[k][fill + m] = qv[m][k];
-            }
-          }
+      Lanes shift[D];
+#pragma GCC unroll 3
+      for (int k = 0; k < D; ++k) shift[k] = splat(runs[r].shift[k]);
+      for (uint32_t j = begin; j < end; j += kLanes) {
+        const Mask live = laneIndex < (Mask{} + int32_t(end - j));
+        Lanes off[D];
+        Lanes d2 = zero;
+#pragma GCC unroll 3
+        for (int k = 0; k < D; ++k) {
+          Lanes d = loadLanes(axis[k] + j) - p[k];
+          if constexpr (MinImage) d = choose(d > half[k], d - size[k], choose(d < -half[k], d + size[k], d));
+          else d = d + shift[k];
+          off[k] = d;
+          d2 = k == 0 ? d * d : d2 + d * d;  // glm::dot's order
         }
-        fill += take;
-        begin += uint32_t(take);
-        if (fill == kBuffer) {
-          accumulate(fill);
-          fill = 0;
+        const Mask valid = live & (d2 > zero) & (d2 <= search);  // coincident agents give no direction
+        const Mask sep = valid & (d2 <= separationR);
+        const Mask ali = OneRadius ? valid : valid & (d2 <= alignmentR);
+        const Mask coh = OneRadius ? valid : valid & (d2 <= cohesionR);
+        const Lanes inv = keep(sep, one / d2);  // lanes at distance 0 divide by zero, and are dropped
+#pragma GCC unroll 3
+        for (int k = 0; k < D; ++k) {
+          sepSum[k] -= off[k] * inv;
+          velSum[k] += keep(ali, loadLanes(vel[k] + j));
+          offSum[k] += keep(coh, off[k]);
+        }
+        perceived -= OneRadius ? valid : valid & (d2 <= perceivedR);  // a true mask is -1
+        separated -= sep;
+        if constexpr (!OneRadius) {
+          aligned -= ali;
+          cohered -= coh;
         }
       }
-    });
-    if (fill) accumulate(fill);
+    }
     checks = candidates - 1;  // every candidate but the agent itself
 
     BoidsAccum<D> acc;
@@ -334,14 +405,21 @@ class Flock {
       }
       acc.perceivedCount += perceived[l];
       acc.separationCount += separated[l];
-      acc.alignmentCount += aligned[l];
-      acc.cohesionCount += cohered[l];
+      acc.alignmentCount += OneRadius ? perceived[l] : aligned[l];
+      acc.cohesionCount += OneRadius ? perceived[l] : cohered[l];
     }
     return acc;
   }
+  static constexpr bool kVectorKernel = true;
+#else
+  static constexpr bool kVectorKernel = false;  // other compilers take the per-neighbour path
+  template <bool MinImage, bool OneRadius>
+  BoidsAccum<D> gatherFromRuns(uint32_t, const Run*, int, const Thresholds&, uint32_t&) const { return {}; }
+#endif
 
   std::vector<Vec<D>> nextPosition_, nextVelocity_;
   std::vector<uint32_t> idScratch_;
+  std::vector<float> velocityAxis_[D];  // velocity in cell order, one axis at a time, padded like sortedAxis
   std::vector<uint32_t> checks_, neighbors_;
   uint64_t lastChecks_ = 0, lastNeighbors_ = 0;
   UniformGrid<D> grid_;

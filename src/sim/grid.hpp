@@ -60,6 +60,7 @@ class UniformGrid {
     cellOfAgent_.resize(n);
     order_.resize(n);
     sorted_.resize(n);
+    for (auto& axis : sortedAxis_) axis.resize(n + kAxisPadding, 0.0f);
     cellStart_.resize(size_t(numCells_) + 1);
     cellCount_.resize(numCells_);
     cursor_.resize(numCells_);
@@ -78,7 +79,11 @@ class UniformGrid {
     }
     cellStart_[numCells_] = sum;
     for (size_t i = 0; i < n; ++i) order_[cursor_[cellOfAgent_[i]]++] = static_cast<uint32_t>(i);
-    parallelFor(n, [&](size_t k) { sorted_[k] = inside(positions[order_[k]]); }, 2048);
+    parallelFor(n, [&](size_t k) {
+      const Vec<D> p = inside(positions[order_[k]]);
+      sorted_[k] = p;
+      for (int a = 0; a < D; ++a) sortedAxis_[a][k] = p[a];
+    }, 2048);
   }
 
   // Puts a per-agent array in cell order (data[k] = old data[order[k]]). `scratch` keeps its
@@ -122,8 +127,10 @@ class UniformGrid {
   }
 
   Block block(const Vec<D>& p, float radius, SearchMode mode) const {
-    const Coord c = cellOf(inside(p));
-    const Coord r = rings(radius, mode);
+    return block(cellOf(inside(p)), rings(radius, mode));
+  }
+  // The block of `r` rings around cell c.
+  Block block(const Coord& c, const Coord& r) const {
     Block b;
     for (int k = 0; k < D; ++k) {
       if (world_.boundary == Boundary::Wrap) {
@@ -175,8 +182,17 @@ class UniformGrid {
     Coord c;
     for (int k = 0; k < D; ++k) {
       float f = std::floor((p[k] - world_.min[k]) * invExtent_[k]);
-      f = std::fmin(std::fmax(f, 0.0f), float(dims_[k] - 1));  // NaN becomes 0
-      c[k] = int(f);
+      f = f > 0.0f ? f : 0.0f;  // NaN becomes 0 too
+      const float top = float(dims_[k] - 1);
+      c[k] = int(f < top ? f : top);
+    }
+    return c;
+  }
+  Coord cellCoord(uint32_t index) const {
+    Coord c;
+    for (int k = 0; k < D; ++k) {
+      c[k] = int(index % uint32_t(dims_[k]));
+      index /= uint32_t(dims_[k]);
     }
     return c;
   }
@@ -193,6 +209,7 @@ class UniformGrid {
   Vec<D> inside(Vec<D> p) const {
     if (world_.boundary != Boundary::Wrap) return p;
     for (int k = 0; k < D; ++k) {
+      if (p[k] >= world_.min[k] && p[k] < world_.min[k] + world_.size[k]) continue;  // the usual case
       float t = (p[k] - world_.min[k]) / world_.size[k];
       if (t < 0.0f || t >= 1.0f) {
         p[k] = world_.min[k] + (t - std::floor(t)) * world_.size[k];
@@ -220,6 +237,10 @@ class UniformGrid {
   uint32_t size() const { return count_; }
   const World<D>& world() const { return world_; }
   std::span<const Vec<D>> sortedPositions() const { return {sorted_.data(), count_}; }
+  // The same positions one axis at a time (structure of arrays), for vector loops. Each array is
+  // followed by kAxisPadding readable floats, so a loop may load whole vectors past its last agent.
+  static constexpr size_t kAxisPadding = 16;
+  std::span<const float> sortedAxis(int axis) const { return {sortedAxis_[axis].data(), count_}; }
   std::span<const uint32_t> order() const { return {order_.data(), count_}; }
   // cellStart has numCells() + 1 entries: cell c holds sorted agents cellStart[c] .. cellStart[c + 1] - 1.
   std::span<const uint32_t> cellStart() const { return {cellStart_.data(), size_t(numCells_) + 1}; }
@@ -314,6 +335,7 @@ class UniformGrid {
   uint32_t count_ = 0;
   std::vector<uint32_t> cellOfAgent_, order_, cellStart_, cellCount_, cursor_;
   std::vector<Vec<D>> sorted_;
+  std::vector<float> sortedAxis_[D];
 };
 
 }  // namespace sim
