@@ -4,6 +4,7 @@
 // Rows print as a table and, with --csv FILE, as CSV with the header in ../shared/DESIGN.md.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,13 @@ const std::vector<Case>& cases();
 
 // Median of per-step wall times in milliseconds.
 double medianMs(std::vector<double>& samples);
+
+// Runs options.warmup unmeasured steps, then options.steps timed ones; step(measured) does one step.
+// Returns the median wall time of the measured steps in milliseconds.
+double timeSteps(const Options& options, const std::function<void(bool measured)>& step);
+
+// The thread counts a case runs: --threads (0 = all cores), or 1 and all cores; no repeats.
+std::vector<int> threadCounts(const Options& options);
 
 // Runs `crowdlab bench ARGS...` (args exclude the word "bench"). `reportHeader` holds lines the app
 // adds to --report (GL renderer and vendor when a context could be made). Returns the exit code:

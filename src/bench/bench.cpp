@@ -1,0 +1,266 @@
+// `crowdlab bench`: the case registry, the command line, and the table / CSV output.
+#include "bench/bench.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <string_view>
+#include "sim/parallel.hpp"
+
+namespace bench {
+namespace {
+
+std::vector<Case>& registry() {
+  static std::vector<Case> cases;
+  return cases;
+}
+
+const char* kUsage =
+    "usage: crowdlab bench [--case NAME] [--n N[,N...]] [--threads T[,T...]] [--steps S] [--warmup W]\n"
+    "                      [--csv FILE] [--report] [--list] [--help]\n"
+    "  --case NAME    run one case (default: every case; --list names them)\n"
+    "  --n N          agent counts, repeatable or comma-separated (default: the case's own list)\n"
+    "  --threads T    thread counts, repeatable or comma-separated; 0 = all cores (default: 1 and all cores)\n"
+    "  --steps S      measured steps per row (default 200)\n"
+    "  --warmup W     unmeasured steps first (default 20)\n"
+    "  --csv FILE     also write the rows as CSV\n"
+    "  --report       a block to share: GL renderer, CPU model, cores, threads used, then the table\n";
+
+const char* kCsvHeader =
+    "case,n,mode,threads,steps,median_ms_per_step,ns_per_agent_step,checks_per_agent,neighbors_per_agent,extra\n";
+
+// A whole non-negative decimal number no larger than `max`, or false.
+bool parseCount(std::string_view s, uint64_t max, uint64_t& out) {
+  if (s.empty() || s.size() > 12) return false;
+  uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + uint64_t(c - '0');
+  }
+  if (v > max) return false;
+  out = v;
+  return true;
+}
+
+// "a,b,c" -> numbers in [min, max]; false on any malformed or empty item.
+bool parseList(std::string_view s, uint64_t min, uint64_t max, std::vector<uint64_t>& out) {
+  if (s.empty()) return false;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = s.find(',', start);
+    std::string_view item = s.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    uint64_t v = 0;
+    if (!parseCount(item, max, v) || v < min) return false;
+    out.push_back(v);
+    if (comma == std::string_view::npos) return true;
+    start = comma + 1;
+  }
+}
+
+std::string cpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos) {
+        size_t b = line.find_first_not_of(" \t", colon + 1);
+        return b == std::string::npos ? std::string("unknown") : line.substr(b);
+      }
+    }
+  }
+  return "unknown";
+}
+
+void printTableHeader() {
+  std::printf("%-12s %9s %-6s %7s %6s %11s %14s %13s %11s  %s\n", "case", "n", "mode", "threads", "steps", "ms/step",
+              "ns/agent-step", "checks/agent", "nbrs/agent", "extra");
+}
+
+void printRow(const Row& r) {
+  std::printf("%-12s %9zu %-6s %7d %6d %11.4f %14.2f %13.2f %11.3f  %s\n", r.caseName.c_str(), r.n, r.mode.c_str(),
+              r.threads, r.steps, r.medianMsPerStep, r.nsPerAgentStep, r.checksPerAgent, r.neighborsPerAgent,
+              r.extra.c_str());
+  std::fflush(stdout);
+}
+
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+
+void writeCsvRow(std::FILE* f, const Row& r) {
+  std::fprintf(f, "%s,%zu,%s,%d,%d,%.6f,%.3f,%.3f,%.4f,%s\n", csvField(r.caseName).c_str(), r.n,
+               csvField(r.mode).c_str(), r.threads, r.steps, r.medianMsPerStep, r.nsPerAgentStep, r.checksPerAgent,
+               r.neighborsPerAgent, csvField(r.extra).c_str());
+  std::fflush(f);
+}
+
+int fail(const std::string& what) {
+  std::fprintf(stderr, "crowdlab bench: %s\n%s", what.c_str(), kUsage);
+  return 2;
+}
+
+}  // namespace
+
+bool registerCase(const Case& c) {
+  auto& cases = registry();
+  cases.push_back(c);
+  // Registration order follows static initialisation, which the linker decides: list by name.
+  std::sort(cases.begin(), cases.end(), [](const Case& a, const Case& b) { return std::strcmp(a.name, b.name) < 0; });
+  return true;
+}
+
+const std::vector<Case>& cases() { return registry(); }
+
+double medianMs(std::vector<double>& samples) {
+  if (samples.empty()) return 0.0;
+  const size_t mid = samples.size() / 2;
+  std::nth_element(samples.begin(), samples.begin() + long(mid), samples.end());
+  double upper = samples[mid];
+  if (samples.size() % 2) return upper;
+  double lower = *std::max_element(samples.begin(), samples.begin() + long(mid));
+  return 0.5 * (lower + upper);
+}
+
+double timeSteps(const Options& options, const std::function<void(bool measured)>& step) {
+  for (int s = 0; s < options.warmup; ++s) step(false);
+  std::vector<double> ms;
+  ms.reserve(size_t(std::max(options.steps, 0)));
+  for (int s = 0; s < options.steps; ++s) {
+    auto t0 = std::chrono::steady_clock::now();
+    step(true);
+    auto t1 = std::chrono::steady_clock::now();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  return medianMs(ms);
+}
+
+std::vector<int> threadCounts(const Options& options) {
+  std::vector<int> t;
+  if (options.threads.empty()) {
+    t = {1, sim::hardwareThreads()};
+  } else {
+    for (int x : options.threads) t.push_back(x <= 0 ? sim::hardwareThreads() : x);
+  }
+  std::vector<int> unique;
+  for (int x : t)
+    if (std::find(unique.begin(), unique.end(), x) == unique.end()) unique.push_back(x);
+  return unique;
+}
+
+int run(const std::vector<std::string>& args, const std::string& reportHeader) {
+  Options o;
+  bool list = false, help = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string flag = args[i], value;
+    bool hasValue = false;
+    if (size_t eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+      hasValue = true;
+    }
+    auto needValue = [&]() -> bool {
+      if (hasValue) return true;
+      if (i + 1 >= args.size()) return false;
+      value = args[++i];
+      return true;
+    };
+    auto noValue = [&]() { return !hasValue; };
+    if (flag == "--help" || flag == "-h") {
+      if (!noValue()) return fail(flag + " takes no value");
+      help = true;
+    } else if (flag == "--list") {
+      if (!noValue()) return fail(flag + " takes no value");
+      list = true;
+    } else if (flag == "--report") {
+      if (!noValue()) return fail(flag + " takes no value");
+      o.report = true;
+    } else if (flag == "--case") {
+      if (!needValue() || value.empty()) return fail("--case needs a case name");
+      o.caseName = value;
+    } else if (flag == "--n") {
+      std::vector<uint64_t> v;
+      if (!needValue()) return fail("--n needs an agent count");
+      if (!parseList(value, 1, 50000000, v)) return fail("--n: '" + value + "' is not a list of agent counts 1..50000000");
+      for (uint64_t x : v) o.n.push_back(size_t(x));
+    } else if (flag == "--threads") {
+      std::vector<uint64_t> v;
+      if (!needValue()) return fail("--threads needs a thread count");
+      if (!parseList(value, 0, 1024, v)) return fail("--threads: '" + value + "' is not a list of thread counts 0..1024");
+      for (uint64_t x : v) o.threads.push_back(int(x));
+    } else if (flag == "--steps" || flag == "--warmup") {
+      uint64_t v = 0;
+      if (!needValue()) return fail(flag + " needs a number");
+      const uint64_t min = flag == "--steps" ? 1 : 0;
+      if (!parseCount(value, 1000000, v) || v < min)
+        return fail(flag + ": '" + value + "' is not a whole number " + std::to_string(min) + "..1000000");
+      (flag == "--steps" ? o.steps : o.warmup) = int(v);
+    } else if (flag == "--csv") {
+      if (!needValue() || value.empty()) return fail("--csv needs a file name");
+      o.csvPath = value;
+    } else {
+      return fail("unknown option '" + args[i] + "'");
+    }
+  }
+  if (help) {
+    std::printf("crowdlab bench — benchmark cases over the simulation core, no window\n%s", kUsage);
+    return 0;
+  }
+  if (list) {
+    for (const Case& c : cases()) std::printf("%-12s %s\n", c.name, c.description);
+    return 0;
+  }
+  std::vector<const Case*> selected;
+  for (const Case& c : cases())
+    if (o.caseName.empty() || o.caseName == c.name) selected.push_back(&c);
+  if (selected.empty()) {
+    std::string names;
+    for (const Case& c : cases()) names += (names.empty() ? "" : ", ") + std::string(c.name);
+    return fail(o.caseName.empty() ? "no benchmark cases in this build"
+                                   : "unknown case '" + o.caseName + "' (cases: " + names + ")");
+  }
+  std::FILE* csv = nullptr;
+  if (!o.csvPath.empty()) {
+    csv = std::fopen(o.csvPath.c_str(), "w");
+    if (!csv) return fail("cannot write '" + o.csvPath + "': " + std::strerror(errno));
+    std::fputs(kCsvHeader, csv);
+  }
+
+  const std::vector<int> threads = threadCounts(o);
+  if (o.report) {
+    std::printf("%s", reportHeader.c_str());
+    if (!reportHeader.empty() && reportHeader.back() != '\n') std::printf("\n");
+    std::printf("CPU: %s\nhardware threads: %d\nthreads used:", cpuModel().c_str(), sim::hardwareThreads());
+    for (int t : threads) std::printf(" %d", t);
+    std::printf("\n\n");
+  }
+  printTableHeader();
+  std::fflush(stdout);
+  std::vector<Row> rows;
+  for (const Case* c : selected) {
+    rows.clear();
+    c->run(o, rows);
+    for (const Row& r : rows) {
+      printRow(r);
+      if (csv) writeCsvRow(csv, r);
+    }
+  }
+  sim::setThreadCount(0);
+  if (csv && std::fclose(csv) != 0) {
+    std::fprintf(stderr, "crowdlab bench: writing '%s' failed: %s\n", o.csvPath.c_str(), std::strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace bench

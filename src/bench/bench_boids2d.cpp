@@ -1,0 +1,79 @@
+// Case boids2d: one full boids step (grid build + rules + integrate), brute force against the grid.
+// Agents start uniform on a torus sized so each has on average 10 others within the perception
+// radius; the grid's cell size is that radius. Seeded, and every step is independent of the thread
+// count, so checks and neighbour counts repeat exactly from run to run.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include "bench/bench.hpp"
+#include "sim/flock.hpp"
+
+namespace {
+
+constexpr float kRadius = 50.0f;
+constexpr double kExpectedNeighbors = 10.0;
+constexpr uint64_t kSeed = 2024;
+constexpr float kDt = 1.0f / 60.0f;
+constexpr size_t kBruteLimit = 20000;  // brute force above this only when --n asks for it
+constexpr size_t kRatioN = 20000;      // brute vs grid, always measured with the default N list
+
+bench::Row measure(const bench::Options& o, size_t n, sim::NeighborMethod method, int threads) {
+  sim::setThreadCount(threads);
+  sim::Flock<2> flock;
+  const double side = std::sqrt(double(n) * 3.14159265358979 * kRadius * kRadius / kExpectedNeighbors);
+  flock.world.size = sim::Vec2(float(side));
+  flock.world.boundary = sim::Boundary::Wrap;
+  flock.params.perceptionRadius = kRadius;
+  flock.method = method;
+  flock.cellSize = kRadius;
+  flock.spawn(n, kSeed);
+  uint64_t checks = 0, neighbors = 0;
+  double ms = bench::timeSteps(o, [&](bool measured) {
+    flock.step(kDt);
+    if (measured) {
+      checks += flock.lastChecks();
+      neighbors += flock.lastNeighbors();
+    }
+  });
+  bench::Row r;
+  r.caseName = "boids2d";
+  r.n = n;
+  r.mode = method == sim::NeighborMethod::Grid ? "grid" : "brute";
+  r.threads = threads;
+  r.steps = o.steps;
+  r.medianMsPerStep = ms;
+  r.nsPerAgentStep = ms * 1e6 / double(n);
+  r.checksPerAgent = double(checks) / (double(n) * double(o.steps));
+  r.neighborsPerAgent = double(neighbors) / (double(n) * double(o.steps));
+  return r;
+}
+
+void runBoids2d(const bench::Options& o, std::vector<bench::Row>& rows) {
+  const bool defaultN = o.n.empty();
+  std::vector<size_t> ns = defaultN ? std::vector<size_t>{1000, 10000, kRatioN, 100000} : o.n;
+  const std::vector<int> threads = bench::threadCounts(o);
+  const int maxThreads = *std::max_element(threads.begin(), threads.end());
+  const size_t first = rows.size();
+  for (size_t n : ns) {
+    // The default list gets N = 20,000 only for the brute / grid ratio, at the most threads.
+    const std::vector<int> ts = defaultN && n == kRatioN ? std::vector<int>{maxThreads} : threads;
+    if (n <= kBruteLimit || !defaultN)
+      for (int t : ts) rows.push_back(measure(o, n, sim::NeighborMethod::BruteForce, t));
+    for (int t : ts) rows.push_back(measure(o, n, sim::NeighborMethod::Grid, t));
+  }
+  for (size_t g = first; g < rows.size(); ++g) {
+    if (rows[g].mode != "grid") continue;
+    for (size_t b = first; b < rows.size(); ++b) {
+      if (rows[b].mode == "brute" && rows[b].n == rows[g].n && rows[b].threads == rows[g].threads) {
+        char extra[64];
+        std::snprintf(extra, sizeof extra, "brute_over_grid=%.1f", rows[b].medianMsPerStep / rows[g].medianMsPerStep);
+        rows[g].extra = extra;
+      }
+    }
+  }
+}
+
+const bool registered = bench::registerCase(
+    {"boids2d", "boids step on a torus (10 neighbours each on average): brute force vs uniform grid", &runBoids2d});
+
+}  // namespace
