@@ -8,6 +8,7 @@
 #include <cfloat>
 #include <chrono>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <limits>
 #include "render/color.hpp"
@@ -27,9 +28,9 @@ using Clock = std::chrono::steady_clock;
 constexpr float kBaseCount = 2000.0f;
 constexpr Vec2 kBaseWorld{1280.0f, 720.0f};
 constexpr int kAuditEvery = 30;            // steps between missed-neighbour audits
-constexpr double kAuditBudget = 2e7;       // brute-force distance checks one audit may spend
+constexpr double kAuditBudget = 4e6;       // brute-force checks one audit may spend: exact up to N=2,000
 constexpr int kMaxHistogramBins = 40;
-constexpr size_t kHeatCellBudget = 20000;  // filled rectangles the heat map draws at most
+constexpr size_t kHeatCellBudget = 8000;   // filled rectangles the heat map draws at most
 constexpr float kMinLinePixels = 4.0f;     // closer grid lines merge into a grey fill
 constexpr float kPickPixels = 8.0f;        // how near the cursor an agent must be to be hovered
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
@@ -60,7 +61,8 @@ struct History {
   void plot(const char* label, const char* overlay) const {
     float hi = 1.0f;
     for (int i = 0; i < count; ++i) hi = std::max(hi, values[size_t(i)]);
-    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, overlay, 0.0f, hi * 1.1f, ImVec2(0, 50));
+    // Headroom above the peak, so a steady value is a line below the overlay text, not on it.
+    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, overlay, 0.0f, hi * 1.6f, ImVec2(0, 50));
   }
 };
 
@@ -116,9 +118,10 @@ class SpatialHash final : public scenes::Scene {
     agentScale_ = std::clamp(9.0f * std::cbrt(worldScale), 6.0f, 16.0f);  // about 3 pixels when N=50,000 is framed
     flock_.spawn(size_t(s_.count), seed);
     if (s_.distribution == 1) {
-      // The pen: a disk of 1/16 of the world near the top-left corner; even ids spawn and stay in it.
+      // The pen: a disk of 1/16 of the world near the bottom-left corner (the HUD covers the top-left);
+      // even ids spawn and stay in it.
       penRadius_ = std::sqrt(flock_.world.size.x * flock_.world.size.y / (16.0f * 3.14159265f));
-      penCenter_ = Vec2(penRadius_ * 1.15f);
+      penCenter_ = Vec2(penRadius_ * 1.15f, flock_.world.size.y - penRadius_ * 1.15f);
       sim::Rng rng(seed, 3);
       for (size_t i = 0; i < flock_.size(); i += 2) flock_.position[i] = penCenter_ + rng.unitVec2() * (penRadius_ * std::sqrt(rng.uniform()));
     }
@@ -177,10 +180,8 @@ class SpatialHash final : public scenes::Scene {
   void panel() override {
     char a[32], b[32];
     const size_t n = flock_.size();
-    ImGui::TextWrapped("Each boid needs the others within its perception radius. Brute force tests all N-1 of them; "
-                       "the grid sorts agents into cells and tests only those in the cells the radius touches.");
-    ImGui::TextDisabled("The world grows with N at constant density (2,000 agents per 1280x720), so each agent has\n"
-                        "about the same neighbours at any N: grid work grows like N, brute force like N^2.");
+    dimWrapped("The world grows with N at constant density (2,000 agents per 1280x720), so each agent has about "
+               "the same neighbours at any N: grid work grows like N, brute force like N^2.");
 
     scenes::sectionTitle("Cost of the last step");
     ImGui::Text("sim %.2f ms per step (mean %.2f), %d thread%s", stepMs_, stepMsAverage_, sim::threadCount(),
@@ -259,6 +260,13 @@ class SpatialHash final : public scenes::Scene {
     out.push_back({"missed_neighbors", missed_});
   }
   size_t agentCount() const override { return flock_.size(); }
+
+  const char* about() const override {
+    return "Every boid needs the others within its perception radius. Brute force tests all N-1 of them: N^2 "
+           "distance checks per step. The uniform grid sorts agents into cells every step and tests only the agents "
+           "in the cells the radius touches. Watch the counters as you change the cell size, the search mode and "
+           "the distribution; hover an agent to see its query.";
+  }
 
   void homeCamera(scenes::SceneContext& c) override { c.camera2D.fit(flock_.world.min, flock_.world.max()); }
 
@@ -485,8 +493,8 @@ class SpatialHash final : public scenes::Scene {
     me.scale = agentScale_ * 1.6f;
     debug.circle(at, perception, render::rgba(255, 255, 255, 150));
     char label[96];
-    std::snprintf(label, sizeof label, "%u checks, %u neighbours%s", hover_.checks, hover_.neighbors,
-                  hover_.missed ? ", some missed" : "");
+    if (hover_.missed) std::snprintf(label, sizeof label, "%u checks, %u found, %u missed", hover_.checks, hover_.neighbors, hover_.missed);
+    else std::snprintf(label, sizeof label, "%u checks, %u neighbours", hover_.checks, hover_.neighbors);
     debug.text(at + Vec2(perception * 0.75f, -perception * 0.75f), label, render::colors::white);
   }
 
@@ -502,9 +510,9 @@ class SpatialHash final : public scenes::Scene {
                          "so alignment and cohesion see too few and the flock falls apart.", cell, 2.0f * cell, radius);
     } else if (cell < radius) {
       const glm::ivec2 r = g.rings(radius, flock_.searchMode);
-      ImGui::TextDisabled("cells smaller than the radius: auto searches %d rings (%dx%d cells)", r.x, 2 * r.x + 1, 2 * r.y + 1);
+      dimWrapped("cells smaller than the radius: auto searches %d rings (%dx%d cells)", r.x, 2 * r.x + 1, 2 * r.y + 1);
     } else {
-      ImGui::TextDisabled("cells at least the radius: the 3x3 block holds every neighbour");
+      dimWrapped("cells at least the radius: the 3x3 block holds every neighbour");
     }
     if (g.cellSizeWasClamped())
       ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "cell size clamped to %.1f: %.1f would need over %u cells",
@@ -513,7 +521,7 @@ class SpatialHash final : public scenes::Scene {
 
   void occupancyPanel() {
     const Grid& g = *shownGrid().grid;
-    if (flock_.method == sim::NeighborMethod::BruteForce) ImGui::TextDisabled("(brute force uses no grid; this is the one it would use)");
+    if (flock_.method == sim::NeighborMethod::BruteForce) dimWrapped("(brute force uses no grid; this is the one it would use)");
     const glm::ivec2 dims = g.cellsPerAxis();
     ImGui::Text("%d x %d cells of %.1f x %.1f", dims.x, dims.y, g.cellExtent().x, g.cellExtent().y);
     const sim::OccupancyStats st = g.occupancy();
@@ -522,14 +530,25 @@ class SpatialHash final : public scenes::Scene {
     g.occupancy(std::span<uint32_t>(counts.data(), size_t(bins)));
     // Bin 0 (empty cells) dwarfs the rest with small cells: it is a number, the plot starts at 1.
     for (int i = 1; i < bins; ++i) histogram_[size_t(i - 1)] = float(counts[size_t(i)]);
-    ImGui::Text("agents per non-empty cell: mean %.1f, max %u; %.0f%% of cells empty", st.meanPerNonEmptyCell, st.maxPerCell,
-                st.cells ? 100.0 * double(st.cells - st.nonEmptyCells) / double(st.cells) : 0.0);
+    ImGui::Text("agents per non-empty cell: mean %.1f, max %u", st.meanPerNonEmptyCell, st.maxPerCell);
+    ImGui::Text("empty cells %.0f%%", st.cells ? 100.0 * double(st.cells - st.nonEmptyCells) / double(st.cells) : 0.0);
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "cells holding 1..%d%s agents", bins - 1, int(st.maxPerCell) >= bins ? "+" : "");
     ImGui::PlotHistogram("##occupancy", histogram_.data(), bins - 1, 0, overlay, 0.0f, FLT_MAX, ImVec2(0, 60));
-    if (s_.heatMap) ImGui::TextDisabled("heat map: hottest %s = %u agents%s", heatBlock_ > 1 ? "block" : "cell", heatHottest_,
-                                        heatBlock_ > 1 ? " (cells under a pixel: blocks of cells)" : "");
+    if (s_.heatMap && heatBlock_ > 1)
+      dimWrapped("heat map: cells too small on screen, drawn in blocks of %dx%d; hottest block %u agents", heatBlock_, heatBlock_, heatHottest_);
+    else if (s_.heatMap)
+      dimWrapped("heat map: hottest cell on screen %u agents", heatHottest_);
     if (s_.showGrid && lineStride_ > 1) ImGui::TextDisabled("grid lines: every %d-th (cells are tiny on screen)", lineStride_);
+  }
+
+  static void dimWrapped(const char* format, ...) IM_FMTARGS(1) {
+    va_list args;
+    va_start(args, format);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrappedV(format, args);
+    ImGui::PopStyleColor();
+    va_end(args);
   }
 
   static void legend(uint32_t color, const char* text) {

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include "scenes/presets.hpp"
 #include "scenes/scene.hpp"
 
 namespace {
@@ -136,6 +137,20 @@ TEST(SpatialHashScene, OverlaysAtFiftyThousandStayBounded) {
   t.scene->homeCamera(t.ctx);
   t.scene->draw(batch, debug);
   EXPECT_EQ(batch.instances.size(), 50000u);
-  EXPECT_LE(debug.triangles().size(), 2u * 3u * 20000u);  // heat map in blocks, not 230,000 cells
+  EXPECT_LE(debug.triangles().size(), 2u * 3u * 8000u);  // heat map in blocks, not 230,000 cells
   EXPECT_LT(debug.lines().size(), 2u * 1000u);             // every k-th grid line when cells are tiny
+}
+
+TEST(SpatialHashScene, EveryBuiltInExperimentApplies) {
+  auto experiments = scenes::builtinPresets("spatial-hash");
+  EXPECT_GE(experiments.size(), 4u);
+  for (const scenes::BuiltinPreset& p : experiments) {
+    SCOPED_TRACE(p.file);
+    HashScene t({"N=500"});
+    std::string error;
+    EXPECT_TRUE(scenes::applyBuiltinPreset(t.scene->params(), p, error)) << error;
+    t.scene->paramsChanged();
+    t.steps(2);
+    EXPECT_GT(t.scene->agentCount(), 0u);
+  }
 }
