@@ -65,6 +65,7 @@ class SteeringPlayground final : public scenes::Scene {
         Param::b("formation", "formation", &p.formation, d.formation, "Agent 0 leads to the target; the others arrive at slots around it"),
         Param::e("shape", "formation shape", &shape_, "line|wedge|column", int(d.shape), "Slots abreast, in a V behind, or single file"),
         Param::b("contain", "stay inside", &p.contain, d.contain, "Steer away from the world's edges before bouncing off them"),
+        Param::b("separate", "separation", &p.separate, true, "Push away from other agents, so an arriving crowd does not stack on one point"),
         Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 500, d.maxSpeed, "Speed limit, units per second"),
         Param::f("maxForce", "max force", &p.maxForce, 10, 2000, d.maxForce, "Steering limit, units per second squared (low: wide turns)", true),
         Param::f("slowingRadius", "slowing radius", &p.slowingRadius, 1, 500, d.slowingRadius, "Arrive slows down linearly inside this distance"),
@@ -89,6 +90,8 @@ class SteeringPlayground final : public scenes::Scene {
         Param::f("wEvade", "evade weight", &p.wEvade, 0, 5, d.wEvade, "Weight of evade"),
         Param::f("wFormation", "formation weight", &p.wFormation, 0, 5, d.wFormation, "Weight of following a formation slot"),
         Param::f("wContain", "stay-inside weight", &p.wContain, 0, 5, d.wContain, "Weight of containment (served first from max force)"),
+        Param::f("wSeparate", "separation weight", &p.wSeparate, 0, 5, d.wSeparate, "Weight of agent-agent separation"),
+        Param::f("separationRadius", "separation radius", &p.separationRadius, 2, 200, d.separationRadius, "Agents closer than this push apart"),
         Param::b("showVelocity", "show desired vs actual", &views_.velocities, false, "Green: velocity; yellow: what the agent asked for"),
         Param::b("showFeelers", "show feelers", &views_.feelers, true, "Avoidance feelers; orange while they touch an obstacle"),
         Param::b("showWander", "show wander circles", &views_.wanderCircles, false, "Each wanderer's circle and the point it seeks"),
@@ -172,8 +175,8 @@ class SteeringPlayground final : public scenes::Scene {
     scenes::sectionTitle("Legend");
     legend({{"target", kTargetColor}, {"quarry", kQuarryColor}, {"obstacle", kObstacleColor}, {"avoiding", kAvoidingColor}});
     legend({{"leader", render::colors::yellow}, {"velocity", kActualColor}, {"desired", kDesiredColor}, {"slot", kSlotColor}});
-    if (world_.params.seek && world_.params.arrive && !world_.params.formation)
-      ImGui::TextDisabled("(no separation in this model: arrivers stack on the target)");
+    if (world_.params.seek && world_.params.arrive && !world_.params.formation && !world_.params.separate)
+      ImGui::TextDisabled("(separation off: arrivers stack on the target)");
 
     scenes::sectionTitle("Metrics");
     const auto m = world_.metrics();

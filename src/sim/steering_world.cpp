@@ -180,6 +180,24 @@ Vec2 SteeringWorld::agentAcceleration(size_t i, float dt, float& wanderAngle, Rn
   if (P.avoid)
     accumulatePrioritized(total, budget, request(avoidObstacles(p, v, P.agentRadius, obstacles_, P.feelerLength,
                                                                 maxSpeed).steering, P.wAvoid));
+  if (P.separate && P.separationRadius > 0.0f) {
+    // Reynolds' separation between agents, so a crowd that arrives does not stack on one point.
+    // A velocity push away from each close agent, growing from 0 at the radius to maxSpeed at contact;
+    // brute force over the agents is enough for the playground's few hundred.
+    Vec2 push(0.0f);
+    const float r2 = P.separationRadius * P.separationRadius;
+    for (size_t j = 0; j < size(); ++j) {
+      if (j == i) continue;
+      Vec2 d = p - position_[j];
+      float d2 = lengthSq(d);
+      if (d2 >= r2) continue;
+      float dist = std::sqrt(d2);
+      // Coincident agents split by index so the push never vanishes.
+      Vec2 away = dist > 1e-6f ? d / dist : (j < i ? Vec2{1.0f, 0.0f} : Vec2{-1.0f, 0.0f});
+      push += away * (1.0f - dist / P.separationRadius);
+    }
+    accumulatePrioritized(total, budget, request(clampLength(push, 1.0f) * maxSpeed, P.wSeparate));
+  }
   Vec2 rest(0.0f);
   if (P.formation && i == 0) {
     rest += request(arrive(p, v, target_, maxSpeed, P.slowingRadius), P.wArrive);

@@ -27,6 +27,7 @@ struct SteeringParams {
   bool formation = false;          // agent 0 leads to the target, the others take slots
   FormationShape shape = FormationShape::Wedge;
   bool contain = true;             // steer away from the world's edges (which also bounce)
+  bool separate = false;           // push away from other agents closer than separationRadius
 
   float maxSpeed = 150.0f;         // 10 .. 500 units/s
   float maxForce = 400.0f;         // 10 .. 2000 units/s^2
@@ -43,6 +44,7 @@ struct SteeringParams {
   float maxTurnRate = 0.0f;        // 0 .. 20 rad/s; 0 = unlimited (classic)
   float smoothingTime = 0.0f;      // 0 .. 1 s low-pass on the steering acceleration; 0 = off (classic)
   float quarrySpeed = 90.0f;       // 10 .. 500 units/s
+  float separationRadius = 24.0f;  // 2 .. 200: agents closer than this push each other apart
 
   // Behaviour weights, 0 .. 5 each.
   float wSeek = 1.0f;
@@ -54,6 +56,7 @@ struct SteeringParams {
   float wEvade = 1.0f;
   float wFormation = 1.0f;
   float wContain = 1.0f;
+  float wSeparate = 1.0f;
 };
 
 class SteeringWorld {
