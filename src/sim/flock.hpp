@@ -110,6 +110,11 @@ class Flock {
     if (method == NeighborMethod::Grid && !params.useFieldOfView && kVectorKernel) {
       const Thresholds t = thresholds();
       const auto rings = grid_.rings(radius, searchMode);
+      Axes gridAxes;
+      for (int k = 0; k < D; ++k) {
+        gridAxes.position[k] = grid_.sortedAxis(k).data();
+        gridAxes.velocity[k] = velocityAxis_[k].data();
+      }
       const float fovCosNone = fieldOfViewCos(params);
       const bool oneRadius = t.perceived >= t.search && t.alignment >= t.search && t.cohesion >= t.search;
       // Cell by cell: the agents of one cell share the block and its runs.
@@ -139,11 +144,11 @@ class Flock {
                                                                          off, d2, velocity[j]);
                                                     }, searchMode);
             } else if (block.anyWhole()) {
-              acc[i - b] = gatherFromRuns<true, false>(i, runs, runCount, t, checks[i - b]);
+              acc[i - b] = gatherFromRuns<true, false>(i, gridAxes, runs, runCount, t, checks[i - b]);
             } else if (oneRadius) {
-              acc[i - b] = gatherFromRuns<false, true>(i, runs, runCount, t, checks[i - b]);
+              acc[i - b] = gatherFromRuns<false, true>(i, gridAxes, runs, runCount, t, checks[i - b]);
             } else {
-              acc[i - b] = gatherFromRuns<false, false>(i, runs, runCount, t, checks[i - b]);
+              acc[i - b] = gatherFromRuns<false, false>(i, gridAxes, runs, runCount, t, checks[i - b]);
             }
           }
           for (uint32_t i = b; i < e; ++i) finish(i, acc[i - b], checks[i - b]);
@@ -171,6 +176,35 @@ class Flock {
                                                 }, searchMode);
         finish(i, acc, checks);
       });
+    } else if (!params.useFieldOfView && kVectorKernel) {
+      // Brute force with the same vector kernel: one run holding every agent, minimum image on a torus.
+      const Thresholds t = thresholds();
+      const bool oneRadius = t.perceived >= t.search && t.alignment >= t.search && t.cohesion >= t.search;
+      Axes axes;
+      for (int k = 0; k < D; ++k) {
+        positionAxis_[k].resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
+        velocityAxis_[k].resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
+        axes.position[k] = positionAxis_[k].data();
+        axes.velocity[k] = velocityAxis_[k].data();
+      }
+      parallelFor(n, [&](size_t i) {
+        for (int k = 0; k < D; ++k) {
+          positionAxis_[k][i] = position[i][k];
+          velocityAxis_[k][i] = velocity[i][k];
+        }
+      }, 4096);
+      const Run all{0, uint32_t(n), Vec<D>(0.0f)};
+      const bool wrap = world.boundary == Boundary::Wrap;
+      parallelFor(n, [&](size_t i) {
+        uint32_t checks = 0;
+        BoidsAccum<D> acc;
+        const uint32_t self = uint32_t(i);
+        if (wrap) acc = oneRadius ? gatherFromRuns<true, true>(self, axes, &all, 1, t, checks)
+                                  : gatherFromRuns<true, false>(self, axes, &all, 1, t, checks);
+        else acc = oneRadius ? gatherFromRuns<false, true>(self, axes, &all, 1, t, checks)
+                             : gatherFromRuns<false, false>(self, axes, &all, 1, t, checks);
+        finish(i, acc, checks);
+      }, 16);
     } else {
       BruteForceSearch<D> brute{std::span<const Vec<D>>(position), &world};
       parallelFor(n, [&](size_t i) {
@@ -220,8 +254,8 @@ class Flock {
       brute.forEachInRadius(static_cast<uint32_t>(i), position[i], params.searchRadius(), visit);
     }
     out.separation = separationRule(acc);
-    out.alignment = alignmentRule(acc, velocity[i]);
-    out.cohesion = cohesionRule(acc);
+    out.alignment = alignmentRule(acc, velocity[i], alignmentFade(params));
+    out.cohesion = cohesionRule(acc, cohesionFade(params));
     out.acceleration = boidsAcceleration(acc, velocity[i], params);
   }
 
@@ -303,6 +337,11 @@ class Flock {
     uint32_t begin, end;
     Vec<D> shift;
   };
+  // Positions and velocities one axis at a time, each padded so whole registers can be read past the end.
+  struct Axes {
+    const float* position[D];
+    const float* velocity[D];
+  };
   static constexpr int kMaxRuns = 128;  // runs of a block kept at hand; wider blocks go per neighbour
   static constexpr uint32_t kBatch = 4;
 
@@ -334,14 +373,13 @@ class Flock {
   // OneRadius: perception, alignment and cohesion all take in the whole search radius (the default),
   // so one mask serves the three of them.
   template <bool MinImage, bool OneRadius>
-  BoidsAccum<D> gatherFromRuns(uint32_t i, const Run* runs, int runCount, const Thresholds& t, uint32_t& checks) const {
-    const float* axis[D];
-    const float* vel[D];
+  BoidsAccum<D> gatherFromRuns(uint32_t i, const Axes& axes, const Run* runs, int runCount, const Thresholds& t,
+                               uint32_t& checks) const {
+    const float* const* axis = axes.position;
+    const float* const* vel = axes.velocity;
     Lanes p[D], size[D], half[D];
 #pragma GCC unroll 3
     for (int k = 0; k < D; ++k) {
-      axis[k] = grid_.sortedAxis(k).data();
-      vel[k] = velocityAxis_[k].data();
       p[k] = splat(axis[k][i]);
       size[k] = splat(world.size[k]);
       half[k] = splat(world.size[k] * 0.5f);
@@ -414,12 +452,12 @@ class Flock {
 #else
   static constexpr bool kVectorKernel = false;  // other compilers take the per-neighbour path
   template <bool MinImage, bool OneRadius>
-  BoidsAccum<D> gatherFromRuns(uint32_t, const Run*, int, const Thresholds&, uint32_t&) const { return {}; }
+  BoidsAccum<D> gatherFromRuns(uint32_t, const Axes&, const Run*, int, const Thresholds&, uint32_t&) const { return {}; }
 #endif
 
   std::vector<Vec<D>> nextPosition_, nextVelocity_;
   std::vector<uint32_t> idScratch_;
-  std::vector<float> velocityAxis_[D];  // velocity in cell order, one axis at a time, padded like sortedAxis
+  std::vector<float> positionAxis_[D], velocityAxis_[D];  // one axis at a time, padded like grid().sortedAxis()
   std::vector<uint32_t> checks_, neighbors_;
   uint64_t lastChecks_ = 0, lastNeighbors_ = 0;
   UniformGrid<D> grid_;

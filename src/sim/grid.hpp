@@ -63,7 +63,6 @@ class UniformGrid {
     for (auto& axis : sortedAxis_) axis.resize(n + kAxisPadding, 0.0f);
     cellStart_.resize(size_t(numCells_) + 1);
     cellCount_.resize(numCells_);
-    cursor_.resize(numCells_);
 
     parallelFor(n, [&](size_t i) { cellOfAgent_[i] = cellIndex(cellOf(inside(positions[i]))); }, 2048);
 
@@ -74,11 +73,15 @@ class UniformGrid {
     uint32_t sum = 0;
     for (uint32_t c = 0; c < numCells_; ++c) {
       cellStart_[c] = sum;
-      cursor_[c] = sum;
       sum += cellCount_[c];
     }
     cellStart_[numCells_] = sum;
-    for (size_t i = 0; i < n; ++i) order_[cursor_[cellOfAgent_[i]]++] = static_cast<uint32_t>(i);
+    // Counted a second time while placing each agent: the counts end where they were.
+    std::fill(cellCount_.begin(), cellCount_.end(), 0u);
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t c = cellOfAgent_[i];
+      order_[cellStart_[c] + cellCount_[c]++] = static_cast<uint32_t>(i);
+    }
     parallelFor(n, [&](size_t k) {
       const Vec<D> p = inside(positions[order_[k]]);
       sorted_[k] = p;
@@ -333,7 +336,7 @@ class UniformGrid {
   bool clamped_ = false;
   uint32_t numCells_ = 1;
   uint32_t count_ = 0;
-  std::vector<uint32_t> cellOfAgent_, order_, cellStart_, cellCount_, cursor_;
+  std::vector<uint32_t> cellOfAgent_, order_, cellStart_, cellCount_;
   std::vector<Vec<D>> sorted_;
   std::vector<float> sortedAxis_[D];
 };
