@@ -30,9 +30,11 @@ constexpr Vec2 kBaseWorld{1280.0f, 720.0f};
 constexpr int kAuditEvery = 30;            // steps between missed-neighbour audits
 constexpr double kAuditBudget = 4e6;       // brute-force checks one audit may spend: exact up to N=2,000
 constexpr int kMaxHistogramBins = 40;
-constexpr size_t kHeatCellBudget = 8000;   // filled rectangles the heat map draws at most
+constexpr size_t kHeatCellBudget = 20000;  // filled rectangles the heat map draws at most
+constexpr float kMinHeatPixels = 6.0f;     // smaller cells are merged into blocks: colour, not noise
 constexpr float kMinLinePixels = 4.0f;     // closer grid lines merge into a grey fill
 constexpr float kPickPixels = 8.0f;        // how near the cursor an agent must be to be hovered
+constexpr size_t kHues = 64;                // heading colours, tabulated
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
 // Colours of the hover view; the panel legend uses the same ones.
@@ -108,6 +110,10 @@ class SpatialHash final : public scenes::Scene {
     };
     scenes::applyDefaults(params_);
     flock_.world.boundary = sim::Boundary::Wrap;
+    for (size_t h = 0; h < kHues; ++h) {
+      hues_[h] = render::hueColor(float(h) / float(kHues), 0.3f, 0.9f);
+      dimHues_[h] = render::hueColor(float(h) / float(kHues), 0.3f, 0.55f);
+    }
   }
 
   void reset() override {
@@ -135,6 +141,7 @@ class SpatialHash final : public scenes::Scene {
     pinnedId_ = kNone;
     stepGridValid_ = false;
     viewGridDirty_ = true;
+    exactStep_ = -1;  // counted for other settings
     audit();
   }
 
@@ -158,11 +165,13 @@ class SpatialHash final : public scenes::Scene {
     agents.shape = AgentShape::Arrow2D;
     agents.instances.resize(n);
     const bool highlight = hoverWanted();
+    const auto& palette = highlight ? dimHues_ : hues_;
     sim::parallelFor(n, [&](size_t i) {
       const Vec2 v = flock_.velocity[i];
-      const float hue = std::atan2(v.y, v.x) / 6.2831853f;  // by heading, muted so the hover colours stand out
-      agents.instances[i] = {glm::vec3(flock_.position[i], 0), glm::vec3(v, 0), agentScale_, 0.0f,
-                             hueColor(hue, 0.3f, highlight ? 0.55f : 0.9f)};
+      // Coloured by heading, muted so the hover colours stand out; a table, as 50,000 hue conversions show up.
+      const float turn = std::atan2(v.y, v.x) * (1.0f / 6.2831853f) + 1.0f;
+      const uint32_t color = palette[size_t(turn * float(kHues)) % kHues];
+      agents.instances[i] = {glm::vec3(flock_.position[i], 0), glm::vec3(v, 0), agentScale_, 0.0f, color};
     }, 4096);
     debug.rect(flock_.world.min, flock_.world.max(), rgba(70, 76, 90));
     if (s_.distribution == 1) debug.circle(penCenter_, penRadius_, rgba(255, 150, 40, 160));
@@ -196,17 +205,20 @@ class SpatialHash final : public scenes::Scene {
     if (flock_.method == sim::NeighborMethod::BruteForce) {
       ImGui::Text("missed 0: brute force tests every pair");
     } else {
-      ImGui::Text("missed %s per step", withCommas(uint64_t(std::llround(missed_)), a));
+      const double all = missed_ + double(flock_.lastNeighbors());
+      ImGui::Text("missed %s a step (%.0f%% of all neighbours)", withCommas(uint64_t(std::llround(missed_)), a),
+                  all > 0 ? 100.0 * missed_ / all : 0.0);
       if (auditSamples_ >= n)
-        ImGui::TextDisabled("(exact over all %zu agents, every %d steps; last at step %d)", n, kAuditEvery, auditStep_);
+        dimWrapped("(exact over all %zu agents, every %d steps; last at step %d, took %.1f ms outside sim ms)", n,
+                   kAuditEvery, auditStep_, auditMs_);
       else
-        ImGui::TextDisabled("(exact on a sample of 1/%zu agents (%zu), scaled to all;\n every %d steps; last at step %d)",
-                            auditStride_, auditSamples_, kAuditEvery, auditStep_);
+        dimWrapped("(exact on a sample of 1/%zu agents (%zu), scaled to all; every %d steps; last at step %d, took "
+                   "%.1f ms outside sim ms)", auditStride_, auditSamples_, kAuditEvery, auditStep_, auditMs_);
       if (ImGui::Button("Count exactly now")) countExactly();
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Brute force over every agent: N^2 distance checks (seconds at N=50,000)");
-      if (exactStep_ == steps_) {
+      if (exactStep_ >= 0) {
         ImGui::SameLine();
-        ImGui::Text("%s missed, all agents (%.0f ms)", withCommas(exactMissed_, a), exactMs_);
+        ImGui::Text("%s at step %d (%.0f ms)", withCommas(exactMissed_, a), exactStep_, exactMs_);
       }
     }
     explainSearch();
@@ -250,6 +262,7 @@ class SpatialHash final : public scenes::Scene {
     }
     stepGridValid_ = false;
     viewGridDirty_ = true;
+    exactStep_ = -1;  // counted for other settings
     audit();
   }
 
@@ -316,7 +329,9 @@ class SpatialHash final : public scenes::Scene {
     const size_t n = flock_.size();
     auditStride_ = std::max<size_t>(1, size_t(std::ceil(double(n) * double(n) / kAuditBudget)));
     auditSamples_ = n ? (n + auditStride_ - 1) / auditStride_ : 0;
+    const auto t0 = Clock::now();
     const uint64_t missed = flock_.countMissedNeighbors(auditStride_);
+    auditMs_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     missed_ = auditSamples_ ? double(missed) * double(n) / double(auditSamples_) : 0.0;
     auditStep_ = steps_;
   }
@@ -378,15 +393,17 @@ class SpatialHash final : public scenes::Scene {
       debug.line(Vec2(view.lo.x, o.y + float(y) * ext.y), Vec2(view.hi.x, o.y + float(y) * ext.y), color);
   }
 
-  // Visible cells filled by count; when there are more than kHeatCellBudget, blocks of k x k cells.
+  // Visible cells filled by count; blocks of k x k cells when cells are tiny on screen or too many.
   void drawHeatMap(const Grid& g, const ViewRect& view, render::DebugDraw& debug) {
     glm::ivec2 first, last;
     visibleCells(g, view, first, last);
-    const glm::ivec2 span = last - first;
-    const double visible = double(span.x) * double(span.y);
-    heatBlock_ = std::max(1, int(std::ceil(std::sqrt(visible / double(kHeatCellBudget)))));
+    const double visible = double(last.x - first.x) * double(last.y - first.y);
+    const Vec2 ext = g.cellExtent(), worldMax = flock_.world.max();
+    const int bySize = int(std::ceil(kMinHeatPixels / (std::min(ext.x, ext.y) * zoom())));
+    heatBlock_ = std::max({1, bySize, int(std::ceil(std::sqrt(visible / double(kHeatCellBudget))))});
     const int k = heatBlock_;
-    const glm::ivec2 blocks = (span + k - 1) / k;
+    first = first / k * k;  // blocks aligned to the world, so they do not shimmer as the camera pans
+    const glm::ivec2 blocks = (last - first + k - 1) / k;
     heatSums_.assign(size_t(blocks.x) * size_t(blocks.y), 0u);
     const auto counts = g.cellCount();
     uint32_t hottest = 1;
@@ -396,7 +413,6 @@ class SpatialHash final : public scenes::Scene {
         sum += counts[g.cellIndex({x, y})];
         hottest = std::max(hottest, sum);
       }
-    const Vec2 ext = g.cellExtent(), worldMax = flock_.world.max();
     for (int by = 0; by < blocks.y; ++by)
       for (int bx = 0; bx < blocks.x; ++bx) {
         const uint32_t sum = heatSums_[size_t(by) * size_t(blocks.x) + size_t(bx)];
@@ -573,7 +589,7 @@ class SpatialHash final : public scenes::Scene {
 
   int auditStep_ = 0;
   size_t auditStride_ = 1, auditSamples_ = 0;
-  double missed_ = 0;
+  double missed_ = 0, auditMs_ = 0;
   int exactStep_ = -1;
   uint64_t exactMissed_ = 0;
   double exactMs_ = 0;
@@ -586,6 +602,7 @@ class SpatialHash final : public scenes::Scene {
   uint32_t heatHottest_ = 0;
   int lineStride_ = 1, heatBlock_ = 1;
   std::array<float, kMaxHistogramBins> histogram_{};
+  std::array<uint32_t, kHues> hues_{}, dimHues_{};
 };
 
 std::unique_ptr<scenes::Scene> create() { return std::make_unique<SpatialHash>(); }
