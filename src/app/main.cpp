@@ -14,12 +14,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> rest(args.begin() + 1, args.end());
     bool report = false;
     for (const std::string& a : rest) report |= (a == "--report");
-#ifdef CROWDLAB_HAVE_BENCH
     return bench::run(rest, report ? benchReportHeader() : std::string());
-#else
-    std::fprintf(stderr, "crowdlab: this build has no benchmark cases\n");
-    return 2;
-#endif
   }
   app::Options options;
   std::string error;
