@@ -219,7 +219,7 @@ class SpatialHash final : public scenes::Scene {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Brute force over every agent: N^2 distance checks (seconds at N=50,000)");
       if (exactStep_ >= 0) {
         ImGui::SameLine();
-        ImGui::Text("%s at step %d (%.0f ms)", withCommas(exactMissed_, a), exactStep_, exactMs_);
+        ImGui::Text("exact: %s at step %d (%.0f ms)", withCommas(exactMissed_, a), exactStep_, exactMs_);
       }
     }
     explainSearch();
