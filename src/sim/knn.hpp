@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include "sim/grid.hpp"
 #include "sim/parallel.hpp"
@@ -28,24 +29,6 @@ struct Nearest {
   uint32_t checks = 0;  // distance checks made
   std::array<uint32_t, kMaxNearest> index{};
   std::array<float, kMaxNearest> distSq{};
-
-  // Keeps the `keep` best (distance, index) pairs, nearest first.
-  void offer(uint32_t j, float d2, int keep) {
-    int m = count;
-    if (m == keep) {
-      if (d2 > distSq[m - 1] || (d2 == distSq[m - 1] && j > index[m - 1])) return;
-      --m;  // the last one drops out
-    } else {
-      ++count;
-    }
-    while (m > 0 && (d2 < distSq[m - 1] || (d2 == distSq[m - 1] && j < index[m - 1]))) {
-      distSq[m] = distSq[m - 1];
-      index[m] = index[m - 1];
-      --m;
-    }
-    distSq[m] = d2;
-    index[m] = j;
-  }
 };
 
 // The k nearest agents to p, leaving out sorted index `self` (kNoNeighbor: leave out none).
@@ -75,27 +58,72 @@ void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p
     above[a] = wrap ? dims[a] - 1 - below[a] : dims[a] - 1 - c[a];
     lastShell = std::max(lastShell, std::max(below[a], above[a]));
   }
-  auto lo = [&](int s, int a) { return c[a] - std::min(s, below[a]); };
-  auto hi = [&](int s, int a) { return c[a] + std::min(s, above[a]); };
   const auto start = grid.cellStart();
-  const auto sorted = grid.sortedPositions();
+  const float* axis[D];
+  for (int a = 0; a < D; ++a) axis[a] = grid.sortedAxis(a).data();
+  // The best so far as keys (distance bits, index): for distances >= 0 the float's bits order like
+  // the float, so one integer comparison orders by distance, then by index. Sorted, nearest first.
+  uint64_t best[kMaxNearest];
+  std::fill(best, best + want, ~uint64_t(0));
+  float worst = INFINITY;  // squared distance of the k-th held, once k are held
+
+  // Agents begin..end-1: distances as World::delta and glm::dot take them, bit for bit.
+  auto scan = [&](uint32_t begin, uint32_t end) {
+    out.checks += end - begin;
+    for (uint32_t j = begin; j < end; ++j) {
+      float d2 = 0.0f;
+      for (int a = 0; a < D; ++a) {
+        float d = axis[a][j] - q[a];
+        if (wrap) {
+          const float h = world.size[a] * 0.5f;
+          d = d > h ? d - world.size[a] : (d < -h ? d + world.size[a] : d);
+        }
+        d2 = a == 0 ? d * d : d2 + d * d;
+      }
+      uint32_t bits;
+      std::memcpy(&bits, &d2, sizeof bits);
+      uint64_t key = uint64_t(bits) << 32 | j;
+      if (key >= best[want - 1] || j == self) continue;
+      // Insert and drop the last, without branches: min / max down the list.
+      for (int m = 0; m < want; ++m) {
+        const uint64_t held = best[m];
+        best[m] = held < key ? held : key;
+        key = held < key ? key : held;
+      }
+      if (best[want - 1] != ~uint64_t(0)) {
+        const uint32_t worstBits = uint32_t(best[want - 1] >> 32);
+        std::memcpy(&worst, &worstBits, sizeof worst);
+      }
+    }
+    if (self >= begin && self < end) --out.checks;  // the agent itself is no check
+  };
+  // How far q is from cells first..last (unwrapped) along axis a, less a rounding margin; 0 inside.
+  // On a torus the nearest image of those cells counts, which may lie a period away.
+  Vec<D> margin;
+  for (int a = 0; a < D; ++a)
+    margin[a] = 1e-5f * ext[a] + 4e-7f * (std::abs(world.min[a]) + std::abs(world.size[a]));
+  auto gap = [&](int a, int first, int last) {
+    auto gapTo = [&](int f, int l) {
+      const float toLow = world.min[a] + float(f) * ext[a] - q[a];
+      const float toHigh = q[a] - (world.min[a] + float(l + 1) * ext[a]);
+      return std::max(toLow, toHigh);
+    };
+    float g = gapTo(first, last);
+    if (wrap) g = std::min(g, std::min(gapTo(first - dims[a], last - dims[a]), gapTo(first + dims[a], last + dims[a])));
+    return std::max(0.0f, g - margin[a]);
+  };
+  float rowGapSq = 0.0f;  // of the row being visited
 
   // Cells first..last (unwrapped) of the row `row` (x ignored): one or two runs of agents.
   auto visitRow = [&](Coord row, int first, int last) {
     if (first > last) return;
-    for (int a = 1; a < D; ++a) row[a] = (row[a] % dims[a] + dims[a]) % dims[a];
-    auto run = [&](int x0, int x1) {
-      row.x = x0;
-      const uint32_t begin = start[grid.cellIndex(row)];
-      row.x = x1;
-      const uint32_t end = start[grid.cellIndex(row) + 1];
-      for (uint32_t j = begin; j < end; ++j) {
-        if (j == self) continue;
-        ++out.checks;
-        const Vec<D> d = world.delta(q, sorted[j]);
-        out.offer(j, glm::dot(d, d), want);
-      }
-    };
+    if (worst < INFINITY) {
+      const float gx = gap(0, first, last);
+      if (rowGapSq + gx * gx > worst) return;  // nothing in them can be among the k nearest
+    }
+    for (int a = 1; a < D; ++a) row[a] += row[a] < 0 ? dims[a] : (row[a] >= dims[a] ? -dims[a] : 0);
+    row.x = 0;
+    const uint32_t base = grid.cellIndex(row);
     const int nx = dims.x;
     if (last < 0) {  // wholly past the seam (an end of a wrapping shell)
       first += nx;
@@ -105,45 +133,64 @@ void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p
       last -= nx;
     }
     if (first < 0) {
-      run(first + nx, nx - 1);
-      run(0, last);
+      scan(start[base + uint32_t(first + nx)], start[base + uint32_t(nx)]);
+      first = 0;
     } else if (last >= nx) {
-      run(first, nx - 1);
-      run(0, last - nx);
-    } else {
-      run(first, last);
+      scan(start[base], start[base + uint32_t(last - nx) + 1]);
+      last = nx - 1;
     }
+    scan(start[base + uint32_t(first)], start[base + uint32_t(last) + 1]);
   };
 
+  Coord lo = c, hi = c, prevLo = c, prevHi = c;
   for (int s = 0; s <= lastShell; ++s) {
+    for (int a = 0; a < D; ++a) {
+      lo[a] = c[a] - std::min(s, below[a]);
+      hi[a] = c[a] + std::min(s, above[a]);
+    }
     // The cells of shell s: rows of the new block; a row inside the previous block only adds its ends.
     auto visitShellRow = [&](const Coord& row) {
+      rowGapSq = 0.0f;
+      if (worst < INFINITY) {
+        for (int a = 1; a < D; ++a) {
+          const float g = gap(a, row[a], row[a]);
+          rowGapSq += g * g;
+        }
+        if (rowGapSq > worst) return;
+      }
       bool inner = s > 0;
-      for (int a = 1; a < D; ++a) inner = inner && row[a] >= lo(s - 1, a) && row[a] <= hi(s - 1, a);
+      for (int a = 1; a < D; ++a) inner = inner && row[a] >= prevLo[a] && row[a] <= prevHi[a];
       if (inner) {
-        visitRow(row, lo(s, 0), lo(s - 1, 0) - 1);
-        visitRow(row, hi(s - 1, 0) + 1, hi(s, 0));
+        visitRow(row, lo.x, prevLo.x - 1);
+        visitRow(row, prevHi.x + 1, hi.x);
       } else {
-        visitRow(row, lo(s, 0), hi(s, 0));
+        visitRow(row, lo.x, hi.x);
       }
     };
     if constexpr (D == 2) {
-      for (int y = lo(s, 1); y <= hi(s, 1); ++y) visitShellRow(Coord(0, y));
+      for (int y = lo.y; y <= hi.y; ++y) visitShellRow(Coord(0, y));
     } else {
-      for (int z = lo(s, 2); z <= hi(s, 2); ++z)
-        for (int y = lo(s, 1); y <= hi(s, 1); ++y) visitShellRow(Coord(0, y, z));
+      for (int z = lo.z; z <= hi.z; ++z)
+        for (int y = lo.y; y <= hi.y; ++y) visitShellRow(Coord(0, y, z));
     }
-    if (out.count < want) continue;
+    prevLo = lo;
+    prevHi = hi;
+    if (worst == INFINITY) continue;  // fewer than k held yet
     // Nothing unvisited is nearer than the faces of the visited block (on axes not yet covered).
     // The margin keeps the test on the safe side of rounding.
     float bound = INFINITY;
     for (int a = 0; a < D; ++a) {
       if (s >= below[a] && s >= above[a]) continue;
-      const float margin = 1e-5f * ext[a] + 4e-7f * (std::abs(world.min[a]) + std::abs(world.size[a]));
-      if (wrap || s < below[a]) bound = std::fmin(bound, q[a] - (world.min[a] + float(lo(s, a)) * ext[a]) - margin);
-      if (wrap || s < above[a]) bound = std::fmin(bound, world.min[a] + float(hi(s, a) + 1) * ext[a] - q[a] - margin);
+      if (wrap || s < below[a]) bound = std::fmin(bound, q[a] - (world.min[a] + float(lo[a]) * ext[a]) - margin[a]);
+      if (wrap || s < above[a]) bound = std::fmin(bound, world.min[a] + float(hi[a] + 1) * ext[a] - q[a] - margin[a]);
     }
-    if (bound > 0.0f && out.distSq[want - 1] < bound * bound) break;
+    if (bound > 0.0f && worst < bound * bound) break;
+  }
+  while (out.count < want && best[out.count] != ~uint64_t(0)) {
+    const uint32_t bits = uint32_t(best[out.count] >> 32);
+    std::memcpy(&out.distSq[out.count], &bits, sizeof bits);
+    out.index[out.count] = uint32_t(best[out.count]);
+    ++out.count;
   }
 }
 
