@@ -504,7 +504,8 @@ class App {
     settings_.vsync = vsync_;
     settings_.darkTheme = darkTheme_;
     Uint32 flags = SDL_GetWindowFlags(sdl_.window);
-    if (!(flags & (SDL_WINDOW_FULLSCREEN | SDL_WINDOW_MAXIMIZED))) {
+    // A size given on the command line is for that run (a screenshot, a test), not the user's window.
+    if (!options_.sizeGiven && !(flags & (SDL_WINDOW_FULLSCREEN | SDL_WINDOW_FULLSCREEN_DESKTOP | SDL_WINDOW_MAXIMIZED))) {
       SDL_GetWindowSize(sdl_.window, &settings_.windowWidth, &settings_.windowHeight);
       SDL_GetWindowPosition(sdl_.window, &settings_.windowX, &settings_.windowY);
     }

@@ -63,7 +63,8 @@ class Scene {
   virtual std::span<const Param> params() = 0;
   // Called after any parameter write (slider, --set, preset): reconcile (resize N, clamp radii).
   virtual void paramsChanged() {}
-  // Current metrics; names are stable (HUD plots, --metrics-csv, --headless).
+  // Current metrics; names are stable (HUD plots, --metrics-csv, --headless). Names ending in "_ms"
+  // are wall-clock timings: the only metrics allowed to differ between two runs with the same seed.
   virtual void metrics(std::vector<Metric>& out) const = 0;
   virtual size_t agentCount() const = 0;
 
