@@ -274,6 +274,7 @@ void Crowd::resize(size_t n) {
   position.resize(n);
   velocity.resize(n);
   preferred.resize(n);
+  queryRadius_.resize(n, 3.4e38f);  // new agents ask with the full neighbour distance first
 }
 
 std::span<const Segment> Crowd::obstaclesOf(uint32_t agent) const {
@@ -295,10 +296,11 @@ void Crowd::buildGrid() {
   box.boundary = Boundary::Open;
   box.min = lo - Vec2{1.0f};
   box.size = hi - lo + Vec2{2.0f};
-  // Cells no smaller than the query radius (one ring), and at most about eight cells per agent: a
+  // Cells of half the neighbour distance (the first query of a crowded agent is smaller, see step()),
+  // and at most about eight cells per agent: a
   // sparse crowd spread over a large box (a ring of 10k agents) would otherwise spend its time
   // clearing empty cells.
-  const float cell = std::max(params.neighborDist, std::sqrt(box.size.x * box.size.y / (8.0f * float(n) + 1.0f)));
+  const float cell = std::max(0.5f * params.neighborDist, std::sqrt(box.size.x * box.size.y / (8.0f * float(n) + 1.0f)));
   grid_.build(position, box, cell);
 }
 
@@ -356,24 +358,39 @@ void Crowd::step(float dt) {
     sortedPreferred_[k] = preferred[order[k]];
   }, 1024);
 
-  // Neighbours, and the figures of the state we start from.
+  // Neighbours, and the figures of the state we start from. A crowded agent's nearest neighbours
+  // lie well inside the neighbour distance: it first asks within a radius that held its k nearest
+  // last step (plus what a step can change), and only when that finds fewer than k asks again with
+  // the full distance. Exact: when a radius holds k agents, the k nearest are among them.
   const float close = 0.99f * 2.0f * params.radius;
   const float reach = 2.0f * params.radius + 2.0f * params.maxSpeed * dt;
   parallelFor(n, [&](size_t k) {
+    const uint32_t i = order[k];
     NearestNeighbors near;
-    near.capacity = capacity_;
-    uint32_t closePairs = 0;
+    uint32_t closePairs = 0, checks = 0;
     float minSq = 3.4e38f;
-    checks_[k] = grid_.forEachInRadius(uint32_t(k), sorted[k], params.neighborDist,
-                                       [&](uint32_t j, const Vec2& off, float d2) {
-                                         near.offer(j, off, d2);
-                                         minSq = std::min(minSq, d2);
-                                         if (d2 < close * close && j > k) ++closePairs;
-                                       });
-    within_[k] = near.seen;
+    float radius = std::clamp(queryRadius_[i], std::min(reach, params.neighborDist), params.neighborDist);
+    for (;;) {
+      near.count = 0;
+      near.capacity = capacity_;
+      closePairs = 0;
+      minSq = 3.4e38f;
+      checks += grid_.forEachInRadius(uint32_t(k), sorted[k], radius, [&](uint32_t j, const Vec2& off, float d2) {
+        near.offer(j, off, d2);
+        minSq = std::min(minSq, d2);
+        if (d2 < close * close && j > k) ++closePairs;
+      });
+      if (near.count >= maxNeighbors || radius >= params.neighborDist) break;
+      radius = params.neighborDist;
+    }
+    queryRadius_[i] = near.count >= maxNeighbors
+                          ? 1.1f * (std::sqrt(near.distSq[maxNeighbors - 1]) + 2.0f * params.maxSpeed * dt)
+                          : params.neighborDist;
+    checks_[k] = checks;
     overlaps_[k] = closePairs;
     minDistSq_[k] = minSq;
     const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
+    within_[k] = uint32_t(kept);
     neighborCount_[k] = uint8_t(kept);
     std::copy(near.index.begin(), near.index.begin() + kept, &neighborIndex_[k * size_t(capacity_)]);
     marked_[k] = 0;

@@ -259,7 +259,7 @@ class Crowd {
   // Figures of the state a step started from (pairs: those within the neighbour distance).
   struct Stats {
     uint64_t checks = 0;
-    uint64_t neighbors = 0;       // agents within the neighbour distance, summed over agents
+    uint64_t neighbors = 0;       // neighbours each agent's program used, summed over agents
     uint64_t overlaps = 0;        // pairs closer than 0.99 * 2r
     uint64_t infeasible = 0;      // agents whose program needed the fallback
     int rounds = 0;
@@ -288,7 +288,7 @@ class Crowd {
   std::vector<uint32_t> neighborIndex_;  // capacity_ per sorted agent
   std::vector<uint8_t> neighborCount_, marked_, markedNext_, needsSolve_, feasible_, markedByAgent_;
   std::vector<uint32_t> checks_, within_, overlaps_;
-  std::vector<float> minDistSq_;
+  std::vector<float> minDistSq_, queryRadius_;  // queryRadius_: per agent, see step()
   Stats stats_;
 };
 
