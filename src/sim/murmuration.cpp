@@ -1,0 +1,412 @@
+#include "sim/murmuration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include "sim/boids.hpp"
+#include "sim/knn.hpp"
+#include "sim/metrics.hpp"
+#include "sim/parallel.hpp"
+
+namespace sim {
+
+static_assert(Murmuration<3>::kMaxNeighbors <= kMaxNearest, "the grid kNN holds at most kMaxNearest");
+
+namespace {
+
+constexpr float kMinSpeedShare = 0.7f;     // of the cruise speed: birds cannot hover
+constexpr float kMaxSpeedShare = 1.3f;
+constexpr float kFleeWeight = 2.0f;        // escape steering, on the rules' scale
+constexpr float kRoostWeight = 1.5f;       // full turn-back strength, reached a quarter radius past the roost
+constexpr float kHomeWeight = 0.3f;        // the pull towards the roost centre, at the roost radius
+constexpr float kRoostFlattening = 2.0f;   // 3D roost is an oblate ellipsoid: half as high as wide
+constexpr float kLevelling = 0.6f;         // 3D: birds damp their climb rate (1/s), so flight stays mostly level
+constexpr float kCohesionFade = 2.5f;      // cohesion grows with the centroid offset up to this many separation distances
+constexpr float kFalconMinSpeed = 20.0f;   // m/s
+constexpr float kCellOccupancy = 2.0f;     // kNN grid: birds per cell over the flock's bounding box
+
+template <int D>
+Vec<D> scaleVertical(Vec<D> v, float factor) {
+  if constexpr (D == 3) v.z *= factor;
+  return v;
+}
+
+}  // namespace
+
+// ---- set-up ----
+
+template <int D>
+void Murmuration<D>::resizeStorage(size_t n) {
+  position.resize(n);
+  velocity.resize(n);
+  id.resize(n);
+  fearAge.resize(n, kCalm);
+  fleeDir.resize(n, Vec<D>(0.0f));
+  nextPosition_.resize(n);
+  nextVelocity_.resize(n);
+  nextFleeDir_.resize(n);
+  nextFearAge_.resize(n);
+}
+
+template <int D>
+void Murmuration<D>::spawn(size_t n, uint64_t seed) {
+  rng_.reseed(seed);
+  seed_ = seed;
+  stepCount_ = 0;
+  time_ = 0.0f;
+  falcon_ = Falcon{};
+  position.clear();
+  velocity.clear();
+  id.clear();
+  fearAge.clear();
+  fleeDir.clear();
+  resizeStorage(n);
+  // A bent, flattened ellipsoid (a crescent in 2D) roughly one separation distance apart, long
+  // along the way the birds fly: the look of a murmuration from the start, not a ball.
+  const float spacing = params.separationDistance;
+  const float radius = D == 3 ? spacing * std::cbrt(3.0f * float(n) / (4.0f * 3.14159265f))
+                              : spacing * std::sqrt(float(n) / 3.14159265f);
+  Vec<D> axes;  // semi-axes over the radius, product 1: the volume of the ball
+  if constexpr (D == 3) axes = Vec3(2.0f, 1.0f, 0.5f);
+  else axes = Vec2(1.6f, 0.625f);
+  const Vec2 forward = rng_.unitVec2();
+  const Vec2 left(-forward.y, forward.x);
+  Vec<D> heading(0.0f), side(0.0f), bendAxis(0.0f);
+  heading.x = forward.x;
+  heading.y = forward.y;
+  side.x = left.x;
+  side.y = left.y;
+  bendAxis[D - 1] = 1.0f;  // 3D: the sheet sags; 2D: the crescent bows sideways
+  if constexpr (D == 2) bendAxis = side;
+  for (size_t i = 0; i < n; ++i) {
+    Vec<D> u;
+    do u = rng_.inBox<D>(Vec<D>(-1.0f), Vec<D>(1.0f));
+    while (glm::dot(u, u) > 1.0f);
+    const Vec<D> e = u * axes * radius;
+    Vec<D> p = heading * e[0] + side * e[1] + bendAxis * (0.6f * radius * u[0] * u[0]);
+    if constexpr (D == 3) p.z += e[2];
+    position[i] = roostCenter + p;
+    velocity[i] = safeNormalize<D>(heading + rng_.unitVec<D>() * 0.35f) * params.speed;
+    id[i] = uint32_t(i);
+    fearAge[i] = kCalm;
+    fleeDir[i] = Vec<D>(0.0f);
+  }
+}
+
+template <int D>
+void Murmuration<D>::resizeKeeping(size_t n) {
+  const size_t old = size();
+  if (old == 0) {
+    spawn(n, seed_);
+    return;
+  }
+  if (n < old) {
+    // Keep the birds with ids below n (ids stay 0..n-1), in their current order.
+    size_t kept = 0;
+    for (size_t i = 0; i < old; ++i) {
+      if (id[i] >= n) continue;
+      position[kept] = position[i];
+      velocity[kept] = velocity[i];
+      id[kept] = id[i];
+      fearAge[kept] = fearAge[i];
+      fleeDir[kept] = fleeDir[i];
+      ++kept;
+    }
+  }
+  resizeStorage(n);
+  // New birds join next to random existing ones, flying with them.
+  for (size_t i = old; i < n; ++i) {
+    const size_t parent = rng_.below(uint32_t(old));
+    position[i] = position[parent] + rng_.unitVec<D>() * params.separationDistance;
+    velocity[i] = velocity[parent];
+    id[i] = uint32_t(i);
+    fearAge[i] = kCalm;
+    fleeDir[i] = Vec<D>(0.0f);
+  }
+}
+
+// ---- neighbours ----
+
+template <int D>
+int Murmuration<D>::effectiveK() const {
+  const int others = size() > 0 ? int(std::min<size_t>(size() - 1, kMaxNeighbors)) : 0;
+  return std::min(std::clamp(params.k, 1, kMaxNeighbors), others);
+}
+
+// An open grid over the birds' bounding box; birds are never outside it, so no seams and no wrap.
+template <int D>
+void Murmuration<D>::buildGrid(UniformGrid<D>& grid, std::span<const Vec<D>> points, float cellSize) const {
+  World<D> box;
+  box.boundary = Boundary::Open;
+  Vec<D> lo(0.0f), hi(0.0f);
+  if (!points.empty()) lo = hi = points[0];
+  for (const Vec<D>& p : points) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  box.min = lo;
+  box.size = glm::max(hi - lo, Vec<D>(1e-3f));
+  if (!(cellSize > 0.0f)) {
+    float volume = 1.0f;
+    for (int a = 0; a < D; ++a) volume *= std::max(box.size[a], 1.0f);
+    cellSize = std::pow(volume * kCellOccupancy / float(std::max<size_t>(points.size(), 1)), 1.0f / float(D));
+  }
+  grid.build(points, box, std::max(cellSize, 0.05f));
+}
+
+template <int D>
+void Murmuration<D>::findNearest(const UniformGrid<D>& grid, int k, NeighborLists& out, bool withDistances) const {
+  const size_t n = grid.size();
+  out.k = k;
+  out.lists.resize(n * size_t(k));
+  out.distSq.resize(withDistances ? n * size_t(k) : 0);
+  nearestNeighborsAll<D>(grid, k, out.lists, out.distSq);
+}
+
+template <int D>
+std::span<const uint32_t> Murmuration<D>::neighborsOf(size_t i) const {
+  if (params.metric || (i + 1) * size_t(neighbors_.k) > neighbors_.lists.size()) return {};
+  return {neighbors_.lists.data() + i * size_t(neighbors_.k), size_t(neighbors_.k)};
+}
+
+// ---- one step ----
+
+template <int D>
+float Murmuration<D>::fear(size_t i) const {
+  const float f = 1.0f - fearAge[i] / std::max(params.fearSeconds, 1e-3f);
+  return std::clamp(f, 0.0f, 1.0f);
+}
+
+template <int D>
+void Murmuration<D>::step(float dt) {
+  resizeStorage(size());  // a caller may have resized the public arrays
+  const size_t n = size();
+  const MurmurationParams& P = params;
+  const bool metric = P.metric;
+
+  // Cell order: neighbours sit close in memory; every per-bird array follows.
+  buildGrid(grid_, position, metric ? P.radius : 0.0f);
+  grid_.reorder(position, scratchVec_);
+  grid_.reorder(velocity, scratchVec_);
+  grid_.reorder(fleeDir, scratchVec_);
+  grid_.reorder(fearAge, scratchFloat_);
+  grid_.reorder(id, scratchId_);
+  if (!metric) findNearest(grid_, effectiveK(), neighbors_, false);
+
+  const float sep2 = P.separationDistance * P.separationDistance;
+  const float minSpeed = kMinSpeedShare * P.speed, maxSpeed = kMaxSpeedShare * P.speed;
+  const float alignmentFade = 0.1f * P.speed, cohesionFade = kCohesionFade * P.separationDistance;
+  const float sight2 = P.sightRadius * P.sightRadius;
+  const float fearSeconds = std::max(P.fearSeconds, 1e-3f);
+  const float receptiveAge = fearSeconds + P.refractorySeconds;
+  const Falcon falcon = falcon_;
+  const int k = neighbors_.k;
+
+  parallelFor(n, [&](size_t i) {
+    const Vec<D> p = position[i], v = velocity[i];
+    Vec<D> separation(0.0f), velocitySum(0.0f), offsetSum(0.0f), fleeSum(0.0f);
+    int count = 0, alarming = 0;
+    auto visit = [&](uint32_t j, const Vec<D>& offset, float d2) {
+      ++count;
+      velocitySum += velocity[j];
+      offsetSum += offset;
+      if (d2 < sep2 && d2 > 0.0f) separation -= offset / d2;  // normalize(self - other) / distance
+      // A neighbour alarms others once its reaction delay has passed, for as long as it is startled.
+      const float age = fearAge[j];
+      if (age >= P.reactionDelay && age < fearSeconds) {
+        ++alarming;
+        fleeSum += fleeDir[j];
+      }
+    };
+    if (metric) {
+      grid_.forEachInRadius(uint32_t(i), p, P.radius, visit);
+    } else {
+      const uint32_t* list = neighbors_.lists.data() + i * size_t(k);
+      for (int m = 0; m < k; ++m) {
+        const Vec<D> offset = position[list[m]] - p;
+        visit(list[m], offset, glm::dot(offset, offset));
+      }
+    }
+
+    // Fear: seeing the falcon startles at once; otherwise enough alarming neighbours do, unless the
+    // bird has only just calmed down (without that pause the wave would bounce back and forth forever).
+    float age = fearAge[i];
+    Vec<D> flee = fleeDir[i];
+    const Vec<D> fromFalcon = p - falcon.position;
+    const bool sees = falcon.active && glm::dot(fromFalcon, fromFalcon) < sight2;
+    const int quorum = std::max(1, int(std::ceil(P.fearQuorum * float(count) - 1e-4f)));
+    if (sees) {
+      age = age >= fearSeconds ? 0.0f : age + dt;
+      Vec<D> away = safeNormalize(fromFalcon);
+      flee = glm::dot(away, away) > 0.0f ? away : safeNormalize(falcon.velocity);
+    } else if (age >= receptiveAge && alarming >= quorum) {
+      age = 0.0f;
+      flee = fleeSum / float(alarming);  // escape the way the alarming neighbours escape (weaker where they disagree)
+    } else {
+      age += dt;
+    }
+    const float fright = std::clamp(1.0f - age / fearSeconds, 0.0f, 1.0f);
+
+    Vec<D> steer(0.0f);
+    if (count > 0) {
+      const float inv = 1.0f / float(count);
+      steer += P.wSeparation * safeNormalize(separation);
+      steer += P.wAlignment * softNormalize(velocitySum * inv - v, alignmentFade);
+      steer += P.wCohesion * softNormalize(offsetSum * inv, cohesionFade);
+    }
+    steer += kFleeWeight * fright * flee;
+    // A little random steering per bird and step (a function of seed, id and step, so any thread
+    // count draws the same): without it nothing ever disturbs a flock that starts in order.
+    if (P.noise > 0.0f) {
+      Rng jitter(seed_ ^ (uint64_t(id[i]) << 32), stepCount_);
+      steer += P.noise * jitter.unitVec<D>();
+    }
+    // The roost: a gentle pull towards its centre everywhere (the birds circle over their roost, and
+    // parts of a split flock meet again there), and past its radius a turn back that grows over a
+    // quarter radius.
+    const Vec<D> toCenter = scaleVertical<D>(roostCenter - p, kRoostFlattening);
+    const float fromCenter = std::sqrt(glm::dot(toCenter, toCenter));
+    steer += kHomeWeight * std::min(fromCenter / P.roostRadius, 1.0f) * safeNormalize(toCenter);
+    const float outside = (fromCenter - P.roostRadius) / (0.25f * P.roostRadius);
+    if (outside > 0.0f) steer += kRoostWeight * std::min(outside, 1.0f) * safeNormalize(toCenter);
+    const float boost = 1.0f + (P.fleeBoost - 1.0f) * fright;
+    Vec<D> acceleration = clampLength(steer * P.maxAcceleration, P.maxAcceleration * boost);
+    if constexpr (D == 3) acceleration.z -= kLevelling * v.z;
+
+    Vec<D> nv = clampLength(v + acceleration * dt, maxSpeed * boost);
+    const float s2 = glm::dot(nv, nv);
+    if (s2 < minSpeed * minSpeed) nv = s2 > 1e-12f ? nv * (minSpeed / std::sqrt(s2)) : safeNormalize(v) * minSpeed;
+    nextPosition_[i] = p + nv * dt;
+    nextVelocity_[i] = nv;
+    nextFearAge_[i] = std::min(age, kCalm);
+    nextFleeDir_[i] = flee;
+  }, 64);
+
+  position.swap(nextPosition_);
+  velocity.swap(nextVelocity_);
+  fearAge.swap(nextFearAge_);
+  fleeDir.swap(nextFleeDir_);
+
+  if (falcon_.active) {
+    falcon_.position += falcon_.velocity * dt;
+    falcon_.timeLeft -= dt;
+    if (falcon_.timeLeft <= 0.0f) falcon_ = Falcon{};
+  }
+  time_ += dt;
+  ++stepCount_;
+}
+
+// ---- the falcon ----
+
+template <int D>
+Vec<D> Murmuration<D>::centroid() const {
+  Vec<D> sum(0.0f);
+  for (const Vec<D>& p : position) sum += p;
+  return size() ? sum / float(size()) : roostCenter;
+}
+
+template <int D>
+float Murmuration<D>::rmsRadius(const Vec<D>& center) const {
+  double sum = 0.0;
+  for (const Vec<D>& p : position) sum += double(glm::dot(p - center, p - center));
+  return size() ? float(std::sqrt(sum / double(size()))) : 0.0f;
+}
+
+// Flies straight through `aim` and as far beyond it, in params.falconSeconds; at least through the flock.
+template <int D>
+void Murmuration<D>::launchFalcon(const Vec<D>& from, const Vec<D>& aim) {
+  const float seconds = std::max(params.falconSeconds, 0.1f);
+  Vec<D> dir = aim - from;
+  float distance = std::sqrt(glm::dot(dir, dir));
+  if (distance > 1.0f) {
+    dir /= distance;
+  } else {
+    // Placed in the middle of the flock: head-on against the flock's mean heading.
+    Vec<D> mean(0.0f);
+    for (const Vec<D>& v : velocity) mean += v;
+    dir = -safeNormalize(mean);
+    if (glm::dot(dir, dir) == 0.0f) { dir = Vec<D>(0.0f); dir.x = 1.0f; }
+  }
+  const float reach = std::max(distance, rmsRadius(aim) * 1.5f + params.sightRadius);
+  falcon_.active = true;
+  falcon_.position = from;
+  falcon_.velocity = dir * std::max(kFalconMinSpeed, 2.0f * reach / seconds);
+  falcon_.timeLeft = seconds;
+}
+
+template <int D>
+void Murmuration<D>::alarm() {
+  const Vec<D> c = centroid();
+  Vec<D> dir = rng_.unitVec<D>();
+  if constexpr (D == 3) dir = glm::normalize(Vec3(dir.x, dir.y, 0.4f + 0.6f * std::abs(dir.z)));  // a stoop from above
+  const float start = std::max(rmsRadius(c) * 1.5f + params.sightRadius, 15.0f);
+  launchFalcon(c + dir * start, c);
+}
+
+template <int D>
+void Murmuration<D>::placeFalcon(const Vec<D>& p) {
+  launchFalcon(p, centroid());
+}
+
+template <int D>
+void Murmuration<D>::placeFalcon(const Vec<D>& p, const Vec<D>& v) {
+  falcon_.active = true;
+  falcon_.position = p;
+  falcon_.velocity = v;
+  falcon_.timeLeft = std::max(params.falconSeconds, 0.1f);
+}
+
+// ---- metrics ----
+
+template <int D>
+typename Murmuration<D>::Metrics Murmuration<D>::measure() {
+  Metrics m;
+  const size_t n = size();
+  m.polarization = polarization<D>(velocity);
+  const Vec<D> c = centroid();
+  m.extent = 2.0 * double(rmsRadius(c));
+  for (size_t i = 0; i < n; ++i) m.startled += startled(i) ? 1 : 0;
+  if (n < 2) {
+    m.groups = int(n);
+    m.largestGroup = n ? 1.0 : 0.0;
+    return m;
+  }
+
+  buildGrid(measureGrid_, position, 0.0f);
+  findNearest(measureGrid_, effectiveK(), measureNeighbors_, true);
+  const NeighborLists& g = measureNeighbors_;
+  const size_t k = size_t(g.k);
+  double nearestSum = 0.0;
+  for (size_t i = 0; i < n; ++i) nearestSum += double(std::sqrt(g.distSq[i * k]));  // lists are nearest first
+  m.meanNearest = nearestSum / double(n);
+
+  // Union-find over the links no longer than the cut-off (either direction joins).
+  parent_.resize(n);
+  groupSize_.assign(n, 0);
+  std::iota(parent_.begin(), parent_.end(), 0u);
+  auto root = [&](uint32_t a) {
+    while (parent_[a] != a) a = parent_[a] = parent_[parent_[a]];
+    return a;
+  };
+  const float cut2 = params.groupCutoff * params.groupCutoff;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t m = 0; m < k; ++m) {
+      if (g.distSq[i * k + m] > cut2) break;  // nearest first: the rest are longer still
+      uint32_t a = root(uint32_t(i)), b = root(g.lists[i * k + m]);
+      if (a != b) parent_[std::max(a, b)] = std::min(a, b);
+    }
+  }
+  uint32_t largest = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t r = root(uint32_t(i));
+    if (r == i) ++m.groups;
+    largest = std::max(largest, ++groupSize_[r]);
+  }
+  m.largestGroup = double(largest) / double(n);
+  return m;
+}
+
+template class Murmuration<2>;
+template class Murmuration<3>;
+
+}  // namespace sim
