@@ -1,0 +1,348 @@
+// Scene 1 — Murmuration: starlings that each watch their k nearest neighbours (Ballerini et al. 2008),
+// in 3D over a dusk sky, or in the plane as in the article; a falcon alarm shows fear spreading
+// along the neighbour graph.
+#include <imgui.h>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include "render/color.hpp"
+#include "scenes/scene.hpp"
+#include "sim/murmuration.hpp"
+
+namespace {
+
+using sim::Vec2;
+using sim::Vec3;
+
+struct MurmurationSettings {
+  int count;
+  int k;
+  int neighborMode;  // 0 topological, 1 metric
+  float radius;
+  float wSeparation, wAlignment, wCohesion;
+  float separationDistance, noise;
+  float speed;
+  float roostRadius;
+  float falconSeconds, sightRadius, reactionDelay, fearSeconds, fearQuorum;
+  float groupCutoff;
+  float alarmEvery;  // seconds between automatic alarms, 0: only by hand
+  bool planar;       // "2D (as in the article)"
+  bool autoRotate;
+  bool followFlock;
+  float birdSize;
+};
+
+struct History {
+  std::array<float, 240> values{};
+  int next = 0, count = 0;
+  void push(float v) { values[size_t(next)] = v; next = (next + 1) % int(values.size()); count = std::min(count + 1, int(values.size())); }
+  void clear() { next = count = 0; }
+  float max() const { return count ? *std::max_element(values.begin(), values.begin() + count) : 1.0f; }
+  void plot(const char* label, float lo, float hi) const {
+    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, nullptr, lo, hi, ImVec2(0, 36));
+  }
+};
+
+// Wing-beat phase from the bird's id: spread over the whole cycle so neighbours never flap in sync.
+float wingPhase(uint32_t id) {
+  float golden = float(id) * 0.61803398875f;
+  return (golden - std::floor(golden)) * 6.2831853f;
+}
+
+constexpr uint32_t kBirdColor = render::rgba(34, 30, 40);         // dark against the dusk sky
+constexpr uint32_t kBirdColor2D = render::rgba(205, 212, 228);    // light on the 2D background
+constexpr glm::vec3 kStartledTint{0.55f, 0.16f, 0.12f};            // a startled bird warms up a little
+constexpr glm::vec3 kStartledTint2D{1.0f, 0.55f, 0.35f};
+constexpr uint32_t kFalconColor = render::rgba(235, 45, 40);
+
+glm::vec3 unpack(uint32_t c) {
+  return glm::vec3(float(c & 0xFF), float((c >> 8) & 0xFF), float((c >> 16) & 0xFF)) / 255.0f;
+}
+uint32_t tinted(const glm::vec3& base, const glm::vec3& tint, float amount) {
+  const glm::vec3 c = glm::mix(base, tint, amount);
+  return render::rgbaf(c.x, c.y, c.z);
+}
+
+class MurmurationScene final : public scenes::Scene {
+ public:
+  MurmurationScene() {
+    params_ = {
+        scenes::Param::i("N", "birds (N)", &s_.count, 100, 50000, 2000, "Number of starlings", true),
+        scenes::Param::i("k", "neighbours (k)", &s_.k, 1, 30, 7, "Each bird reacts to its k nearest neighbours, however far (topological)"),
+        scenes::Param::e("neighbors", "neighbours by", &s_.neighborMode, "topological|metric", 0,
+                         "topological: the k nearest; metric: every bird within the radius (for comparison)"),
+        scenes::Param::f("radius", "metric radius (m)", &s_.radius, 0.5f, 20, 4, "Metric mode: birds closer than this are neighbours"),
+        scenes::Param::f("wSep", "separation weight", &s_.wSeparation, 0, 3, 1.5f, "Push away from neighbours closer than the separation distance"),
+        scenes::Param::f("wAli", "alignment weight", &s_.wAlignment, 0, 3, 1, "Steer towards the neighbours' mean velocity"),
+        scenes::Param::f("wCoh", "cohesion weight", &s_.wCohesion, 0, 3, 0.5f, "Steer towards the neighbours' centroid"),
+        scenes::Param::f("sepDistance", "separation distance (m)", &s_.separationDistance, 0.2f, 6, 2, "Neighbours closer than this push away: about the flock's spacing"),
+        scenes::Param::f("noise", "noise", &s_.noise, 0, 3, 0.8f, "Random steering per bird: what keeps the flock lively"),
+        scenes::Param::f("speed", "speed (m/s)", &s_.speed, 4, 25, 12, "Cruise speed; birds fly between 0.7x and 1.3x of it"),
+        scenes::Param::f("roostRadius", "roost radius (m)", &s_.roostRadius, 20, 500, 80, "Past this distance from the roost a steering term turns birds back", true),
+        scenes::Param::f("falconSeconds", "falcon seconds", &s_.falconSeconds, 0.5f, 8, 2, "How long the falcon of an alarm stays"),
+        scenes::Param::f("sight", "falcon sight (m)", &s_.sightRadius, 1, 40, 8, "Birds closer to the falcon than this see it and flee"),
+        scenes::Param::f("reaction", "reaction delay (s)", &s_.reactionDelay, 0, 0.5f, 0.08f, "A startled bird alarms its neighbours after this: the wave's time per hop"),
+        scenes::Param::f("fearSeconds", "fear seconds", &s_.fearSeconds, 0.3f, 8, 2.5f, "How long a startle lasts"),
+        scenes::Param::f("quorum", "fear quorum", &s_.fearQuorum, 0, 1, 0.2f, "Share of its neighbours that must be alarmed before a bird startles (at least one)"),
+        scenes::Param::f("groupCutoff", "group cut-off (m)", &s_.groupCutoff, 0.5f, 30, 5, "Metrics: neighbour links longer than this do not join two birds into one group"),
+        scenes::Param::f("alarmEvery", "alarm every (s)", &s_.alarmEvery, 0, 60, 0, "A falcon attacks by itself every this many seconds (0: only when asked)"),
+        scenes::Param::b("mode2D", "2D (as in the article)", &s_.planar, false, "The same rules in the plane, seen from above"),
+        scenes::Param::b("autoRotate", "auto-rotate", &s_.autoRotate, true, "3D: the camera circles slowly"),
+        scenes::Param::b("follow", "follow the flock", &s_.followFlock, true, "The camera keeps the flock's centre in view"),
+        scenes::Param::f("birdSize", "bird size (drawn, m)", &s_.birdSize, 0.1f, 3, 0.7f, "Drawn wingspan; real starlings span about 0.4 m"),
+    };
+    scenes::applyDefaults(params_);
+  }
+
+  void reset() override {
+    applySettings();
+    planarNow_ = s_.planar;
+    sinceAlarm_ = 0.0f;
+    if (planarNow_) flock2_.spawn(size_t(s_.count), seed);
+    else flock3_.spawn(size_t(s_.count), seed);
+    for (History* h : {&polarizationHistory_, &groupsHistory_, &extentHistory_, &nearestHistory_, &startledHistory_}) h->clear();
+    updateMetrics();
+  }
+
+  void step(float dt) override {
+    sinceAlarm_ += dt;
+    if (s_.alarmEvery > 0.0f && sinceAlarm_ >= s_.alarmEvery) alarm();
+    if (planarNow_) flock2_.step(dt);
+    else flock3_.step(dt);
+    if (++stepsSinceMetrics_ >= 10) updateMetrics();
+  }
+
+  void draw(render::AgentBatch& agents, render::DebugDraw& debug) override {
+    if (planarNow_) drawBirds(flock2_, agents, debug);
+    else drawBirds(flock3_, agents, debug);
+    moveCamera();
+  }
+
+  void panel() override {
+    ImGui::TextWrapped("Each starling reacts to its k nearest neighbours, however far they are (Ballerini et al. 2008: "
+                       "about 7). Press Alarm or Shift+click to send a falcon; watch the fear spread bird to bird.");
+    if (ImGui::Button("Alarm (falcon)")) alarm();
+    ImGui::SameLine();
+    if (planarNow_ ? flock2_.falcon().active : flock3_.falcon().active)
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.35f, 1), "falcon: %.1f s", planarNow_ ? flock2_.falcon().timeLeft : flock3_.falcon().timeLeft);
+    else
+      ImGui::TextDisabled("key A; Shift+click places it");
+    if (ImGui::Checkbox("2D (as in the article)", &s_.planar)) paramsChanged();
+    scenes::sectionTitle("The article's claims");
+    auto setK = [&](int k) {
+      s_.k = k;
+      s_.neighborMode = 0;
+      paramsChanged();
+    };
+    if (ImGui::Button("k = 1 (chains)")) setK(1);
+    ImGui::SameLine();
+    if (ImGui::Button("k = 7 (Ballerini)")) setK(7);
+    ImGui::SameLine();
+    if (ImGui::Button("k = 20 (rigid mass)")) setK(20);
+    ImGui::TextDisabled("now: %s", s_.neighborMode == 0 ? "topological" : "metric");
+    if (s_.neighborMode == 0) { ImGui::SameLine(); ImGui::TextDisabled("k = %d", s_.k); }
+
+    scenes::sectionTitle("Flock");
+    ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", metrics_.polarization);
+    polarizationHistory_.plot("##pol", 0, 1);
+    ImGui::Text("groups %d  (largest holds %.0f%%; links <= %.1f m)", metrics_.groups, metrics_.largestGroup * 100.0,
+                double(s_.groupCutoff));
+    groupsHistory_.plot("##groups", 0, std::max(4.0f, groupsHistory_.max()));
+    ImGui::Text("extent %.1f m  (2 x RMS distance from the centre)", metrics_.extent);
+    extentHistory_.plot("##extent", 0, std::max(10.0f, extentHistory_.max()));
+    ImGui::Text("mean nearest-neighbour distance %.2f m", metrics_.meanNearest);
+    nearestHistory_.plot("##nn", 0, std::max(2.0f, nearestHistory_.max()));
+    ImGui::Text("startled %d", metrics_.startled);
+    startledHistory_.plot("##startled", 0, float(std::max<size_t>(agentCount(), 1)));
+  }
+
+  bool onMouse(const scenes::MouseEvent& e) override {
+    if (e.kind != scenes::MouseEvent::Down || e.button != 1 || !e.shift) return false;
+    if (planarNow_) {
+      flock2_.placeFalcon(Vec2(e.world));
+    } else if (ctx) {
+      // The mouse ray meets the horizontal plane through the flock's centre.
+      const render::OrbitCamera& cam = ctx->camera3D;
+      const Vec3 eye = cam.eye(), ray = cam.rayDirection(e.screen), c = flock3_.centroid();
+      float t = std::abs(ray.z) > 1e-4f ? (c.z - eye.z) / ray.z : -1.0f;
+      if (!(t > 0.0f)) t = glm::length(c - eye);  // looking along or away from the plane: as far as the flock
+      flock3_.placeFalcon(eye + ray * t);
+    }
+    return true;
+  }
+
+  bool onKey(int key, bool /*shift*/) override {
+    if (key != 'a') return false;
+    alarm();
+    return true;
+  }
+
+  std::span<const scenes::Param> params() override { return params_; }
+
+  void paramsChanged() override {
+    applySettings();
+    if (s_.planar != planarNow_) {
+      reset();
+      if (ctx) homeCamera(*ctx);
+      return;
+    }
+    if (planarNow_ && size_t(s_.count) != flock2_.size()) flock2_.resizeKeeping(size_t(s_.count));
+    if (!planarNow_ && size_t(s_.count) != flock3_.size()) flock3_.resizeKeeping(size_t(s_.count));
+  }
+
+  void metrics(std::vector<scenes::Metric>& out) const override {
+    out.push_back({"polarization", metrics_.polarization});
+    out.push_back({"groups", double(metrics_.groups)});
+    out.push_back({"largest_group", metrics_.largestGroup});
+    out.push_back({"extent", metrics_.extent});
+    out.push_back({"mean_nn_distance", metrics_.meanNearest});
+    out.push_back({"startled", double(metrics_.startled)});
+  }
+  size_t agentCount() const override { return planarNow_ ? flock2_.size() : flock3_.size(); }
+
+  scenes::View view() const override { return planarNow_ ? scenes::View::TwoD : scenes::View::ThreeD; }
+
+  void homeCamera(scenes::SceneContext& c) override {
+    if (planarNow_) {
+      const float r = s_.roostRadius * 1.15f;
+      c.camera2D.fit(Vec2(-r), Vec2(r));
+      return;
+    }
+    render::OrbitCamera& cam = c.camera3D;
+    cam.target = flock3_.size() ? flock3_.centroid() : Vec3(0.0f);
+    cam.yaw = 0.6f;
+    cam.pitch = 0.3f;  // a little from above: the flock is a wide, thin sheet
+    // Far enough to hold the flock, with some room for it to swirl.
+    cam.distance = std::clamp(float(metrics_.extent) * 1.3f + 25.0f, 30.0f, 600.0f);
+  }
+
+ private:
+  void applySettings() {
+    auto apply = [&](sim::MurmurationParams& p) {
+      p.k = s_.k;
+      p.metric = s_.neighborMode == 1;
+      p.radius = s_.radius;
+      p.wSeparation = s_.wSeparation;
+      p.wAlignment = s_.wAlignment;
+      p.wCohesion = s_.wCohesion;
+      p.separationDistance = s_.separationDistance;
+      p.noise = s_.noise;
+      p.speed = s_.speed;
+      p.roostRadius = s_.roostRadius;
+      p.falconSeconds = s_.falconSeconds;
+      p.sightRadius = s_.sightRadius;
+      p.reactionDelay = s_.reactionDelay;
+      p.fearSeconds = s_.fearSeconds;
+      p.fearQuorum = s_.fearQuorum;
+      p.groupCutoff = s_.groupCutoff;
+    };
+    apply(flock2_.params);
+    apply(flock3_.params);
+  }
+
+  void alarm() {
+    sinceAlarm_ = 0.0f;
+    if (planarNow_) flock2_.alarm();
+    else flock3_.alarm();
+  }
+
+  void updateMetrics() {
+    stepsSinceMetrics_ = 0;
+    metrics_ = planarNow_ ? convert(flock2_.measure()) : convert(flock3_.measure());
+    polarizationHistory_.push(float(metrics_.polarization));
+    groupsHistory_.push(float(metrics_.groups));
+    extentHistory_.push(float(metrics_.extent));
+    nearestHistory_.push(float(metrics_.meanNearest));
+    startledHistory_.push(float(metrics_.startled));
+  }
+
+  struct FlockMetrics {
+    double polarization = 0, largestGroup = 0, extent = 0, meanNearest = 0;
+    int groups = 0, startled = 0;
+  };
+  template <class M>
+  static FlockMetrics convert(const M& m) {
+    return {m.polarization, m.largestGroup, m.extent, m.meanNearest, m.groups, m.startled};
+  }
+
+  template <int D>
+  void drawBirds(const sim::Murmuration<D>& flock, render::AgentBatch& agents, render::DebugDraw& debug) const {
+    const bool threeD = D == 3;
+    agents.shape = threeD ? render::AgentShape::Bird3D : render::AgentShape::Arrow2D;
+    agents.instances.resize(flock.size());
+    const uint32_t base = threeD ? kBirdColor : kBirdColor2D;
+    const glm::vec3 baseRgb = unpack(base), tint = threeD ? kStartledTint : kStartledTint2D;
+    const float size = threeD ? s_.birdSize : s_.birdSize * 2.0f;  // arrows read smaller than birds
+    const float fearSeconds = flock.params.fearSeconds;
+    for (size_t i = 0; i < flock.size(); ++i) {
+      render::AgentInstance& a = agents.instances[i];
+      a.position = glm::vec3(0.0f);
+      a.heading = glm::vec3(0.0f);
+      for (int k = 0; k < D; ++k) {
+        a.position[k] = flock.position[i][k];
+        a.heading[k] = flock.velocity[i][k];
+      }
+      a.scale = size;
+      // Startled birds beat their wings faster for a while.
+      a.phase = wingPhase(flock.id[i]) + 9.0f * std::min(flock.fearAge[i], fearSeconds);
+      const float fear = flock.fear(i);
+      a.color = fear > 0.0f ? tinted(baseRgb, tint, fear * 0.85f) : base;
+    }
+    if constexpr (D == 2) debug.circle(Vec2(flock.roostCenter), flock.params.roostRadius, render::rgba(70, 76, 90));
+    const auto& f = flock.falcon();
+    if (!f.active) return;
+    glm::vec3 p(0.0f), v(0.0f);
+    for (int k = 0; k < D; ++k) { p[k] = f.position[k]; v[k] = f.velocity[k]; }
+    drawFalcon(debug, p, v, threeD);
+  }
+
+  // A red bird of lines, three metres across, with a short trail and its sight ring.
+  void drawFalcon(render::DebugDraw& debug, const glm::vec3& p, const glm::vec3& v, bool threeD) const {
+    const float len = threeD ? 3.0f : 4.0f;
+    const glm::vec3 f = glm::length(v) > 1e-4f ? glm::normalize(v) : glm::vec3(1, 0, 0);
+    const glm::vec3 up0 = threeD && std::abs(f.z) < 0.98f ? glm::vec3(0, 0, 1) : (threeD ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1));
+    const glm::vec3 left = glm::normalize(glm::cross(up0, f));
+    const glm::vec3 nose = p + f * (0.5f * len), tail = p - f * (0.5f * len), root = p - f * (0.05f * len);
+    const glm::vec3 wingL = p - f * (0.35f * len) + left * (0.75f * len), wingR = p - f * (0.35f * len) - left * (0.75f * len);
+    for (const auto& [a, b] : {std::pair{tail, nose}, {nose, wingL}, {wingL, root}, {nose, wingR}, {wingR, root},
+                               {tail, tail - f * (0.15f * len) + left * (0.15f * len)},
+                               {tail, tail - f * (0.15f * len) - left * (0.15f * len)}})
+      debug.line(a, b, kFalconColor);
+    debug.line(p - v * 0.3f, tail, render::withAlpha(kFalconColor, 110));
+    debug.circle(p, s_.sightRadius, render::withAlpha(kFalconColor, 90));
+  }
+
+  // Presentation only: the orbit camera circles slowly and keeps the flock in view.
+  void moveCamera() {
+    if (!ctx) return;
+    const double now = ctx->realTime;
+    const float dt = float(std::clamp(now - lastDrawTime_, 0.0, 0.1));
+    lastDrawTime_ = now;
+    if (planarNow_) {
+      if (s_.followFlock && flock2_.size()) {
+        const Vec2 c = flock2_.centroid();
+        ctx->camera2D.center += (c - ctx->camera2D.center) * std::min(1.0f, dt * 1.5f);
+      }
+      return;
+    }
+    render::OrbitCamera& cam = ctx->camera3D;
+    if (s_.autoRotate) cam.yaw += dt * 0.08f;
+    if (s_.followFlock && flock3_.size()) cam.target += (flock3_.centroid() - cam.target) * std::min(1.0f, dt * 1.5f);
+  }
+
+  MurmurationSettings s_{};
+  std::vector<scenes::Param> params_;
+  sim::Murmuration<3> flock3_;
+  sim::Murmuration<2> flock2_;
+  bool planarNow_ = false;
+  int stepsSinceMetrics_ = 0;
+  float sinceAlarm_ = 0.0f;
+  double lastDrawTime_ = 0.0;
+  FlockMetrics metrics_;
+  History polarizationHistory_, groupsHistory_, extentHistory_, nearestHistory_, startledHistory_;
+};
+
+std::unique_ptr<scenes::Scene> create() { return std::make_unique<MurmurationScene>(); }
+[[maybe_unused]] bool registered = scenes::registerScene({"murmuration", "Murmuration", 1, &create});
+
+}  // namespace
