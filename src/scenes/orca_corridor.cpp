@@ -1,0 +1,631 @@
+// Scene 4 — ORCA corridor: two rooms joined by a corridor, a group starting in each, walking through
+// to the other room for ever. Compares separation only, ORCA-like and ORCA, with and without lanes,
+// and shows one agent's ORCA program in velocity space (the inset).
+// The simulation is sim::CorridorSim (y up, corridor centred on the origin); the 2D camera is y down,
+// so everything is drawn at (x, -y) and clicks are flipped back.
+#include <imgui.h>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+#include "render/color.hpp"
+#include "scenes/scene.hpp"
+#include "sim/corridor.hpp"
+
+namespace {
+
+using sim::Vec2;
+
+// The scene's parameters as the sliders see them; copied into sim::CorridorParams.
+struct Settings {
+  int groupSize;
+  float widthDiameters;
+  float corridorLength;
+  int method;  // sim::AvoidanceMethod
+  float tau, tauObst, neighborDist;
+  int maxNeighbors;
+  float radius, maxSpeed, preferredSpeed;
+  bool lanes;
+  // Debug views.
+  bool showGuides, showTargets, trails, showVelocity, inset;
+};
+
+// A small ring of recent values for the panel's plots.
+struct History {
+  std::array<float, 240> values{};
+  int next = 0, count = 0;
+  void clear() { next = count = 0; }
+  void push(float v) { values[size_t(next)] = v; next = (next + 1) % int(values.size()); count = std::min(count + 1, int(values.size())); }
+  void plot(const char* label, float lo, float hi) const {
+    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, nullptr, lo, hi, ImVec2(-1, 36));
+  }
+};
+
+// One line of the runs table: the latest run of one configuration, so methods and widths compare
+// as numbers side by side.
+struct RunRow {
+  int method;
+  float width;
+  bool lanes;
+  int groupSize;
+  double seconds;
+  int rounds;
+  uint64_t crossed;
+  double throughput;
+  uint64_t overlaps;
+  int jammed;
+  double minDistanceRatio;
+};
+
+// Names exactly as CorridorSim::fillMetrics gives them; Metric keeps a pointer, so they live here.
+constexpr std::array<const char*, 9> kMetricNames = {"arrived", "crossed_total", "rounds", "throughput_per_min",
+                                                     "mean_cross_time", "overlaps_total", "min_distance_ratio",
+                                                     "wall_penetrations", "jammed"};
+
+constexpr int kTrailSamples = 60;      // positions kept per agent for the trails
+constexpr int kTrailEverySteps = 5;    // one sample every 5 steps: 5 s of trail at 60 Hz
+constexpr size_t kMaxRunRows = 16;
+constexpr float kArrowSeconds = 0.5f;
+constexpr float kActivePlaneTolerance = 0.01f;  // of max speed: the chosen velocity lies on the plane  // a velocity arrow shows where the agent is in 0.5 s
+
+constexpr uint32_t kEastColor = render::rgba(80, 155, 255);   // group 0, starts left, walks east
+constexpr uint32_t kWestColor = render::rgba(255, 145, 45);   // group 1, starts right, walks west
+constexpr uint32_t kWallColor = render::rgba(215, 220, 230);
+constexpr uint32_t kFloorColor = render::rgba(32, 36, 46);
+constexpr uint32_t kGuideColor = render::rgba(250, 210, 60, 150);
+constexpr uint32_t kYieldColor = render::rgba(255, 255, 255, 220);
+constexpr uint32_t kSelectedColor = render::rgba(120, 255, 140);
+// Velocity space (inset) colours; the world view uses the same for the selected agent.
+constexpr uint32_t kAgentPlaneColor = render::rgba(255, 110, 90);
+constexpr uint32_t kWallPlaneColor = render::rgba(90, 200, 255);
+constexpr uint32_t kStepPlaneColor = render::rgba(220, 110, 255);
+constexpr uint32_t kPreferredColor = render::colors::yellow;
+constexpr uint32_t kChosenColor = render::rgba(110, 255, 130);
+constexpr uint32_t kFeasibleColor = render::rgba(110, 255, 130, 70);
+
+// The camera is y down, the corridor y up.
+Vec2 toView(Vec2 p) { return {p.x, -p.y}; }
+
+uint32_t dimmed(uint32_t c, float f) {
+  const float r = float(c & 0xFF) / 255.0f, g = float((c >> 8) & 0xFF) / 255.0f, b = float((c >> 16) & 0xFF) / 255.0f;
+  return render::rgbaf(r * f, g * f, b * f, float(c >> 24) / 255.0f);
+}
+
+class OrcaCorridor final : public scenes::Scene {
+ public:
+  OrcaCorridor() {
+    // Defaults are the core's (see CorridorParams), so the scene and the core's tests agree.
+    const sim::CorridorParams d{};
+    using scenes::Param;
+    params_ = {
+        Param::i("groupSize", "agents per side", &s_.groupSize, 5, 200, d.groupSize, "Agents in each group (two groups)", true),
+        Param::f("width", "corridor width", &s_.widthDiameters, 1.5f, 10, d.widthDiameters, "In agent diameters; below 2 only one file fits"),
+        Param::f("length", "corridor length", &s_.corridorLength, 50, 1500, d.corridorLength, "World units (an agent is 2 x radius wide)"),
+        Param::e("method", "method", &s_.method, "separation|orca-like|orca", int(d.method),
+                 "separation: boids push apart when close; orca-like: sideways push before a predicted contact; orca: reciprocal velocity obstacles"),
+        Param::b("lanes", "lanes (keep right)", &s_.lanes, d.lanes, "Each direction keeps to its right-hand half; single file when narrow, yielding to the agent ahead"),
+        Param::f("tau", "tau (agents)", &s_.tau, 0.1f, 10, d.tau, "Time horizon against other agents, seconds: how early ORCA reacts"),
+        Param::f("tauObst", "tau (walls)", &s_.tauObst, 0.05f, 5, d.tauObst, "Time horizon against walls, seconds"),
+        Param::f("neighborDist", "neighbour distance", &s_.neighborDist, 20, 500, d.neighborDist, "Agents farther than this are ignored"),
+        Param::i("maxNeighbors", "max neighbours", &s_.maxNeighbors, 1, sim::orca::kMaxNeighbors, d.maxNeighbors, "Only the closest ones become half-planes"),
+        Param::f("radius", "agent radius", &s_.radius, 3, 30, d.radius, "World units; the corridor width scales with it"),
+        Param::f("maxSpeed", "max speed", &s_.maxSpeed, 10, 300, d.maxSpeed, "Speed limit, units per second (the circle in the inset)"),
+        Param::f("prefSpeed", "preferred speed", &s_.preferredSpeed, 5, 300, d.preferredSpeed, "Walking speed when nothing is in the way (kept <= max speed)"),
+        Param::b("showGuides", "show lane guides", &s_.showGuides, true, "The lane line along the centre and the funnel arms in the start rooms"),
+        Param::b("showTargets", "show lane targets", &s_.showTargets, false, "The point each agent steers for"),
+        Param::b("trails", "trails", &s_.trails, true, "The last 5 s of each agent's path: watch the lanes form"),
+        Param::b("showVelocity", "velocity arrows", &s_.showVelocity, false, "Where each agent will be in 0.5 s"),
+        Param::b("inset", "velocity-space inset", &s_.inset, true, "The selected agent's ORCA half-planes, feasible region and choice (click an agent)"),
+    };
+    scenes::applyDefaults(params_);
+  }
+
+  void reset() override {
+    paramsChanged();
+    restartSim();
+  }
+
+  void step(float dt) override {
+    sim_.step(dt);
+    if (sim_.metrics().rounds != trailRound_) clearTrails();  // everyone respawned: a trail would jump
+    if (++stepsSinceTrail_ >= kTrailEverySteps) recordTrails();
+    if (++stepsSinceHistory_ >= 10) recordHistory();
+    recordRun();
+  }
+
+  void draw(render::AgentBatch& agents, render::DebugDraw& debug) override {
+    using namespace render;
+    const auto pos = sim_.positions();
+    const auto vel = sim_.velocities();
+    const auto groups = sim_.groups();
+    const auto crossed = sim_.crossedFlags();
+    const auto yielding = sim_.yielding();
+    const float r = applied_.radius;
+
+    drawFloorAndWalls(debug);
+    if (s_.showGuides) drawGuides(debug);
+    if (s_.trails) drawTrails(debug);
+
+    agents.shape = AgentShape::Disk2D;
+    agents.instances.resize(sim_.size());
+    for (size_t i = 0; i < sim_.size(); ++i) {
+      uint32_t color = groups[i] == 0 ? kEastColor : kWestColor;
+      if (crossed[i]) color = dimmed(color, 0.55f);  // done for this round: out of the way, visually too
+      agents.instances[i] = {glm::vec3(toView(pos[i]), 0), glm::vec3(toView(vel[i]), 0), 2.0f * r, 0.0f, color};
+      // Yielding (waiting for the agent ahead to go first): a pause sign on the body. Lines, not
+      // circles, so the agents stay the only instanced draw of their count.
+      if (yielding[i]) {
+        const Vec2 c = toView(pos[i]);
+        for (float dx : {-0.22f * r, 0.22f * r}) debug.line(c + Vec2(dx, -0.45f * r), c + Vec2(dx, 0.45f * r), kYieldColor);
+      }
+      if (s_.showVelocity) debug.arrow(toView(pos[i]), toView(pos[i] + vel[i] * kArrowSeconds), withAlpha(color, 200));
+      if (s_.showTargets) {
+        const Vec2 t = sim_.laneTargets()[i];
+        debug.line(toView(pos[i]), toView(t), withAlpha(color, 50));
+        debug.line(toView(t) - Vec2(3, 0), toView(t) + Vec2(3, 0), withAlpha(color, 200));
+        debug.line(toView(t) - Vec2(0, 3), toView(t) + Vec2(0, 3), withAlpha(color, 200));
+      }
+    }
+    drawSelected(agents, debug);
+    drawStatusLine(debug);
+  }
+
+  void panel() override {
+    const sim::CorridorMetrics& m = sim_.metrics();
+    legend({{"walks east", kEastColor}, {"walks west", kWestColor}, {"crossed", dimmed(kEastColor, 0.55f)},
+            {"yielding (pause sign)", kYieldColor}});
+    legend({{"selected", kSelectedColor}, {"lane guides", kGuideColor}});
+    ImGui::TextDisabled("Left-click an agent to select it.");
+
+    scenes::sectionTitle("This round");
+    const int total = int(sim_.size());
+    char overlay[64];
+    std::snprintf(overlay, sizeof(overlay), "round %d: %d / %d crossed", m.rounds + 1, m.arrived, total);
+    ImGui::ProgressBar(total ? float(m.arrived) / float(total) : 0.0f, ImVec2(-1, 0), overlay);
+    ImGui::Text("rounds %d   jammed %d   time %.0f s", m.rounds, m.jammed, sim_.time());
+
+    runsTable();
+
+    scenes::sectionTitle("Metrics");
+    ImGui::Text("arrived %d (this round)", m.arrived);
+    arrivedHistory_.plot("##arrived", 0, float(std::max(total, 1)));
+    ImGui::Text("throughput_per_min %.1f   crossed_total %llu", m.throughputPerMin,
+                static_cast<unsigned long long>(m.crossedTotal));
+    throughputHistory_.plot("##throughput", 0, std::max(10.0f, maxThroughput_ * 1.1f));
+    ImGui::Text("mean_cross_time %.1f s", m.meanCrossTime);
+    const ImVec4 bad(1, 0.45f, 0.35f, 1), normal = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    ImGui::TextColored(m.overlapsTotal > 0 ? bad : normal, "overlaps_total %llu   min_distance_ratio %.3f",
+                       static_cast<unsigned long long>(m.overlapsTotal), std::min(m.minDistanceRatio, 1.0));
+    ImGui::TextColored(m.wallPenetrations > 0 ? bad : normal, "wall_penetrations %llu",
+                       static_cast<unsigned long long>(m.wallPenetrations));
+
+    if (s_.inset) drawInset();
+  }
+
+  const char* about() const override {
+    return "ORCA (van den Berg, Guy, Lin, Manocha 2011) turns each neighbour into a half-plane of velocities that "
+           "avoid contact for tau seconds. It is reciprocal: each of the pair takes half of the change and trusts "
+           "the other with the rest. A small linear program picks the allowed velocity closest to the preferred one. "
+           "But ORCA has no passing side: in a corridor a few bodies wide, groups meeting head-on wait for each "
+           "other and lock up. crowdlab's lanes give each direction the right-hand half (the dashed centre line is a "
+           "wall for agents on their side), sort the groups while still in the room, and make agents merging into "
+           "one file yield to the one ahead (pause sign). Click an agent for its velocity space; compare runs in the table.";
+  }
+
+  bool onMouse(const scenes::MouseEvent& e) override {
+    if (e.kind != scenes::MouseEvent::Down || e.button != 1) return false;
+    // The agent under the click; small agents stay clickable within ~8 pixels.
+    const Vec2 click = toView(e.world);
+    const float zoom = ctx ? ctx->camera2D.zoom : 1.0f;
+    const float reach = std::max(1.2f * applied_.radius, 8.0f / std::max(zoom, 1e-3f));
+    float best = reach * reach;
+    int found = -1;
+    const auto pos = sim_.positions();
+    for (size_t i = 0; i < pos.size(); ++i) {
+      const float d2 = sim::lengthSq(pos[i] - click);
+      if (d2 < best) { best = d2; found = int(i); }
+    }
+    if (found < 0) return false;
+    selected_ = size_t(found);
+    return true;
+  }
+
+  std::span<const scenes::Param> params() override { return params_; }
+
+  void paramsChanged() override {
+    s_.preferredSpeed = std::min(s_.preferredSpeed, s_.maxSpeed);  // above the limit it could never be reached
+    const sim::CorridorParams p = corridorParams();
+    if (sameParams(p, applied_)) return;
+    // Geometry, group size, method or ORCA parameters: the run so far means another experiment.
+    const Vec2 oldExtent = worldExtent();
+    restartSim();
+    if (ctx && worldExtent() != oldExtent) homeCamera(*ctx);
+  }
+
+  void metrics(std::vector<scenes::Metric>& out) const override {
+    sim_.fillMetrics(metricPairs_);
+    for (const auto& [name, value] : metricPairs_)
+      for (const char* stable : kMetricNames)
+        if (name == stable) out.push_back({stable, value});
+  }
+  size_t agentCount() const override { return sim_.size(); }
+
+  void homeCamera(scenes::SceneContext& c) override {
+    // Both rooms, in the part of the view the windows leave free: left of the scene panel, below the
+    // HUD and the inset (both about 22 lines of text tall, top left).
+    render::Camera2D& cam = c.camera2D;
+    const Layout l = layout(cam.viewport);
+    const glm::vec2 lo{0.0f, l.worldTop}, hi{l.panelLeft, cam.viewport.y};
+    const Vec2 extent = worldExtent() * 2.0f * 1.04f;
+    cam.zoom = std::min((hi.x - lo.x) / extent.x, (hi.y - lo.y) / extent.y);
+    // The world's centre (the origin) at the free region's centre.
+    cam.center = -((lo + hi) * 0.5f - cam.viewport * 0.5f) / cam.zoom;
+  }
+
+ private:
+  // Where the app's windows sit, in window points: the HUD at the top left, 21 em wide; the scene
+  // panel on the right, 370/13 em wide (see app/hud.cpp and app/scene_panel.cpp).
+  struct Layout {
+    float em;
+    float panelLeft;  // the scene panel's left edge
+    float worldTop;   // below the HUD and the inset
+  };
+  static Layout layout(glm::vec2 viewport) {
+    // Before the first frame GetFontSize() is still 0; the font's configured size is known already.
+    float em = 15.0f;
+    if (ImGui::GetCurrentContext()) {
+      const ImGuiIO& io = ImGui::GetIO();
+      if (ImGui::GetFontSize() > 0.0f) em = ImGui::GetFontSize();
+      else if (io.Fonts->ConfigData.Size > 0) em = io.Fonts->ConfigData[0].SizePixels * io.FontGlobalScale;
+    }
+    Layout l{em, viewport.x, 0.0f};
+    if (viewport.x > 60.0f * em) l.panelLeft = viewport.x - 370.0f / 13.0f * em - 10.0f;
+    if (viewport.y > 40.0f * em) l.worldTop = 22.5f * em;
+    return l;
+  }
+
+  sim::CorridorParams corridorParams() const {
+    sim::CorridorParams p;
+    p.groupSize = s_.groupSize;
+    p.widthDiameters = s_.widthDiameters;
+    p.corridorLength = s_.corridorLength;
+    p.method = sim::AvoidanceMethod(std::clamp(s_.method, 0, 2));
+    p.tau = s_.tau;
+    p.tauObst = s_.tauObst;
+    p.neighborDist = s_.neighborDist;
+    p.maxNeighbors = s_.maxNeighbors;
+    p.radius = s_.radius;
+    p.maxSpeed = s_.maxSpeed;
+    p.preferredSpeed = s_.preferredSpeed;
+    p.lanes = s_.lanes;
+    p.seed = seed;
+    return p;
+  }
+
+  static bool sameParams(const sim::CorridorParams& a, const sim::CorridorParams& b) {
+    return a.groupSize == b.groupSize && a.widthDiameters == b.widthDiameters && a.corridorLength == b.corridorLength &&
+           a.method == b.method && a.tau == b.tau && a.tauObst == b.tauObst && a.neighborDist == b.neighborDist &&
+           a.maxNeighbors == b.maxNeighbors && a.radius == b.radius && a.maxSpeed == b.maxSpeed &&
+           a.preferredSpeed == b.preferredSpeed && a.lanes == b.lanes && a.seed == b.seed;
+  }
+
+  // Half the size of everything there is to see (both rooms), around the origin.
+  Vec2 worldExtent() const { return {sim_.halfLength() + sim_.roomDepth(), sim_.roomHalfHeight()}; }
+
+  void restartSim() {
+    applied_ = corridorParams();
+    sim_.reset(applied_);
+    // Select the first in line of the east-walking group: the one that meets the other group first.
+    const auto pos = sim_.positions();
+    const auto groups = sim_.groups();
+    selected_ = 0;
+    for (size_t i = 0; i < pos.size(); ++i)
+      if (groups[i] == 0 && pos[i].x > pos[selected_].x) selected_ = i;
+    clearTrails();
+    stepsSinceTrail_ = 0;
+    recordTrails();
+    arrivedHistory_.clear();
+    throughputHistory_.clear();
+    maxThroughput_ = 0;
+    stepsSinceHistory_ = 0;
+    recordHistory();
+  }
+
+  // ---- trails ----
+  void clearTrails() {
+    trail_.assign(sim_.size() * kTrailSamples, Vec2{0.0f});
+    trailHead_ = 0;
+    trailCount_ = 0;
+    trailRound_ = sim_.metrics().rounds;
+  }
+
+  void recordTrails() {
+    stepsSinceTrail_ = 0;
+    const auto pos = sim_.positions();
+    for (size_t i = 0; i < pos.size(); ++i) trail_[i * kTrailSamples + size_t(trailHead_)] = pos[i];
+    trailHead_ = (trailHead_ + 1) % kTrailSamples;
+    trailCount_ = std::min(trailCount_ + 1, kTrailSamples);
+  }
+
+  void drawTrails(render::DebugDraw& debug) const {
+    const auto groups = sim_.groups();
+    for (size_t i = 0; i < sim_.size(); ++i) {
+      const uint32_t base = groups[i] == 0 ? kEastColor : kWestColor;
+      // Oldest to newest, fading in: the direction of travel reads from the trail alone.
+      for (int k = 1; k < trailCount_; ++k) {
+        const int a = (trailHead_ - trailCount_ + k - 1 + 2 * kTrailSamples) % kTrailSamples;
+        const int b = (a + 1) % kTrailSamples;
+        const uint8_t alpha = uint8_t(15 + 75 * k / kTrailSamples);
+        debug.line(toView(trail_[i * kTrailSamples + size_t(a)]), toView(trail_[i * kTrailSamples + size_t(b)]),
+                   render::withAlpha(base, alpha));
+      }
+    }
+  }
+
+  // ---- history and runs ----
+  void recordHistory() {
+    stepsSinceHistory_ = 0;
+    const sim::CorridorMetrics& m = sim_.metrics();
+    arrivedHistory_.push(float(m.arrived));
+    throughputHistory_.push(float(m.throughputPerMin));
+    maxThroughput_ = std::max(maxThroughput_, float(m.throughputPerMin));
+  }
+
+  void recordRun() {
+    const sim::CorridorMetrics& m = sim_.metrics();
+    const RunRow row{int(applied_.method), applied_.widthDiameters, applied_.lanes, applied_.groupSize, sim_.time(),
+                     m.rounds, m.crossedTotal, m.throughputPerMin, m.overlapsTotal, m.jammed, m.minDistanceRatio};
+    for (RunRow& r : runs_) {
+      if (r.method == row.method && r.width == row.width && r.lanes == row.lanes && r.groupSize == row.groupSize) {
+        r = row;  // the latest run of this configuration
+        return;
+      }
+    }
+    if (runs_.size() == kMaxRunRows) runs_.erase(runs_.begin());
+    runs_.push_back(row);
+  }
+
+  void runsTable() {
+    scenes::sectionTitle("Runs: the latest of each method x width x lanes x group size");
+    if (runs_.empty()) return;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    if (ImGui::BeginTable("runs", 7, flags)) {
+      for (const char* h : {"method", "width", "lanes", "rounds", "/min", "overlaps", "jammed"}) ImGui::TableSetupColumn(h);
+      ImGui::TableHeadersRow();
+      for (const RunRow& r : runs_) {
+        const bool live = r.method == int(applied_.method) && r.width == applied_.widthDiameters &&
+                          r.lanes == applied_.lanes && r.groupSize == applied_.groupSize;
+        ImGui::TableNextRow();
+        if (live) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(60, 90, 60, 160));
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(sim::methodName(sim::AvoidanceMethod(r.method)));
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%d per side, %.0f s simulated, %llu crossings, closest pair %.3f of contact", r.groupSize,
+                            r.seconds, static_cast<unsigned long long>(r.crossed), std::min(r.minDistanceRatio, 1.0));
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f", r.width);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.lanes ? "on" : "off");
+        ImGui::TableNextColumn();
+        ImGui::Text("%d", r.rounds);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.0f", r.throughput);
+        ImGui::TableNextColumn();
+        if (r.overlaps > 0) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%llu", static_cast<unsigned long long>(r.overlaps));
+        else ImGui::TextUnformatted("0");
+        ImGui::TableNextColumn();
+        if (r.jammed > 0) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%d", r.jammed);
+        else ImGui::TextUnformatted("0");
+      }
+      ImGui::EndTable();
+    }
+    if (ImGui::SmallButton("Clear table")) runs_.clear();
+    ImGui::SameLine();
+    ImGui::TextDisabled("(green: running now; hover for details)");
+  }
+
+  // ---- world drawing ----
+  void drawFloorAndWalls(render::DebugDraw& debug) const {
+    const float hl = sim_.halfLength(), hw = sim_.halfWidth(), hh = sim_.roomHalfHeight();
+    const float back = hl + sim_.roomDepth();
+    debug.filledRect({-back, -hh}, {-hl, hh}, kFloorColor);
+    debug.filledRect({hl, -hh}, {back, hh}, kFloorColor);
+    debug.filledRect({-hl, -hw}, {hl, hw}, kFloorColor);
+    for (const sim::orca::Segment& w : sim_.walls()) debug.line(toView(w.a), toView(w.b), kWallColor);
+  }
+
+  void drawGuides(render::DebugDraw& debug) const {
+    // Dashed, so a guide never reads as a wall: it is one only for agents on its inner side.
+    const float dash = 2.0f * applied_.radius;
+    for (const sim::orca::Segment& g : sim_.laneGuides()) {
+      const float len = glm::length(g.b - g.a);
+      const Vec2 dir = sim::safeNormalize(g.b - g.a);
+      for (float t = 0.0f; t < len; t += 2.0f * dash)
+        debug.line(toView(g.a + dir * t), toView(g.a + dir * std::min(t + dash, len)), kGuideColor);
+    }
+  }
+
+  void drawSelected(render::AgentBatch& agents, render::DebugDraw& debug) {
+    if (selected_ >= sim_.size()) return;
+    const float r = applied_.radius;
+    const Vec2 p = sim_.positions()[selected_];
+    agents.instances[selected_].color = kSelectedColor;
+    debug.circle(toView(p), 1.7f * r, kSelectedColor);
+    probeValid_ = applied_.method == sim::AvoidanceMethod::Orca;
+    if (!probeValid_) return;
+    sim_.probe(selected_, probe_);
+    if (!s_.inset) return;
+    // Who the half-planes come from, and the program's input and output, as in the inset.
+    const auto pos = sim_.positions();
+    for (uint32_t j : probe_.neighbors)
+      if (j < pos.size()) debug.line(toView(p), toView(pos[j]), render::withAlpha(kAgentPlaneColor, 120));
+    debug.arrow(toView(p), toView(p + probe_.preferred * kArrowSeconds), kPreferredColor);
+    debug.arrow(toView(p), toView(p + probe_.chosen * kArrowSeconds), kChosenColor);
+  }
+
+  void drawStatusLine(render::DebugDraw& debug) const {
+    const sim::CorridorMetrics& m = sim_.metrics();
+    char text[160];
+    std::snprintf(text, sizeof(text), "%s%s   width %.1f   round %d   crossed %d / %zu   jammed %d   overlaps %llu",
+                  sim::methodName(applied_.method), applied_.lanes ? " + lanes" : "", applied_.widthDiameters,
+                  m.rounds + 1, m.arrived, sim_.size(), m.jammed, static_cast<unsigned long long>(m.overlapsTotal));
+    const float top = sim_.roomHalfHeight() + 2.5f * applied_.radius;
+    debug.text(toView(Vec2{-sim_.halfLength() - sim_.roomDepth(), top}), text, render::rgba(220, 225, 235));
+  }
+
+  // ---- the velocity-space inset ----
+  void drawInset() {
+    // Beside the HUD, above the world (see homeCamera); on a small screen, at the bottom left.
+    const ImGuiIO& io = ImGui::GetIO();
+    const Layout l = layout(glm::vec2(io.DisplaySize.x, io.DisplaySize.y));
+    ImVec2 pos(21.0f * l.em + 20.0f, 2.2f * l.em), size(l.panelLeft - 10.0f - pos.x, 19.5f * l.em);
+    if (size.x < 26.0f * l.em) {
+      size = ImVec2(30.0f * l.em, 16.0f * l.em);
+      pos = ImVec2(10.0f, io.DisplaySize.y - size.y - 10.0f);
+    }
+    ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowBgAlpha(0.92f);
+    if (ImGui::Begin("Velocity space of the selected agent###orca-corridor-inset", &s_.inset, ImGuiWindowFlags_NoScrollbar)) {
+      if (!probeValid_ || selected_ >= sim_.size()) {
+        ImGui::TextWrapped("The inset shows ORCA's linear program; the method now is %s. Switch the method to orca "
+                           "to see the half-planes.", sim::methodName(applied_.method));
+      } else {
+        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        const float side = std::max(60.0f, std::min(avail.y, avail.x * 0.5f));
+        velocityCanvas(side);
+        ImGui::SameLine();
+        ImGui::BeginGroup();
+        insetLegend();
+        ImGui::EndGroup();
+      }
+    }
+    ImGui::End();
+  }
+
+  void velocityCanvas(float side) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 lo = ImGui::GetCursorScreenPos();
+    const ImVec2 hi(lo.x + side, lo.y + side);
+    ImGui::InvisibleButton("##velocity", ImVec2(side, side));
+    dl->AddRectFilled(lo, hi, IM_COL32(14, 16, 22, 255));
+    dl->PushClipRect(lo, hi, true);
+    const ImVec2 o(0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y));
+    const float vmax = applied_.maxSpeed;
+    const float scale = 0.5f * side * 0.85f / std::max(vmax, 1e-3f);  // the max-speed circle fills most of it
+    auto at = [&](Vec2 v) { return ImVec2(o.x + v.x * scale, o.y - v.y * scale); };  // velocity y up
+    dl->AddLine(ImVec2(lo.x, o.y), ImVec2(hi.x, o.y), IM_COL32(255, 255, 255, 30));
+    dl->AddLine(ImVec2(o.x, lo.y), ImVec2(o.x, hi.y), IM_COL32(255, 255, 255, 30));
+
+    // Each half-plane: its boundary line and a band on the permitted side. The planes the chosen
+    // velocity lies on (those that decided it) bright, the others faint.
+    const float far = 4.0f * side / scale;
+    for (const sim::orca::HalfPlane& h : probe_.planes) {
+      const uint32_t color = h.kind == sim::orca::PlaneKind::Agent  ? kAgentPlaneColor
+                             : h.kind == sim::orca::PlaneKind::Wall ? kWallPlaneColor
+                                                                    : kStepPlaneColor;
+      const bool active = std::fabs(h.signedDistance(probe_.chosen)) < kActivePlaneTolerance * vmax;
+      const float band = (active ? 9.0f : 5.0f) / scale;
+      const Vec2 d = h.direction(), a = h.point - d * far, b = h.point + d * far;
+      const ImVec2 quad[4] = {at(a), at(b), at(b + h.normal * band), at(a + h.normal * band)};
+      dl->AddConvexPolyFilled(quad, 4, render::withAlpha(color, active ? 90 : 35));
+      dl->AddLine(at(a), at(b), render::withAlpha(color, active ? 255 : 120), active ? 2.0f : 1.0f);
+    }
+
+    // The feasible region (what every half-plane and the speed limit allow).
+    if (probe_.region.size() >= 3) {
+      std::vector<ImVec2> poly;
+      for (const Vec2& v : probe_.region) poly.push_back(at(v));
+      dl->AddConvexPolyFilled(poly.data(), int(poly.size()), kFeasibleColor);
+      dl->AddPolyline(poly.data(), int(poly.size()), render::withAlpha(kChosenColor, 200), ImDrawFlags_Closed, 1.5f);
+    }
+    dl->AddCircle(o, vmax * scale, IM_COL32(235, 235, 240, 200), 64, 1.5f);
+
+    // Preferred last and thinner: when nothing is in the way the two coincide and both stay visible.
+    arrow(dl, o, at(probe_.chosen), kChosenColor, 3.0f);
+    arrow(dl, o, at(probe_.preferred), kPreferredColor, 1.5f);
+    const Vec2 current = sim_.velocities()[selected_];
+    dl->AddCircleFilled(at(current), 3.0f, IM_COL32(255, 255, 255, 220));
+    dl->PopClipRect();
+    dl->AddRect(lo, hi, IM_COL32(120, 125, 140, 255));
+  }
+
+  static void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, uint32_t color, float thickness) {
+    const float dx = to.x - from.x, dy = to.y - from.y, len = std::sqrt(dx * dx + dy * dy);
+    if (len < 1.0f) {
+      dl->AddCircleFilled(to, 3.0f, color);
+      return;
+    }
+    const float ux = dx / len, uy = dy / len, head = std::min(6.0f + 2.0f * thickness, 0.4f * len);
+    const ImVec2 base(to.x - ux * head, to.y - uy * head);
+    dl->AddLine(from, base, color, thickness);
+    dl->AddTriangleFilled(to, ImVec2(base.x - uy * head * 0.5f, base.y + ux * head * 0.5f),
+                          ImVec2(base.x + uy * head * 0.5f, base.y - ux * head * 0.5f), color);
+  }
+
+  void insetLegend() const {
+    int agentPlanes = 0, wallPlanes = 0, stepPlanes = 0;
+    for (const sim::orca::HalfPlane& h : probe_.planes) {
+      agentPlanes += h.kind == sim::orca::PlaneKind::Agent;
+      wallPlanes += h.kind == sim::orca::PlaneKind::Wall;
+      stepPlanes += h.kind == sim::orca::PlaneKind::Step;
+    }
+    ImGui::Text("agent #%zu, walks %s", selected_, sim_.groups()[selected_] == 0 ? "east" : "west");
+    auto colored = [](uint32_t c, const char* fmt, int n) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), fmt, n);
+    };
+    int active = 0;
+    for (const sim::orca::HalfPlane& h : probe_.planes)
+      active += std::fabs(h.signedDistance(probe_.chosen)) < kActivePlaneTolerance * applied_.maxSpeed;
+    colored(kAgentPlaneColor, "neighbours (tau): %d planes", agentPlanes);
+    colored(kWallPlaneColor, "walls, lane line: %d planes", wallPlanes);
+    if (stepPlanes) colored(kStepPlaneColor, "one-step, hard: %d planes", stepPlanes);
+    ImGui::TextDisabled("band: the permitted side");
+    ImGui::Text("%d bright: they bind the choice", active);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kChosenColor), "feasible region, chosen");
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPreferredColor), "preferred velocity");
+    ImGui::TextDisabled("circle: max speed; dot: current");
+    const float pref = glm::length(probe_.preferred), chosen = glm::length(probe_.chosen);
+    ImGui::Text("|pref| %.0f  |chosen| %.0f", pref, chosen);
+    if (probe_.feasible) {
+      ImGui::TextWrapped("Feasible: the closest safe velocity to the preferred one.");
+    } else {
+      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "Infeasible: fallback");
+      ImGui::TextWrapped("walls kept, largest violation of a neighbour plane %.1f minimised.", probe_.maxViolation);
+    }
+  }
+
+  // One line of colour names, each in its colour (RGBA8 packs as ImGui's IM_COL32 does).
+  static void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries) {
+    bool first = true;
+    for (const auto& [name, color] : entries) {
+      if (!first) ImGui::SameLine();
+      first = false;
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", name);
+    }
+  }
+
+  Settings s_{};
+  std::vector<scenes::Param> params_;
+  sim::CorridorParams applied_;  // what the simulation runs with
+  sim::CorridorSim sim_;
+  mutable std::vector<std::pair<std::string, double>> metricPairs_;
+  size_t selected_ = 0;
+  sim::orca::Probe probe_;
+  bool probeValid_ = false;
+  std::vector<Vec2> trail_;  // kTrailSamples per agent, a ring with a shared head
+  int trailHead_ = 0, trailCount_ = 0, trailRound_ = 0, stepsSinceTrail_ = 0;
+  int stepsSinceHistory_ = 0;
+  History arrivedHistory_, throughputHistory_;
+  float maxThroughput_ = 0;
+  std::vector<RunRow> runs_;
+};
+
+std::unique_ptr<scenes::Scene> create() { return std::make_unique<OrcaCorridor>(); }
+[[maybe_unused]] bool registered = scenes::registerScene({"orca-corridor", "ORCA corridor", 4, &create});
+
+}  // namespace

@@ -1,0 +1,215 @@
+// The ORCA corridor scene driven as the app drives it: parameters by name, stepped headless, drawn
+// into a batch without a window, clicked.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+#include "scenes/presets.hpp"
+#include "scenes/scene.hpp"
+
+namespace {
+
+constexpr float kDt = 1.0f / 60.0f;
+
+struct CorridorScene {
+  scenes::SceneContext ctx;
+  std::unique_ptr<scenes::Scene> scene;
+
+  explicit CorridorScene(const std::vector<std::string>& assignments) {
+    const scenes::SceneEntry* entry = scenes::findScene("orca-corridor");
+    EXPECT_NE(entry, nullptr);
+    if (!entry) return;
+    scene = entry->create();
+    scene->ctx = &ctx;
+    set(assignments);
+    scene->reset();
+  }
+
+  void set(const std::vector<std::string>& assignments) {
+    for (const std::string& a : assignments) {
+      std::string error;
+      EXPECT_TRUE(scenes::setParamAssignment(scene->params(), a, error)) << a << ": " << error;
+    }
+    scene->paramsChanged();
+  }
+
+  void run(int steps) {
+    for (int s = 0; s < steps; ++s) scene->step(kDt);
+  }
+
+  double metric(const char* name) const {
+    std::vector<scenes::Metric> out;
+    scene->metrics(out);
+    for (const scenes::Metric& m : out)
+      if (std::string(m.name) == name) return m.value;
+    ADD_FAILURE() << "no metric " << name;
+    return 0.0;
+  }
+};
+
+// The debug circle drawn around the selected agent: the only circle wider than an agent.
+int selectionRings(const render::DebugDraw& debug, glm::vec2 at, float agentRadius) {
+  int n = 0;
+  for (const auto& c : debug.circles())
+    if (c.radius > 1.2f * agentRadius && glm::distance(glm::vec2(c.center), at) < 0.01f) ++n;
+  return n;
+}
+
+// Lines that start at `at`: the selected agent's lines to its neighbours and its velocity arrows.
+int linesFrom(const render::DebugDraw& debug, glm::vec2 at) {
+  int n = 0;
+  const auto& v = debug.lines();
+  for (size_t k = 0; k + 1 < v.size(); k += 2) n += glm::distance(glm::vec2(v[k].position), at) < 0.01f;
+  return n;
+}
+
+}  // namespace
+
+TEST(OrcaCorridorScene, IsRegisteredAsSceneFourWithTheIssueDefaults) {
+  const scenes::SceneEntry* entry = scenes::findScene("orca-corridor");
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->order, 4);
+  EXPECT_STREQ(entry->title, "ORCA corridor");
+  CorridorScene s({});
+  EXPECT_EQ(s.scene->agentCount(), 40u);  // 20 per side
+  for (const char* name : {"groupSize", "width", "length", "method", "tau", "tauObst", "neighborDist", "maxNeighbors",
+                           "radius", "maxSpeed", "prefSpeed", "lanes", "showGuides", "showTargets", "trails",
+                           "showVelocity", "inset"})
+    EXPECT_NE(scenes::findParam(s.scene->params(), name), nullptr) << name;
+  EXPECT_EQ(scenes::findParam(s.scene->params(), "width")->get(), 4.0);
+  EXPECT_EQ(scenes::findParam(s.scene->params(), "lanes")->get(), 1.0);
+  EXPECT_EQ(scenes::findParam(s.scene->params(), "method")->valueText(), "orca");
+  std::string error;
+  EXPECT_FALSE(scenes::setParamAssignment(s.scene->params(), "groupSize=201", error));
+  EXPECT_FALSE(scenes::setParamAssignment(s.scene->params(), "width=1.4", error));
+  EXPECT_TRUE(scenes::setParamAssignment(s.scene->params(), "method=orca-like", error)) << error;
+  EXPECT_TRUE(scenes::setParamAssignment(s.scene->params(), "method=separation", error)) << error;
+
+  std::vector<scenes::Metric> metrics;
+  s.scene->metrics(metrics);
+  std::vector<std::string> names;
+  for (const auto& m : metrics) names.push_back(m.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"arrived", "crossed_total", "rounds", "throughput_per_min", "mean_cross_time",
+                                             "overlaps_total", "min_distance_ratio", "wall_penetrations", "jammed"}));
+}
+
+TEST(OrcaCorridorScene, OrcaWithLanesCompletesARoundWithoutOverlapsAtWidthFour) {
+  // 20 per side, width 4: every agent crosses within 40 s of simulated time (about 24 s measured).
+  CorridorScene s({"method=orca", "lanes=on", "width=4"});
+  int steps = 0;
+  while (s.metric("rounds") < 1 && steps < 2400) {
+    s.run(60);
+    steps += 60;
+  }
+  EXPECT_GE(s.metric("rounds"), 1.0) << "after " << steps << " steps";
+  EXPECT_GE(s.metric("crossed_total"), 40.0);
+  EXPECT_EQ(s.metric("overlaps_total"), 0.0);
+  EXPECT_EQ(s.metric("wall_penetrations"), 0.0);
+  EXPECT_GT(s.metric("throughput_per_min"), 0.0);
+}
+
+TEST(OrcaCorridorScene, ChangingTheWidthStartsANewRun) {
+  CorridorScene s({});
+  s.run(900);
+  ASSERT_GT(s.metric("crossed_total"), 0.0);  // the run is under way
+  const double before = s.metric("min_distance_ratio");
+  s.set({"width=3"});
+  EXPECT_EQ(s.metric("crossed_total"), 0.0);
+  EXPECT_EQ(s.metric("arrived"), 0.0);
+  EXPECT_EQ(s.metric("rounds"), 0.0);
+  EXPECT_GT(s.metric("min_distance_ratio"), before);  // fresh metrics
+  // A display toggle is not a new experiment: the run goes on.
+  s.run(60);
+  const double crossed = s.metric("crossed_total"), ratio = s.metric("min_distance_ratio");
+  s.set({"trails=off", "showVelocity=on"});
+  EXPECT_EQ(s.metric("crossed_total"), crossed);
+  EXPECT_EQ(s.metric("min_distance_ratio"), ratio);
+}
+
+TEST(OrcaCorridorScene, GroupSizeSetsTheAgentCountAndDrawGivesOneInstanceEach) {
+  CorridorScene s({"groupSize=50", "showTargets=on", "showVelocity=on"});
+  EXPECT_EQ(s.scene->agentCount(), 100u);
+  s.run(120);
+  render::AgentBatch batch;
+  render::DebugDraw debug;
+  s.scene->draw(batch, debug);
+  EXPECT_EQ(batch.shape, render::AgentShape::Disk2D);
+  EXPECT_EQ(batch.instances.size(), s.scene->agentCount());
+  EXPECT_FALSE(debug.lines().empty());  // walls, guides, trails
+  // The two groups are told apart by colour, and start in different rooms.
+  const auto& first = batch.instances.front();
+  const auto& last = batch.instances.back();
+  EXPECT_NE(first.color, last.color);
+  EXPECT_LT(first.position.x, 0.0f);
+  EXPECT_GT(last.position.x, 0.0f);
+}
+
+TEST(OrcaCorridorScene, ClickingAnAgentSelectsIt) {
+  CorridorScene s({"inset=on"});
+  s.run(30);
+  render::AgentBatch batch;
+  render::DebugDraw debug;
+  s.scene->draw(batch, debug);
+  const float radius = float(scenes::findParam(s.scene->params(), "radius")->get());
+  // Pick an agent of the west-walking group (the default selection walks east).
+  const glm::vec2 target(batch.instances.back().position);
+  EXPECT_EQ(selectionRings(debug, target, radius), 0);
+  EXPECT_LE(linesFrom(debug, target), 1);  // at most its trail
+
+  scenes::MouseEvent click;
+  click.kind = scenes::MouseEvent::Down;
+  click.button = 1;
+  click.world = target + glm::vec2(0.3f * radius, -0.2f * radius);  // on its body, off centre
+  EXPECT_TRUE(s.scene->onMouse(click));
+  batch.clear();
+  debug.clear();
+  s.scene->draw(batch, debug);
+  EXPECT_EQ(selectionRings(debug, target, radius), 1);
+  // With ORCA its program is probed and drawn: lines to the neighbours behind its half-planes, arrows
+  // for the preferred and the chosen velocity.
+  EXPECT_GE(linesFrom(debug, target), 4);
+
+  // Empty floor is not the scene's: the app may use the click.
+  click.world = {0.0f, 1e4f};
+  EXPECT_FALSE(s.scene->onMouse(click));
+}
+
+TEST(OrcaCorridorScene, EveryBuiltInPresetLoadsAndRuns) {
+  const auto presets = scenes::builtinPresets("orca-corridor");
+  std::vector<std::string> titles;
+  for (const auto& p : presets) titles.push_back(scenes::presetTitle(p));
+  for (const char* wanted : {"Width 4, ORCA + lanes", "Width 2 jam", "Width 2.5 with lanes", "Separation only",
+                             "ORCA-like (the article's demo)", "ORCA without lanes"})
+    EXPECT_NE(std::find(titles.begin(), titles.end(), wanted), titles.end()) << wanted;
+  for (const auto& p : presets) {
+    SCOPED_TRACE(p.file);
+    CorridorScene s({});
+    std::string error;
+    EXPECT_TRUE(scenes::applyBuiltinPreset(s.scene->params(), p, error)) << error;
+    EXPECT_FALSE(scenes::presetDescription(p).empty());
+    s.scene->paramsChanged();
+    s.scene->reset();
+    s.run(120);
+    render::AgentBatch batch;
+    render::DebugDraw debug;
+    s.scene->draw(batch, debug);
+    EXPECT_EQ(batch.instances.size(), s.scene->agentCount());
+    EXPECT_TRUE(std::isfinite(s.metric("min_distance_ratio")));
+  }
+}
+
+TEST(OrcaCorridorScene, TheJamPresetJamsAndLanesReleaseIt) {
+  // What the experiments promise, as numbers: ORCA without lanes at width 2 locks up; with lanes at
+  // width 4 the same 30 s see a full round.
+  CorridorScene jam({"method=orca", "lanes=off", "width=2"});
+  CorridorScene lanes({"method=orca", "lanes=on", "width=4"});
+  jam.run(1800);
+  lanes.run(1800);
+  EXPECT_EQ(jam.metric("rounds"), 0.0);
+  EXPECT_GE(jam.metric("jammed"), 10.0);
+  EXPECT_EQ(jam.metric("overlaps_total"), 0.0);
+  EXPECT_GE(lanes.metric("rounds"), 1.0);
+}
