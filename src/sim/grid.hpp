@@ -66,21 +66,48 @@ class UniformGrid {
 
     parallelFor(n, [&](size_t i) { cellOfAgent_[i] = cellIndex(cellOf(inside(positions[i]))); }, 2048);
 
-    // Counting sort; stable, so agents keep their relative order inside a cell and the result
-    // does not depend on the thread count.
-    std::fill(cellCount_.begin(), cellCount_.end(), 0u);
-    for (size_t i = 0; i < n; ++i) cellCount_[cellOfAgent_[i]]++;
-    uint32_t sum = 0;
-    for (uint32_t c = 0; c < numCells_; ++c) {
-      cellStart_[c] = sum;
-      sum += cellCount_[c];
-    }
-    cellStart_[numCells_] = sum;
-    // Counted a second time while placing each agent: the counts end where they were.
-    std::fill(cellCount_.begin(), cellCount_.end(), 0u);
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t c = cellOfAgent_[i];
-      order_[cellStart_[c] + cellCount_[c]++] = static_cast<uint32_t>(i);
+    // Counting sort; stable, so agents keep their relative order inside a cell. With several
+    // threads each takes a contiguous slice of agents with its own counts, and the slices are
+    // placed one after another inside each cell: the same order as one thread makes.
+    const size_t slices = std::min<size_t>(size_t(threadCount()), std::max<size_t>(n / 8192, 1));
+    if (slices > 1 && size_t(numCells_) * slices <= 4 * n) {
+      sliceCount_.resize(slices * numCells_);
+      auto sliceBegin = [&](size_t t) { return n * t / slices; };
+      parallelFor(slices, [&](size_t t) {
+        uint32_t* counts = sliceCount_.data() + t * numCells_;
+        std::fill(counts, counts + numCells_, 0u);
+        for (size_t i = sliceBegin(t); i < sliceBegin(t + 1); ++i) counts[cellOfAgent_[i]]++;
+      }, 1);
+      uint32_t sum = 0;
+      for (uint32_t c = 0; c < numCells_; ++c) {
+        cellStart_[c] = sum;
+        for (size_t t = 0; t < slices; ++t) {  // each slice's count becomes its first slot in the cell
+          const uint32_t m = sliceCount_[t * numCells_ + c];
+          sliceCount_[t * numCells_ + c] = sum;
+          sum += m;
+        }
+        cellCount_[c] = sum - cellStart_[c];
+      }
+      cellStart_[numCells_] = sum;
+      parallelFor(slices, [&](size_t t) {
+        uint32_t* next = sliceCount_.data() + t * numCells_;
+        for (size_t i = sliceBegin(t); i < sliceBegin(t + 1); ++i) order_[next[cellOfAgent_[i]]++] = uint32_t(i);
+      }, 1);
+    } else {
+      std::fill(cellCount_.begin(), cellCount_.end(), 0u);
+      for (size_t i = 0; i < n; ++i) cellCount_[cellOfAgent_[i]]++;
+      uint32_t sum = 0;
+      for (uint32_t c = 0; c < numCells_; ++c) {
+        cellStart_[c] = sum;
+        sum += cellCount_[c];
+      }
+      cellStart_[numCells_] = sum;
+      // Counted a second time while placing each agent: the counts end where they were.
+      std::fill(cellCount_.begin(), cellCount_.end(), 0u);
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t c = cellOfAgent_[i];
+        order_[cellStart_[c] + cellCount_[c]++] = static_cast<uint32_t>(i);
+      }
     }
     parallelFor(n, [&](size_t k) {
       const Vec<D> p = inside(positions[order_[k]]);
@@ -337,6 +364,7 @@ class UniformGrid {
   uint32_t numCells_ = 1;
   uint32_t count_ = 0;
   std::vector<uint32_t> cellOfAgent_, order_, cellStart_, cellCount_;
+  std::vector<uint32_t> sliceCount_;  // per slice of agents and cell: counts, then next free slot
   std::vector<Vec<D>> sorted_;
   std::vector<float> sortedAxis_[D];
 };

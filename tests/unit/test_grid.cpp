@@ -191,6 +191,23 @@ TEST(GridBuild, SortsStablyByCellAndReorders) {
   }
 }
 
+// Large enough for the counting sort to run in slices on several threads: the same order as one.
+TEST(GridBuild, SameOrderForAnyThreadCount) {
+  World<2> w = makeWorld<2>(Boundary::Wrap, Vec2{0, 0}, Vec2{2000, 2000});
+  std::vector<Vec2> p = randomPositions(40000, w, 9);
+  UniformGrid<2> one, two;
+  setThreadCount(1);
+  one.build(p, w, 25.0f);
+  setThreadCount(2);
+  two.build(p, w, 25.0f);
+  setThreadCount(0);
+  EXPECT_TRUE(std::equal(one.order().begin(), one.order().end(), two.order().begin(), two.order().end()));
+  EXPECT_TRUE(std::equal(one.cellStart().begin(), one.cellStart().end(), two.cellStart().begin(), two.cellStart().end()));
+  EXPECT_TRUE(std::equal(one.cellCount().begin(), one.cellCount().end(), two.cellCount().begin(), two.cellCount().end()));
+  for (uint32_t c = 0; c < two.numCells(); ++c)
+    for (uint32_t k = two.cellStart()[c] + 1; k < two.cellStart()[c + 1]; ++k) ASSERT_LT(two.order()[k - 1], two.order()[k]);
+}
+
 TEST(GridBuild, WrapCellsTileTheTorus) {
   World<2> w = makeWorld<2>(Boundary::Wrap, Vec2{0, 0}, Vec2{1000, 470});
   UniformGrid<2> g;
