@@ -1,0 +1,343 @@
+// Scene 6 — Big finale: every layer at once, at scale. Agents chase the cursor through one
+// pipeline (arrive -> boids corrections -> ORCA -> clamp and integrate) on one uniform grid, up to
+// 100,000 of them, with obstacles, level of detail and density-aware rule weights. The panel shows
+// where each step's time goes.
+#include <imgui.h>
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include "render/color.hpp"
+#include "scenes/scene.hpp"
+#include "sim/finale.hpp"
+#include "sim/parallel.hpp"
+
+namespace {
+
+using sim::Vec2;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kDropCount = 30;  // obstacles per "Drop obstacles"
+
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+struct Settings {
+  int count;
+  float wSeparation, wAlignment, wCohesion;
+  float perception, separation;
+  float cellSize;
+  bool spatialHash;
+  bool orca;
+  float tau;
+  bool lod;
+  float lodRadius;
+  bool densityAware;
+  float neighborsPerSample;
+  float maxSpeed;
+  int obstaclesAtStart;
+  int colorBy;  // 0 density, 1 tier, 2 heading
+};
+
+// The phases of one frame, in milliseconds, smoothed so the bars can be read.
+struct PhaseTimes {
+  static constexpr int kCount = 6;
+  static constexpr const char* kNames[kCount] = {"grid build", "neighbours + rules", "ORCA", "integrate", "upload",
+                                                 "draw (GL, UI, swap)"};
+  static constexpr uint32_t kColors[kCount] = {render::rgba(110, 170, 255), render::rgba(90, 210, 120),
+                                               render::rgba(250, 120, 90), render::rgba(240, 200, 70),
+                                               render::rgba(190, 120, 250), render::rgba(150, 155, 170)};
+  std::array<double, kCount> ms{};
+  std::array<bool, kCount> seen{};
+  void blend(int phase, double value) {
+    double& m = ms[size_t(phase)];
+    m = seen[size_t(phase)] ? m + 0.1 * (value - m) : value;
+    seen[size_t(phase)] = true;
+  }
+};
+
+class Finale final : public scenes::Scene {
+ public:
+  Finale() {
+    params_ = {
+        scenes::Param::i("N", "agents (N)", &s_.count, 100, 100000, 2000, "Number of agents; the world grows with N so the crowd keeps its density", true),
+        scenes::Param::f("wSep", "separation weight", &s_.wSeparation, 0, 3, 1.0f, "Boids: push away from neighbours closer than the separation radius (a fraction of max speed)"),
+        scenes::Param::f("wAli", "alignment weight", &s_.wAlignment, 0, 3, 0.3f, "Boids: steer towards the neighbours' mean velocity"),
+        scenes::Param::f("wCoh", "cohesion weight", &s_.wCohesion, 0, 3, 0.2f, "Boids: steer towards the neighbours' centroid"),
+        scenes::Param::f("perception", "perception radius", &s_.perception, 8, 80, 25, "Neighbours within this count for the rules and the density"),
+        scenes::Param::f("separation", "separation radius", &s_.separation, 2, 80, 12, "Closer than this pushes away; kept at most the perception radius"),
+        scenes::Param::f("cellSize", "cell size", &s_.cellSize, 4, 200, 25, "Uniform grid cell size (world units); every cell a query's radius touches is scanned", true),
+        scenes::Param::b("hash", "spatial hash", &s_.spatialHash, true, "Off: every agent checks every other (brute force, O(N^2)); large N then takes seconds a step"),
+        scenes::Param::b("orca", "ORCA", &s_.orca, true, "Clip each agent's velocity to a collision-free one (and obey obstacles); off: boids and steering only"),
+        scenes::Param::f("tau", "ORCA horizon", &s_.tau, 0.2f, 5, 1.0f, "Seconds ahead ORCA guarantees no collision with other agents"),
+        scenes::Param::b("lod", "level of detail", &s_.lod, false, "ORCA only within the LOD radius of the cursor, boids alone farther out"),
+        scenes::Param::f("lodRadius", "LOD radius", &s_.lodRadius, 20, 4000, 300, "Agents closer than this to the target get ORCA (with level of detail on)", true),
+        scenes::Param::b("density", "density-aware weights", &s_.densityAware, false, "Rule weights from the curves below against the local neighbour count, instead of the fixed weights"),
+        scenes::Param::f("densityStep", "neighbours per sample", &s_.neighborsPerSample, 1, 10, 3, "Spacing of the curves' samples in neighbours: sample b sits at b times this"),
+        scenes::Param::f("maxSpeed", "max speed", &s_.maxSpeed, 20, 300, 120, "Speed limit, world units per second"),
+        scenes::Param::i("obstacles", "obstacles at reset", &s_.obstaclesAtStart, 0, 60, 0, "Circles dropped (clear of the agents) whenever the scene resets"),
+        scenes::Param::e("colorBy", "colour by", &s_.colorBy, "density|tier|heading", 0, "Density: blue in the open, red in a crush; tier: ORCA cyan, boids orange"),
+    };
+    scenes::applyDefaults(params_);
+    threads_ = sim::hardwareThreads();
+  }
+
+  void reset() override {
+    applySettings();
+    sim_.world = sim::FinaleSim::worldFor(size_t(s_.count));
+    sim_.target = sim_.world.center();
+    sim_.spawn(0, seed);
+    placed_ = s_.obstaclesAtStart > 0 ? sim_.dropObstacles(s_.obstaclesAtStart, seed) : 0;
+    sim_.spawn(size_t(s_.count), seed);
+    drops_ = 0;
+    stepMsSinceDraw_ = 0;
+    lastDrawEnd_ = {};
+    if (ctx && worldChanged()) homeCamera(*ctx);
+  }
+
+  void step(float dt) override {
+    sim::setThreadCount(threads_);
+    sim_.step(dt);
+    const auto& t = sim_.timings();
+    stepMsSinceDraw_ += t.stepMs;
+    phases_.blend(0, t.gridMs);
+    phases_.blend(1, t.rulesMs);
+    phases_.blend(2, t.orcaMs);
+    phases_.blend(3, t.integrateMs);
+    overlapHistory_.push(float(sim_.metrics().overlaps));
+    neighborHistory_.push(float(sim_.metrics().meanNeighbors));
+  }
+
+  void draw(render::AgentBatch& agents, render::DebugDraw& debug) override {
+    using namespace render;
+    const auto start = Clock::now();
+    // What happened since the last draw besides the steps: the GL draw, the UI and the swap.
+    if (lastDrawEnd_ != Clock::time_point{}) phases_.blend(5, std::max(0.0, msSince(lastDrawEnd_) - stepMsSinceDraw_));
+    stepMsSinceDraw_ = 0;
+    // The target follows the cursor while it is over the view (never during a step: the app does
+    // not draw while one runs).
+    if (ctx && ctx->mouseInView) sim_.target = ctx->mouseWorld;
+
+    const auto pos = sim_.positions();
+    const auto vel = sim_.velocities();
+    const auto tier = sim_.orcaTier();
+    const auto neighbors = sim_.neighborCounts();
+    const float full = std::max(1.0f, s_.neighborsPerSample * float(sim::DensityWeights::kSamples - 1));
+    const float length = 2.6f * sim_.params.agentRadius;  // arrow tail to nose: about the agent's diameter
+    agents.shape = AgentShape::Arrow2D;
+    agents.instances.resize(pos.size());
+    sim::parallelFor(pos.size(), [&](size_t k) {
+      uint32_t color;
+      if (s_.colorBy == 0) color = hueColor(0.62f - 0.62f * std::min(1.0f, float(neighbors[k]) / full), 0.7f, 0.95f);
+      else if (s_.colorBy == 1) color = tier[k] ? colors::cyan : colors::orange;
+      else color = hueColor(std::atan2(vel[k].y, vel[k].x) / 6.2831853f, 0.35f, 0.95f);
+      const Vec2 heading = glm::dot(vel[k], vel[k]) > 1e-6f ? vel[k] : Vec2{1.0f, 0.0f};
+      agents.instances[k] = {glm::vec3(pos[k], 0.0f), glm::vec3(heading, 0.0f), length, 0.0f, color};
+    }, 4096);
+    phases_.blend(4, msSince(start));
+
+    debug.rect(sim_.world.min, sim_.world.max(), rgba(70, 76, 90));
+    for (const auto& o : sim_.obstacles()) debug.disk(o.center, o.radius, rgba(95, 100, 115));
+    const Vec2 t = sim_.target;
+    const float mark = 12.0f / std::max(ctx ? ctx->camera2D.zoom : 1.0f, 1e-3f);  // about 12 pixels
+    debug.circle(t, 0.5f * mark, colors::yellow);
+    debug.line(t - Vec2{mark, 0}, t + Vec2{mark, 0}, colors::yellow);
+    debug.line(t - Vec2{0, mark}, t + Vec2{0, mark}, colors::yellow);
+    if (s_.orca && s_.lod) debug.circle(t, s_.lodRadius, rgba(60, 220, 230, 160));
+    lastDrawEnd_ = Clock::now();
+  }
+
+  void panel() override {
+    const auto& m = sim_.metrics();
+    if (ImGui::Button("Drop obstacles")) {
+      ++drops_;
+      placed_ = sim_.dropObstacles(kDropCount, seed + 7919u * uint64_t(drops_));
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Clear obstacles")) {
+      sim_.clearObstacles();
+      placed_ = 0;
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("%zu obstacles", sim_.obstacles().size());
+    if (placed_ >= 0 && placed_ < kDropCount && drops_ > 0)
+      ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "only %d fitted clear of the agents", placed_);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    ImGui::SliderInt("threads", &threads_, 1, sim::hardwareThreads());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Worker threads for every phase (1 .. cores); the result is the same for any count");
+    if (s_.orca && s_.lod)
+      ImGui::Text("tiers: ORCA %u   boids %u", m.orcaTier, m.boidsTier);
+    else
+      ImGui::Text("tiers: ORCA %u   boids %u   (level of detail off)", m.orcaTier, m.boidsTier);
+    ImGui::TextDisabled("move the cursor over the view: the crowd chases it");
+
+    scenes::sectionTitle("Where a frame's time goes (ms)");
+    phaseBars();
+
+    scenes::sectionTitle("Crowd");
+    auto flagged = [](bool bad) { return bad ? ImVec4(1, 0.45f, 0.4f, 1) : ImGui::GetStyleColorVec4(ImGuiCol_Text); };
+    ImGui::TextColored(flagged(m.overlaps > 0), "overlapping pairs %llu", (unsigned long long)m.overlaps);
+    ImGui::SameLine();
+    ImGui::TextColored(flagged(m.inObstacle > 0), "   in obstacles %u", m.inObstacle);
+    ImGui::Text("mean speed %.1f   mean neighbours %.1f   most %u", m.meanSpeed, m.meanNeighbors, m.maxNeighbors);
+    if (m.nanCount) ImGui::TextColored(flagged(true), "non-finite agents %u (held in place)", m.nanCount);
+    if (s_.orca) ImGui::TextDisabled("ORCA programs that needed the fallback: %u", m.infeasible);
+    overlapHistory_.plot("##overlaps", "overlapping pairs");
+    neighborHistory_.plot("##neighbours", "mean neighbours");
+
+    if (ImGui::CollapsingHeader("Density-aware weights: curves", s_.densityAware ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+      if (!s_.densityAware) ImGui::TextDisabled("(turn on 'density-aware weights' below to use them)");
+      densityEditor();
+    }
+  }
+
+  const char* about() const override {
+    return "Everything at once. Each agent wants to reach the cursor (arrive), the boids rules bend that "
+           "wish (separation, alignment, cohesion), and ORCA clips the result to a velocity that cannot "
+           "collide within its horizon, with obstacles as hard limits. Turn ORCA off and watch the crush "
+           "at the cursor: overlapping pairs climb. Level of detail keeps ORCA near the cursor only; "
+           "density-aware weights push harder where the crowd is dense. Try 100,000 agents, and the hash "
+           "off to feel what the grid saves.";
+  }
+
+  std::span<const scenes::Param> params() override { return params_; }
+
+  void paramsChanged() override {
+    applySettings();
+    if (size_t(s_.count) != sim_.size() && sim_.size() > 0) reset();
+  }
+
+  void metrics(std::vector<scenes::Metric>& out) const override {
+    const auto& m = sim_.metrics();
+    out.push_back({"overlaps_total", double(m.overlaps)});
+    out.push_back({"in_obstacle", double(m.inObstacle)});
+    out.push_back({"mean_speed", m.meanSpeed});
+    out.push_back({"nan_count", double(m.nanCount)});
+    out.push_back({"step_ms", sim_.timings().stepMs});
+    out.push_back({"mean_neighbors", m.meanNeighbors});
+    out.push_back({"max_neighbors", double(m.maxNeighbors)});
+    out.push_back({"orca_tier", double(m.orcaTier)});
+    out.push_back({"boids_tier", double(m.boidsTier)});
+    out.push_back({"infeasible", double(m.infeasible)});
+  }
+  size_t agentCount() const override { return sim_.size(); }
+
+  void homeCamera(scenes::SceneContext& c) override {
+    c.camera2D.fit(sim_.world.min, sim_.world.max());
+    framedWorld_ = sim_.world.size;
+  }
+
+ private:
+  struct History {
+    std::array<float, 240> values{};
+    int next = 0, count = 0;
+    void push(float v) {
+      values[size_t(next)] = v;
+      next = (next + 1) % int(values.size());
+      count = std::min(count + 1, int(values.size()));
+    }
+    void plot(const char* id, const char* label) const {
+      float hi = 1.0f;
+      for (int i = 0; i < count; ++i) hi = std::max(hi, values[size_t(i)]);
+      ImGui::PlotLines(id, values.data(), count, count < int(values.size()) ? 0 : next, label, 0.0f, hi * 1.1f,
+                       ImVec2(ImGui::GetContentRegionAvail().x, 36));
+    }
+  };
+
+  void applySettings() {
+    s_.separation = std::min(s_.separation, s_.perception);
+    sim::FinaleParams& p = sim_.params;
+    p.wSeparation = s_.wSeparation;
+    p.wAlignment = s_.wAlignment;
+    p.wCohesion = s_.wCohesion;
+    p.perceptionRadius = s_.perception;
+    p.separationRadius = s_.separation;
+    p.cellSize = s_.cellSize;
+    p.spatialHash = s_.spatialHash;
+    p.orca = s_.orca;
+    p.tau = s_.tau;
+    p.lod = s_.lod;
+    p.lodRadius = s_.lodRadius;
+    p.densityAware = s_.densityAware;
+    p.density.neighborsPerSample = s_.neighborsPerSample;
+    p.maxSpeed = s_.maxSpeed;
+  }
+
+  bool worldChanged() const { return framedWorld_ != sim_.world.size; }
+
+  // One stacked bar, each phase's share in its colour, then the legend with the figures.
+  void phaseBars() {
+    double total = 0;
+    for (double v : phases_.ms) total += v;
+    const float width = ImGui::GetContentRegionAvail().x, height = ImGui::GetFrameHeight();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(40, 44, 52, 255));
+    float x = origin.x;
+    for (int i = 0; i < PhaseTimes::kCount; ++i) {
+      const float w = total > 0 ? float(phases_.ms[size_t(i)] / total) * width : 0.0f;
+      dl->AddRectFilled(ImVec2(x, origin.y), ImVec2(x + w, origin.y + height), PhaseTimes::kColors[i]);
+      x += w;
+    }
+    ImGui::Dummy(ImVec2(width, height));
+    for (int i = 0; i < PhaseTimes::kCount; ++i) {
+      const uint32_t c = PhaseTimes::kColors[i];
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%-20s %7.2f", PhaseTimes::kNames[i], phases_.ms[size_t(i)]);
+      if (i % 2 == 0) ImGui::SameLine(width * 0.5f);
+    }
+    ImGui::TextDisabled("step %.2f ms on %d thread%s, %zu agents", sim_.timings().stepMs, sim::threadCount(),
+                        sim::threadCount() == 1 ? "" : "s", sim_.size());
+  }
+
+  // Three curves of weights against neighbour count, one slider per sample.
+  void densityEditor() {
+    sim::DensityWeights& d = sim_.params.density;
+    struct Curve {
+      const char* name;
+      std::array<float, sim::DensityWeights::kSamples>* values;
+      ImVec4 color;
+    };
+    const Curve curves[3] = {{"separation", &d.separation, ImVec4(1.0f, 0.45f, 0.35f, 1)},
+                             {"alignment", &d.alignment, ImVec4(0.35f, 0.86f, 0.45f, 1)},
+                             {"cohesion", &d.cohesion, ImVec4(0.4f, 0.6f, 1.0f, 1)}};
+    const float slider = std::max(14.0f, (ImGui::GetContentRegionAvail().x - 90.0f) / float(sim::DensityWeights::kSamples) -
+                                             ImGui::GetStyle().ItemSpacing.x);
+    for (const Curve& c : curves) {
+      ImGui::PushID(c.name);
+      ImGui::TextColored(c.color, "%s", c.name);
+      for (int b = 0; b < sim::DensityWeights::kSamples; ++b) {
+        if (b > 0) ImGui::SameLine();
+        ImGui::PushID(b);
+        ImGui::PushStyleColor(ImGuiCol_SliderGrab, c.color);
+        ImGui::VSliderFloat("##w", ImVec2(slider, 60), &(*c.values)[size_t(b)], 0.0f, 3.0f, "");
+        ImGui::PopStyleColor();
+        if (ImGui::IsItemActive() || ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s weight %.2f at %.0f neighbours", c.name, (*c.values)[size_t(b)],
+                            float(b) * d.neighborsPerSample);
+        ImGui::PopID();
+      }
+      ImGui::PopID();
+    }
+    ImGui::TextDisabled("samples at 0, %.0f, %.0f ... %.0f+ neighbours (within the perception radius)",
+                        d.neighborsPerSample, 2 * d.neighborsPerSample,
+                        float(sim::DensityWeights::kSamples - 1) * d.neighborsPerSample);
+    if (ImGui::SmallButton("Reset curves")) d = sim::DensityWeights{d.neighborsPerSample};
+  }
+
+  Settings s_{};
+  std::vector<scenes::Param> params_;
+  sim::FinaleSim sim_;
+  int threads_ = 1;
+  int drops_ = 0;
+  int placed_ = 0;
+  PhaseTimes phases_;
+  double stepMsSinceDraw_ = 0;
+  Clock::time_point lastDrawEnd_{};
+  Vec2 framedWorld_{0.0f};
+  History overlapHistory_, neighborHistory_;
+};
+
+std::unique_ptr<scenes::Scene> create() { return std::make_unique<Finale>(); }
+[[maybe_unused]] bool registered = scenes::registerScene({"finale", "Big finale", 6, &create});
+
+}  // namespace

@@ -1,0 +1,655 @@
+#include "sim/finale.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include "sim/parallel.hpp"
+#include "sim/rng.hpp"
+#if defined(__SSE__) || defined(__AVX__)
+#include <immintrin.h>
+#endif
+
+namespace sim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+constexpr size_t kBlock = 4096;  // agents per reduction block
+constexpr float kReferenceArea = 1280.0f * 720.0f;
+constexpr float kAreaPerAgent = 150.0f;  // about 4 agent discs of radius 3.5: a loose crowd
+
+bool finite(const Vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+
+}  // namespace
+
+World<2> FinaleSim::worldFor(size_t n) {
+  const float area = std::max(kReferenceArea, float(n) * kAreaPerAgent);
+  World<2> w;
+  w.boundary = Boundary::Bounce;
+  w.min = Vec2{0.0f};
+  const float height = std::sqrt(area * 9.0f / 16.0f);
+  w.size = Vec2{std::round(height * 16.0f / 9.0f), std::round(height)};
+  return w;
+}
+
+// ---- set-up ----
+
+void FinaleSim::spawn(size_t n, uint64_t seed) {
+  Rng rng(seed, 11);
+  const float r = params.agentRadius;
+  const Vec2 size = world.size;
+  // Lattice cells with room to spare, so obstacles can take some; jitter that keeps neighbours
+  // 2r apart, so the crowd starts without an overlap.
+  float spacing = std::sqrt(size.x * size.y / (1.3f * float(std::max<size_t>(n, 1))));
+  spacing = std::max(spacing, 2.5f * r);
+  const int cols = std::max(1, int(size.x / spacing)), rows = std::max(1, int(size.y / spacing));
+  const Vec2 cell{size.x / float(cols), size.y / float(rows)};
+  const float jitter = std::max(0.0f, 0.5f * (std::min(cell.x, cell.y) - 2.02f * r));
+  std::vector<uint32_t> cells(size_t(cols) * size_t(rows));
+  std::iota(cells.begin(), cells.end(), 0u);
+  position_.clear();
+  auto clearOfObstacles = [&](const Vec2& q) {
+    for (const CircleObstacle& o : obstacles_)
+      if (lengthSq(q - o.center) < (o.radius + 1.5f * r) * (o.radius + 1.5f * r)) return false;
+    return true;
+  };
+  for (size_t i = 0; i < cells.size() && position_.size() < n; ++i) {
+    std::swap(cells[i], cells[i + rng.below(uint32_t(cells.size() - i))]);  // Fisher-Yates, one at a time
+    const Vec2 c{float(cells[i] % uint32_t(cols)), float(cells[i] / uint32_t(cols))};
+    const Vec2 q = world.min + (c + 0.5f) * cell + Vec2{rng.uniform(-jitter, jitter), rng.uniform(-jitter, jitter)};
+    if (clearOfObstacles(q)) position_.push_back(q);
+  }
+  // A world too small for n: the rest anywhere (they may overlap; ORCA pushes them apart).
+  while (position_.size() < n) position_.push_back(rng.inBox(world.min, world.max()));
+  velocity_.assign(n, Vec2{0.0f});
+  resetAgents();
+}
+
+void FinaleSim::setAgents(std::span<const Vec2> positions, std::span<const Vec2> velocities) {
+  position_.assign(positions.begin(), positions.end());
+  velocity_.assign(velocities.begin(), velocities.end());
+  velocity_.resize(position_.size(), Vec2{0.0f});
+  resetAgents();
+}
+
+void FinaleSim::resetAgents() {
+  const size_t n = position_.size();
+  id_.resize(n);
+  std::iota(id_.begin(), id_.end(), 0u);
+  resizeBuffers(n);
+  std::fill(preferred_.begin(), preferred_.end(), Vec2{0.0f});
+  std::fill(corrected_.begin(), corrected_.end(), Vec2{0.0f});
+  std::fill(tier_.begin(), tier_.end(), uint8_t(0));
+  std::fill(neighbors_.begin(), neighbors_.end(), uint16_t(0));
+  metrics_ = {};
+  timings_ = {};
+  buildObstacleBins();
+}
+
+void FinaleSim::resizeBuffers(size_t n) {
+  for (auto* v : {&preferred_, &corrected_, &orcaVelocity_}) v->resize(n);
+  tier_.resize(n);
+  neighbors_.resize(n);
+  overlaps_.resize(n);
+  checks_.resize(n);
+  for (auto* v : {&neighborCount_, &feasible_, &inObstacle_, &notFinite_}) v->resize(n);
+  for (auto* v : {&posX_, &posY_, &velX_, &velY_}) v->resize(n + kPadding);
+  speed_.resize(n);
+  neighborCapacity_ = std::min(orca::kMaxNeighbors, std::clamp(params.orcaMaxNeighbors, 1, orca::kMaxNeighbors) + 8);
+  neighborIndex_.resize(n * size_t(neighborCapacity_));
+  blockSums_.resize((n + kBlock - 1) / kBlock);
+}
+
+int FinaleSim::dropObstacles(int count, uint64_t seed) {
+  obstacles_.clear();
+  Rng rng(seed, 23);
+  const float r = params.agentRadius;
+  // Obstacles grow with the world, so they read the same when it is framed; they shrink when they
+  // cannot find room.
+  const float scale = std::sqrt(std::max(1.0f, world.size.x * world.size.y / kReferenceArea));
+  const float largest = 40.0f * scale, smallest = std::min(12.0f, largest);
+  const float gap = 4.0f * r;  // room for agents between two obstacles and along the walls
+  UniformGrid<2> grid;
+  World<2> box = world;
+  box.boundary = Boundary::Open;
+  grid.build(position_, box, std::max(32.0f, largest));
+  constexpr int kAttempts = 600;
+  for (int i = 0; i < count; ++i) {
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+      const float shrink = 1.0f - float(attempt) / float(kAttempts);
+      const float radius = smallest + (largest - smallest) * shrink * rng.uniform();
+      const Vec2 margin{radius + gap};
+      if (world.size.x <= 2.0f * margin.x || world.size.y <= 2.0f * margin.y) continue;
+      const Vec2 c = rng.inBox(world.min + margin, world.max() - margin);
+      bool clear = true;
+      for (const CircleObstacle& o : obstacles_)
+        if (lengthSq(c - o.center) < (radius + o.radius + gap) * (radius + o.radius + gap)) clear = false;
+      if (!clear) continue;
+      grid.forEachInRadius(UINT32_MAX, c, radius + 2.0f * r, [&](uint32_t, const Vec2&, float) { clear = false; });
+      if (!clear) continue;
+      obstacles_.push_back({c, radius});
+      break;
+    }
+  }
+  buildObstacleBins();
+  return int(obstacles_.size());
+}
+
+void FinaleSim::clearObstacles() {
+  obstacles_.clear();
+  buildObstacleBins();
+}
+
+void FinaleSim::setObstacles(std::span<const CircleObstacle> circles) {
+  obstacles_.assign(circles.begin(), circles.end());
+  buildObstacleBins();
+}
+
+// ---- obstacle bins ----
+
+void FinaleSim::buildObstacleBins() {
+  const FinaleParams& p = params;
+  const Vec2 lo = world.min, hi = world.max();
+  // The walls keep ORCA agents inside the world (the others bounce).
+  allSegments_.clear();
+  for (const CircleObstacle& o : obstacles_) allSegments_.push_back({o.center, o.center, o.radius});
+  allSegments_.push_back({{lo.x, lo.y}, {hi.x, lo.y}, 0.0f});
+  allSegments_.push_back({{hi.x, lo.y}, {hi.x, hi.y}, 0.0f});
+  allSegments_.push_back({{hi.x, hi.y}, {lo.x, hi.y}, 0.0f});
+  allSegments_.push_back({{lo.x, hi.y}, {lo.x, lo.y}, 0.0f});
+
+  binSize_ = 64.0f;
+  while (double(world.size.x / binSize_ + 1) * double(world.size.y / binSize_ + 1) > 65536.0) binSize_ *= 2.0f;
+  binsX_ = std::max(1, int(std::ceil(world.size.x / binSize_)));
+  binsY_ = std::max(1, int(std::ceil(world.size.y / binSize_)));
+  const size_t bins = size_t(binsX_) * size_t(binsY_);
+  // An obstacle matters to an agent within these distances of its surface: ORCA's planes reach as
+  // far as max speed * tauObstacle, the steering feeler its length beyond the agent's radius.
+  const float orcaReach = p.tauObstacle * p.maxSpeed + p.agentRadius + 1.0f;
+  const float steerReach = p.feelerLength + 2.0f * p.agentRadius + 1.0f;
+
+  auto forBins = [&](Vec2 a, Vec2 b, float grow, auto&& visit) {
+    const Vec2 mn = glm::min(a, b) - grow - lo, mx = glm::max(a, b) + grow - lo;
+    const int x0 = std::clamp(int(std::floor(mn.x / binSize_)), 0, binsX_ - 1);
+    const int x1 = std::clamp(int(std::floor(mx.x / binSize_)), 0, binsX_ - 1);
+    const int y0 = std::clamp(int(std::floor(mn.y / binSize_)), 0, binsY_ - 1);
+    const int y1 = std::clamp(int(std::floor(mx.y / binSize_)), 0, binsY_ - 1);
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x) visit(size_t(y) * size_t(binsX_) + size_t(x));
+  };
+  // Counting sort into bins, twice: segments, then circles.
+  segmentStart_.assign(bins + 1, 0u);
+  for (const orca::Segment& s : allSegments_) forBins(s.a, s.b, s.radius + orcaReach, [&](size_t b) { segmentStart_[b + 1]++; });
+  std::partial_sum(segmentStart_.begin(), segmentStart_.end(), segmentStart_.begin());
+  binSegments_.resize(segmentStart_[bins]);
+  circleStart_.assign(bins + 1, 0u);
+  for (const CircleObstacle& o : obstacles_)
+    forBins(o.center, o.center, o.radius + steerReach, [&](size_t b) { circleStart_[b + 1]++; });
+  std::partial_sum(circleStart_.begin(), circleStart_.end(), circleStart_.begin());
+  binCircles_.resize(circleStart_[bins]);
+  // Fill, reusing the counts of the next bin as cursors; obstacles keep their order within a bin.
+  std::vector<uint32_t>& cursor = binCursor_;
+  cursor.resize(bins);
+  std::copy(segmentStart_.begin(), segmentStart_.begin() + long(bins), cursor.begin());
+  for (const orca::Segment& s : allSegments_)
+    forBins(s.a, s.b, s.radius + orcaReach, [&](size_t b) { binSegments_[cursor[b]++] = s; });
+  std::copy(circleStart_.begin(), circleStart_.begin() + long(bins), cursor.begin());
+  for (const CircleObstacle& o : obstacles_)
+    forBins(o.center, o.center, o.radius + steerReach, [&](size_t b) { binCircles_[cursor[b]++] = o; });
+}
+
+namespace {
+// Clamped to [0, hi]; NaN gives 0. (Comparisons, not fmin / fmax: those are library calls here.)
+int clampedIndex(float v, int hi) { return v > 0.0f ? (v < float(hi) ? int(v) : hi) : 0; }
+
+size_t binOf(const Vec2& p, const Vec2& lo, float invBinSize, int bx, int by) {
+  const Vec2 q = (p - lo) * invBinSize;
+  return size_t(clampedIndex(q.y, by - 1)) * size_t(bx) + size_t(clampedIndex(q.x, bx - 1));
+}
+}  // namespace
+
+std::span<const orca::Segment> FinaleSim::segmentsNear(const Vec2& p) const {
+  const size_t b = binOf(p, world.min, 1.0f / binSize_, binsX_, binsY_);
+  return {binSegments_.data() + segmentStart_[b], segmentStart_[b + 1] - segmentStart_[b]};
+}
+
+std::span<const CircleObstacle> FinaleSim::circlesNear(const Vec2& p) const {
+  const size_t b = binOf(p, world.min, 1.0f / binSize_, binsX_, binsY_);
+  return {binCircles_.data() + circleStart_[b], circleStart_[b + 1] - circleStart_[b]};
+}
+
+// ---- the step ----
+
+namespace {
+
+// A contiguous run of candidate agents: one row of grid cells, or everybody with the hash off.
+struct Run {
+  uint32_t begin, end;
+};
+constexpr int kMaxRuns = 64;  // rows of cells one query may visit (the cell size is raised to keep it so)
+
+// What one agent's rule pass reads; the arrays hold the state one axis at a time, padded past the end.
+struct AxisState {
+  const float *x, *y, *vx, *vy;
+};
+
+#if defined(__GNUC__)
+// GCC / Clang vector extensions: one register of lanes at the width this build targets.
+#if defined(__AVX__)
+constexpr int kLanes = 8;
+#else
+constexpr int kLanes = 4;
+#endif
+using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
+using Mask = int32_t __attribute__((vector_size(kLanes * sizeof(float))));  // -1 where true, 0 elsewhere
+
+Lanes load(const float* p) {
+  Lanes v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+Lanes splat(float x) { return Lanes{} + x; }
+Lanes keep(Mask m, Lanes v) { return (Lanes)(m & (Mask)v); }
+// One bit per lane that is true.
+unsigned laneBits(Mask m) {
+#if defined(__AVX__)
+  return unsigned(_mm256_movemask_ps((__m256)m));
+#elif defined(__SSE__)
+  return unsigned(_mm_movemask_ps((__m128)m));
+#else
+  unsigned bits = 0;
+  for (int l = 0; l < kLanes; ++l) bits |= unsigned(m[l] & 1) << l;
+  return bits;
+#endif
+}
+Mask lanes0123() {
+  Mask m{};
+  for (int l = 0; l < kLanes; ++l) m[l] = l;
+  return m;
+}
+// The IEEE square root per lane: exact, so every machine gets the same bits.
+Lanes sqrtLanes(Lanes v) {
+#if defined(__AVX__)
+  return (Lanes)_mm256_sqrt_ps((__m256)v);
+#elif defined(__SSE__)
+  return (Lanes)_mm_sqrt_ps((__m128)v);
+#else
+  for (int l = 0; l < kLanes; ++l) v[l] = __builtin_sqrtf(v[l]);
+  return v;
+#endif
+}
+#endif
+
+// Agent k's rule sums and its overlapping pairs (j > k), a register of lanes at a time with masks
+// instead of branches: the same tests and formula as addNeighbor. The lanes are summed in a fixed
+// order at the end, so the result does not depend on the thread count.
+void rulePass(const AxisState& a, std::span<const Run> runs, uint32_t k, const FinaleParams& p, RuleSums& sums,
+              uint32_t& overlaps) {
+  const float close = 0.99f * 2.0f * p.agentRadius;
+  const float invSeparation = 1.0f / p.separationRadius;
+  overlaps = 0;
+#if defined(__GNUC__)
+  const Lanes px = splat(a.x[k]), py = splat(a.y[k]), zero = splat(0.0f), one = splat(1.0f);
+  const Lanes perception = splat(p.perceptionRadius * p.perceptionRadius);
+  const Lanes separation = splat(p.separationRadius * p.separationRadius), closeSq = splat(close * close);
+  const Lanes invSep = splat(invSeparation);
+  const Mask laneIndex = lanes0123(), self = Mask{} + int32_t(k);
+  Lanes sepX = zero, sepY = zero, velX = zero, velY = zero, offX = zero, offY = zero;
+  Mask counted{}, overlapping{};
+  for (const Run& r : runs) {
+    for (uint32_t j = r.begin; j < r.end; j += kLanes) {
+      const Mask live = laneIndex < (Mask{} + int32_t(r.end - j));
+      const Lanes dx = load(a.x + j) - px, dy = load(a.y + j) - py;
+      const Lanes d2 = dx * dx + dy * dy;
+      const Mask seen = live & (d2 > zero) & (d2 <= perception);
+      velX += keep(seen, load(a.vx + j));
+      velY += keep(seen, load(a.vy + j));
+      offX += keep(seen, dx);
+      offY += keep(seen, dy);
+      counted -= seen;
+      const Mask push = seen & (d2 < separation);
+      // dir(self - other) * (1 - d / R) = -offset * (1/d - 1/R); lanes not pushing give 0.
+      const Lanes w = keep(push, one / sqrtLanes(keep(push, d2) + keep(~push, one)) - invSep);
+      sepX -= dx * w;
+      sepY -= dy * w;
+      overlapping -= live & (d2 < closeSq) & ((laneIndex + int32_t(j)) > self);
+    }
+  }
+  for (int l = 0; l < kLanes; ++l) {
+    sums.separation += Vec2{sepX[l], sepY[l]};
+    sums.velocitySum += Vec2{velX[l], velY[l]};
+    sums.offsetSum += Vec2{offX[l], offY[l]};
+    sums.count += counted[l];
+    overlaps += uint32_t(overlapping[l]);
+  }
+#else
+  const Vec2 pos{a.x[k], a.y[k]};
+  for (const Run& r : runs)
+    for (uint32_t j = r.begin; j < r.end; ++j) {
+      const Vec2 off = Vec2{a.x[j], a.y[j]} - pos;
+      const float d2 = glm::dot(off, off);
+      addNeighbor(sums, p, off, d2, Vec2{a.vx[j], a.vy[j]});
+      if (d2 < close * close && j > k) ++overlaps;
+    }
+#endif
+}
+
+// ORCA's neighbours of agent k: every other agent within the neighbour distance, as sort keys
+// (distance^2 bits above the index, so ties go to the lower index whatever the visiting order).
+// The key list is cut back to the `nearest` closest whenever it fills up.
+struct NeighborKeys {
+  static constexpr int kCapacity = 96;
+  std::array<uint64_t, kCapacity> keys;
+  int count = 0;
+
+  static uint64_t key(float d2, uint32_t j) { return (uint64_t(std::bit_cast<uint32_t>(d2)) << 32) | j; }
+  static float distSq(uint64_t key) { return std::bit_cast<float>(uint32_t(key >> 32)); }
+  static uint32_t index(uint64_t key) { return uint32_t(key); }
+  void add(uint64_t k, int nearest) {
+    if (count == kCapacity) {
+      std::nth_element(keys.begin(), keys.begin() + nearest, keys.begin() + count);
+      count = nearest;
+    }
+    keys[size_t(count++)] = k;
+  }
+  // The nearest `n` first, in order. Lists are short: insertion sort beats the library's heaps.
+  void sortNearest(int n) {
+    if (count > 2 * n) {
+      std::nth_element(keys.begin(), keys.begin() + n, keys.begin() + count);
+      count = n;
+    }
+    for (int i = 1; i < count; ++i) {
+      const uint64_t key = keys[size_t(i)];
+      int j = i;
+      for (; j > 0 && keys[size_t(j) - 1] > key; --j) keys[size_t(j)] = keys[size_t(j) - 1];
+      keys[size_t(j)] = key;
+    }
+  }
+};
+
+void orcaPass(const AxisState& a, std::span<const Run> runs, uint32_t k, float neighborDist, int nearest,
+              NeighborKeys& out) {
+  const float r2 = neighborDist * neighborDist;
+  out.count = 0;
+#if defined(__GNUC__)
+  const Lanes px = splat(a.x[k]), py = splat(a.y[k]), range = splat(r2);
+  const Mask laneIndex = lanes0123(), self = Mask{} + int32_t(k);
+  for (const Run& r : runs)
+    for (uint32_t j = r.begin; j < r.end; j += kLanes) {
+      const Mask index = laneIndex + int32_t(j);
+      const Lanes dx = load(a.x + j) - px, dy = load(a.y + j) - py;
+      const Lanes d2 = dx * dx + dy * dy;
+      const Mask in = (index < (Mask{} + int32_t(r.end))) & (d2 <= range) & (index != self);
+      for (unsigned bits = laneBits(in); bits; bits &= bits - 1) {
+        const int l = std::countr_zero(bits);
+        out.add(NeighborKeys::key(d2[l], j + uint32_t(l)), nearest);
+      }
+    }
+#else
+  const Vec2 pos{a.x[k], a.y[k]};
+  for (const Run& r : runs)
+    for (uint32_t j = r.begin; j < r.end; ++j) {
+      const float dx = a.x[j] - pos.x, dy = a.y[j] - pos.y;
+      const float d2 = dx * dx + dy * dy;
+      if (d2 <= r2 && j != k) out.add(NeighborKeys::key(d2, j), nearest);
+    }
+#endif
+}
+
+}  // namespace
+
+void FinaleSim::gatherPhase(float dt) {
+  const FinaleParams& p = params;
+  const size_t n = size();
+  const float radius = p.queryRadius();
+  // Neighbours that could touch within one step are kept beyond orcaMaxNeighbors, so the one-step
+  // separation planes see every pair that needs one (see orcaPhase).
+  const float reach = 2.0f * p.agentRadius + 2.0f * p.maxSpeed * dt;
+  const float reachSq = p.stepSafety ? reach * reach : 0.0f;
+  const int maxNeighbors = std::clamp(p.orcaMaxNeighbors, 1, orca::kMaxNeighbors);
+  const float lodSq = p.lodRadius * p.lodRadius;
+  const AxisState axes{posX_.data(), posY_.data(), velX_.data(), velY_.data()};
+  // The query block: the agent's cell and the rings of cells the radius needs (the same for all).
+  const auto rings = grid_.rings(radius, SearchMode::AutoRings);
+  const auto dims = grid_.cellsPerAxis();
+  const Vec2 invExtent = 1.0f / grid_.cellExtent();
+  auto blockOf = [&](const Vec2& pos) {
+    UniformGrid<2>::Block b;
+    const Vec2 q = (pos - world.min) * invExtent;
+    const glm::ivec2 c{clampedIndex(q.x, dims.x - 1), clampedIndex(q.y, dims.y - 1)};
+    b.first = glm::max(c - rings, glm::ivec2(0));
+    b.last = glm::min(c + rings, dims - 1);
+    return b;
+  };
+  parallelForRange(n, [&](size_t first, size_t last) {
+    NeighborKeys near;
+    std::array<Run, kMaxRuns> runs;
+    for (size_t k = first; k < last; ++k) {
+      const Vec2 pos = position_[k], vel = velocity_[k];
+      const bool orcaTier = p.orca && (!p.lod || lengthSq(pos - target) <= lodSq);
+      int runCount = 0;
+      uint32_t candidates = 0;
+      if (p.spatialHash) {
+        grid_.forEachRange(blockOf(pos), [&](uint32_t b, uint32_t e, const Vec2&) {
+          if (runCount < kMaxRuns) runs[size_t(runCount++)] = {b, e};
+          candidates += e - b;
+        });
+      } else {
+        runs[size_t(runCount++)] = {0u, uint32_t(n)};
+        candidates = uint32_t(n);
+      }
+      const std::span<const Run> visited(runs.data(), size_t(runCount));
+      RuleSums sums;
+      uint32_t overlaps = 0;
+      rulePass(axes, visited, uint32_t(k), p, sums, overlaps);
+      near.count = 0;
+      if (orcaTier) orcaPass(axes, visited, uint32_t(k), p.orcaNeighborDist, neighborCapacity_, near);
+      near.sortNearest(neighborCapacity_);
+      int kept = std::min(near.count, maxNeighbors);
+      while (kept < std::min(near.count, neighborCapacity_) && NeighborKeys::distSq(near.keys[size_t(kept)]) <= reachSq) ++kept;
+      uint32_t* nb = &neighborIndex_[k * size_t(neighborCapacity_)];
+      for (int m = 0; m < kept; ++m) nb[m] = NeighborKeys::index(near.keys[size_t(m)]);
+      neighborCount_[k] = uint8_t(kept);
+      checks_[k] = candidates > 0 ? candidates - 1 : 0;  // every candidate but the agent itself
+      overlaps_[k] = overlaps;
+      neighbors_[k] = uint16_t(std::min(sums.count, 65535));
+      tier_[k] = orcaTier ? 1 : 0;
+      const Vec2 preferred =
+          preferredVelocity(p, pos, vel, target, orcaTier ? std::span<const CircleObstacle>{} : circlesNear(pos));
+      preferred_[k] = preferred;
+      corrected_[k] = boidsCorrectedVelocity(p, preferred, vel, sums);
+    }
+  }, 64);
+}
+
+// One pass: each agent of the ORCA tier solves its program once. Besides ORCA's planes (horizon
+// tau, which the fallback may violate when they leave nothing), every neighbour that could touch
+// within one step gets a hard one-step separation plane (orca::stepHalfPlane: close at most half
+// the gap within dt). Those, and the walls', all contain v = 0, so the hard part is always feasible
+// and no pair of ORCA agents ends a step closer than 2r. orca::Crowd adds them only after a round
+// found the program infeasible and repeats rounds until nothing changes; here they bind only for
+// gaps under 2 * maxSpeed * dt, and one pass keeps the phase a single parallel loop.
+void FinaleSim::orcaPhase(float dt) {
+  parallelForRange(size(), [&](size_t first, size_t last) {
+    orca::PlaneSet planes;  // reused: clearing its arrays for every agent would cost more than the solve
+    for (size_t k = first; k < last; ++k)
+      if (tier_[k]) solveOrca(k, planes, dt);
+  }, 64);
+}
+
+// Agent k's program: hard planes first (walls and obstacles, then the one-step planes), then ORCA's.
+void FinaleSim::solveOrca(size_t k, orca::PlaneSet& planes, float dt) {
+  const FinaleParams& p = params;
+  const float contact = 2.0f * p.agentRadius;
+  const float reach = contact + 2.0f * p.maxSpeed * dt;
+  const uint32_t* nb = &neighborIndex_[k * size_t(neighborCapacity_)];
+  const int count = neighborCount_[k];
+  const Vec2 pos = position_[k];
+  planes.count = planes.wallCount = 0;
+  orca::addObstaclePlanes(planes, pos, p.orcaParams(), segmentsNear(pos), dt);
+  if (p.stepSafety)
+    for (int m = 0; m < count; ++m) {
+      const uint32_t j = nb[m];
+      const Vec2 offset = position_[j] - pos;
+      if (lengthSq(offset) <= reach * reach) planes.add(orca::stepHalfPlane(offset, contact, dt, k < j ? 1.0f : -1.0f));
+    }
+  for (int m = 0; m < count; ++m) {
+    const uint32_t j = nb[m];
+    planes.add(orca::agentHalfPlane(position_[j] - pos, velocity_[k], velocity_[j], contact, p.tau, dt,
+                                    k < j ? 1.0f : -1.0f));
+  }
+  const orca::LpResult r = orca::solve(planes.span(), corrected_[k], p.maxSpeed);
+  orcaVelocity_[k] = r.velocity;
+  feasible_[k] = r.feasible ? 1 : 0;
+}
+
+void FinaleSim::integratePhase(float dt) {
+  const FinaleParams& p = params;
+  const size_t n = size();
+  const float inside = 0.99f * p.agentRadius;
+  parallelFor(n, [&](size_t k) {
+    const Vec2 pos = position_[k];
+    Vec2 v = tier_[k] ? orcaVelocity_[k] : boidsTierVelocity(p, velocity_[k], corrected_[k], dt);
+    Vec2 next = pos + v * dt;
+    notFinite_[k] = !finite(v) || !finite(next);
+    if (notFinite_[k]) {
+      // Hold the agent rather than let one NaN spread through its neighbours; nan_count shows it.
+      v = Vec2{0.0f};
+      next = finite(pos) ? pos : world.center();
+    }
+    if (!(next.x >= world.min.x && next.y >= world.min.y && next.x <= world.min.x + world.size.x &&
+          next.y <= world.min.y + world.size.y))
+      world.applyBounds(next, v);
+    position_[k] = next;
+    velocity_[k] = v;
+    speed_[k] = std::sqrt(lengthSq(v));
+    uint8_t in = 0;
+    for (const CircleObstacle& o : circlesNear(next))
+      if (lengthSq(next - o.center) < (o.radius + inside) * (o.radius + inside)) in = 1;
+    inObstacle_[k] = in;
+  }, 256);
+
+  // Reductions in fixed blocks, summed in order: the same figures for any thread count.
+  parallelFor(blockSums_.size(), [&](size_t b) {
+    BlockSums s;
+    for (size_t k = b * kBlock, e = std::min(n, k + kBlock); k < e; ++k) {
+      s.speed += speed_[k];
+      s.neighbors += neighbors_[k];
+      s.maxNeighbors = std::max<uint32_t>(s.maxNeighbors, neighbors_[k]);
+      s.overlaps += overlaps_[k];
+      s.checks += checks_[k];
+      s.inObstacle += inObstacle_[k];
+      s.notFinite += notFinite_[k];
+      s.orcaTier += tier_[k];
+      s.infeasible += tier_[k] && !feasible_[k];
+    }
+    blockSums_[b] = s;
+  }, 1);
+  Metrics& m = metrics_;
+  m = {};
+  double speed = 0, neighbors = 0;
+  for (const BlockSums& s : blockSums_) {
+    speed += s.speed;
+    neighbors += s.neighbors;
+    m.maxNeighbors = std::max(m.maxNeighbors, s.maxNeighbors);
+    m.overlaps += s.overlaps;
+    m.checks += s.checks;
+    m.inObstacle += s.inObstacle;
+    m.nanCount += s.notFinite;
+    m.orcaTier += s.orcaTier;
+    m.infeasible += s.infeasible;
+  }
+  m.boidsTier = uint32_t(n) - m.orcaTier;
+  m.meanSpeed = n ? speed / double(n) : 0.0;
+  m.meanNeighbors = n ? neighbors / double(n) : 0.0;
+}
+
+void FinaleSim::step(float dt) {
+  const auto start = Clock::now();
+  const size_t n = size();
+  params.separationRadius = std::min(params.separationRadius, params.perceptionRadius);
+  target = glm::clamp(target, world.min + params.agentRadius, world.max() - params.agentRadius);
+  resizeBuffers(n);
+  buildObstacleBins();
+
+  // Grid build: agents into cell order, every per-agent array with them.
+  auto t = Clock::now();
+  if (params.spatialHash) {
+    // Cells no smaller than a 30th of the query radius: a query then visits at most kMaxRuns rows.
+    grid_.build(position_, world, std::max(params.cellSize, params.queryRadius() / 30.0f));
+    grid_.reorder(velocity_, vec2Scratch_);
+    grid_.reorder(id_, idScratch_);
+    const auto sorted = grid_.sortedPositions();
+    parallelFor(n, [&](size_t k) { position_[k] = sorted[k]; }, 2048);
+  }
+  // The same state one axis at a time, for the vector loops of the gather.
+  parallelFor(n, [&](size_t k) {
+    posX_[k] = position_[k].x;
+    posY_[k] = position_[k].y;
+    velX_[k] = velocity_[k].x;
+    velY_[k] = velocity_[k].y;
+  }, 2048);
+  timings_.gridMs = msSince(t);
+
+  t = Clock::now();
+  gatherPhase(dt);
+  timings_.rulesMs = msSince(t);
+
+  t = Clock::now();
+  if (params.orca) orcaPhase(dt);
+  timings_.orcaMs = msSince(t);
+
+  t = Clock::now();
+  integratePhase(dt);
+  timings_.integrateMs = msSince(t);
+  timings_.stepMs = msSince(start);
+}
+
+PipelineVelocities FinaleSim::lastPipeline(size_t k) const {
+  PipelineVelocities out;
+  if (k >= size()) return out;
+  out.preferred = preferred_[k];
+  out.boidsCorrected = corrected_[k];
+  out.orcaTier = tier_[k] != 0;
+  out.orcaInput = out.orcaTier ? corrected_[k] : Vec2{0.0f};
+  out.final = velocity_[k];
+  out.neighbors = neighbors_[k];
+  out.weights = ruleWeights(params, neighbors_[k]);
+  return out;
+}
+
+// ---- exact checks ----
+
+uint64_t FinaleSim::countOverlaps() const {
+  UniformGrid<2> grid;
+  World<2> box = world;
+  box.boundary = Boundary::Open;
+  const float close = 0.99f * 2.0f * params.agentRadius;
+  grid.build(position_, box, std::max(close, 8.0f));
+  uint64_t pairs = 0;
+  const auto sorted = grid.sortedPositions();
+  for (uint32_t k = 0; k < grid.size(); ++k)
+    grid.forEachInRadius(k, sorted[k], close, [&](uint32_t j, const Vec2&, float d2) {
+      if (j > k && d2 < close * close) ++pairs;
+    });
+  return pairs;
+}
+
+uint32_t FinaleSim::countInObstacle() const {
+  uint32_t count = 0;
+  const float inside = 0.99f * params.agentRadius;
+  for (const Vec2& q : position_)
+    for (const CircleObstacle& o : obstacles_)
+      if (lengthSq(q - o.center) < (o.radius + inside) * (o.radius + inside)) {
+        ++count;
+        break;
+      }
+  return count;
+}
+
+}  // namespace sim

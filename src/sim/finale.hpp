@@ -1,0 +1,299 @@
+// The big finale: every layer at once. Agents chase a target point (the cursor); each agent's
+// velocity goes through one pipeline, in this order:
+//   1. steering: arrive at the target (plus obstacle avoidance for agents ORCA does not handle)
+//      gives the preferred velocity;
+//   2. boids: separation, alignment and cohesion, weighted (fixed weights, or looked up against the
+//      local neighbour count), correct it: the boids-corrected preferred velocity;
+//   3. ORCA (optional, or only near the target with level of detail) clips that to a velocity that is
+//      collision free for its horizon, against neighbours and obstacles;
+//   4. clamp and integrate.
+// Neighbours come from one uniform grid per step (or brute force with the hash off); the agents are
+// kept in the grid's cell order, every phase runs in parallel over agents and writes only its own
+// agent's slots, so a step is the same for any thread count. Nothing allocates once the buffers
+// have grown to the crowd's size.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+#include "sim/boids.hpp"
+#include "sim/grid.hpp"
+#include "sim/math.hpp"
+#include "sim/neighbors.hpp"
+#include "sim/orca.hpp"
+#include "sim/steering.hpp"
+#include "sim/world.hpp"
+
+namespace sim {
+
+// Rule weights against the local neighbour count: a small table, linear between its samples.
+// Sample b sits at b * neighborsPerSample neighbours; counts beyond the last sample take the last.
+struct DensityWeights {
+  static constexpr int kSamples = 8;
+  float neighborsPerSample = 3.0f;
+  // More separation in a crush, more cohesion in the open.
+  std::array<float, kSamples> separation{0.4f, 0.6f, 0.9f, 1.2f, 1.6f, 2.0f, 2.4f, 2.8f};
+  std::array<float, kSamples> alignment{0.6f, 0.6f, 0.5f, 0.4f, 0.3f, 0.25f, 0.2f, 0.2f};
+  std::array<float, kSamples> cohesion{1.0f, 0.8f, 0.5f, 0.3f, 0.15f, 0.05f, 0.0f, 0.0f};
+
+  // (separation, alignment, cohesion) for `neighbors` neighbours.
+  Vec3 at(float neighbors) const {
+    float x = neighborsPerSample > 0.0f ? neighbors / neighborsPerSample : 0.0f;
+    x = std::fmin(std::fmax(x, 0.0f), float(kSamples - 1));
+    const int b = std::min(int(x), kSamples - 2);
+    const float t = x - float(b);
+    auto lerp = [&](const std::array<float, kSamples>& c) { return c[size_t(b)] + (c[size_t(b) + 1] - c[size_t(b)]) * t; };
+    return {lerp(separation), lerp(alignment), lerp(cohesion)};
+  }
+};
+
+struct FinaleParams {
+  float agentRadius = 3.5f;
+  float maxSpeed = 120.0f;       // world units (pixels) per second
+  float maxForce = 600.0f;       // how fast an agent outside ORCA may change its velocity (units / s^2)
+  float slowingRadius = 80.0f;   // arrive: full speed outside, slowing to a stop on the target inside
+  float feelerLength = 40.0f;    // steering obstacle avoidance (agents outside ORCA)
+  // Boids corrections: each rule is a vector of length <= 1, its weight a fraction of max speed.
+  float wSeparation = 1.0f;
+  float wAlignment = 0.3f;
+  float wCohesion = 0.2f;
+  float perceptionRadius = 25.0f;
+  float separationRadius = 12.0f;  // at most the perception radius
+  bool densityAware = false;       // weights from `density` instead of the three above
+  DensityWeights density;
+  // Neighbour search.
+  bool spatialHash = true;         // false: brute force over all agents
+  float cellSize = 25.0f;
+  // ORCA.
+  bool orca = true;
+  float tau = 1.0f;                // horizon against agents (s)
+  float tauObstacle = 0.5f;        // horizon against obstacles and walls (s); keep >= 2 dt
+  float orcaNeighborDist = 20.0f;
+  int orcaMaxNeighbors = 10;
+  bool stepSafety = true;          // hard one-step separation planes for close pairs (see orcaPhase)
+  // Level of detail: ORCA only within lodRadius of the target, boids alone elsewhere.
+  bool lod = false;
+  float lodRadius = 300.0f;
+
+  // The radius one neighbour query must cover: the rules, ORCA's neighbours and the overlap count.
+  float queryRadius() const {
+    float r = std::fmax(perceptionRadius, 2.0f * agentRadius);
+    return orca ? std::fmax(r, orcaNeighborDist) : r;
+  }
+  orca::Params orcaParams() const {
+    orca::Params p;
+    p.radius = agentRadius;
+    p.maxSpeed = maxSpeed;
+    p.tau = tau;
+    p.tauObst = tauObstacle;
+    p.neighborDist = orcaNeighborDist;
+    p.maxNeighbors = orcaMaxNeighbors;
+    return p;
+  }
+};
+
+// ---- the pipeline's stages as pure functions ----
+
+// What the rules need from one agent's neighbourhood.
+struct RuleSums {
+  Vec2 separation{0.0f};   // sum of dir(self - other) * (1 - d / separationRadius) over close neighbours
+  Vec2 velocitySum{0.0f};  // over neighbours within the perception radius
+  Vec2 offsetSum{0.0f};    // sum of (other - self), the same neighbours
+  int count = 0;           // neighbours within the perception radius: the local density
+};
+
+// Adds one neighbour at `offset` (other - self), distSq = |offset|^2. The separation push fades
+// linearly to zero at the separation radius, so a neighbour crossing it does not jolt the agent.
+inline void addNeighbor(RuleSums& s, const FinaleParams& p, const Vec2& offset, float distSq, const Vec2& otherVelocity) {
+  if (distSq <= 0.0f || distSq > p.perceptionRadius * p.perceptionRadius) return;
+  s.velocitySum += otherVelocity;
+  s.offsetSum += offset;
+  s.count++;
+  if (distSq < p.separationRadius * p.separationRadius)
+    s.separation -= offset * (1.0f / std::sqrt(distSq) - 1.0f / p.separationRadius);  // dir * (1 - d / R)
+}
+
+// (separation, alignment, cohesion) weights for an agent with `neighbors` neighbours.
+inline Vec3 ruleWeights(const FinaleParams& p, int neighbors) {
+  return p.densityAware ? p.density.at(float(neighbors)) : Vec3{p.wSeparation, p.wAlignment, p.wCohesion};
+}
+
+// Stage 1: arrive at the target; with `circles`, also steer around them (agents outside ORCA).
+inline Vec2 preferredVelocity(const FinaleParams& p, const Vec2& position, const Vec2& velocity, const Vec2& target,
+                              std::span<const CircleObstacle> circles) {
+  Vec2 desired = arriveDesiredVelocity(position, target, p.maxSpeed, p.slowingRadius);
+  if (!circles.empty())
+    desired += avoidObstacles(position, velocity, p.agentRadius, circles, p.feelerLength, p.maxSpeed).steering;
+  return clampLength(desired, p.maxSpeed);
+}
+
+// Stage 2: the preferred velocity corrected by the weighted rules, clamped to max speed.
+inline Vec2 boidsCorrectedVelocity(const FinaleParams& p, const Vec2& preferred, const Vec2& velocity,
+                                   const RuleSums& s, Vec3* weightsOut = nullptr) {
+  const Vec3 w = ruleWeights(p, s.count);
+  if (weightsOut) *weightsOut = w;
+  if (s.count == 0) return preferred;
+  BoidsAccum<2> acc;
+  acc.velocitySum = s.velocitySum;
+  acc.offsetSum = s.offsetSum;
+  acc.alignmentCount = acc.cohesionCount = s.count;
+  const Vec2 separation = clampLength(s.separation, 1.0f);
+  const Vec2 alignment = alignmentRule(acc, velocity, 0.1f * p.maxSpeed);
+  const Vec2 cohesion = cohesionRule(acc, p.perceptionRadius);
+  return clampLength(preferred + p.maxSpeed * (w.x * separation + w.y * alignment + w.z * cohesion), p.maxSpeed);
+}
+
+// Stage 4 for an agent outside ORCA: turn towards the corrected velocity within the force limit.
+inline Vec2 boidsTierVelocity(const FinaleParams& p, const Vec2& velocity, const Vec2& corrected, float dt) {
+  return clampLength(velocity + clampLength(corrected - velocity, p.maxForce * dt), p.maxSpeed);
+}
+
+// One agent's velocities at every stage.
+struct PipelineVelocities {
+  Vec2 preferred{0.0f};       // steering
+  Vec2 boidsCorrected{0.0f};  // after the boids corrections
+  Vec2 orcaInput{0.0f};       // the preferred velocity ORCA was given (agents in the ORCA tier)
+  Vec2 final{0.0f};           // what the agent integrates with
+  bool orcaTier = false;
+  int neighbors = 0;          // within the perception radius
+  Vec3 weights{0.0f};         // the rule weights used
+};
+
+// The whole pipeline for one agent on a given state, with any search that follows the contract of
+// neighbors.hpp (indices into `velocities`). This is the reference the step is tested against: the
+// step runs the same stages in phases over all agents (its rule sums in another order), and adds
+// a hard one-step separation plane for each neighbour within one step's reach (see orcaPhase).
+template <class Search>
+PipelineVelocities agentPipeline(const FinaleParams& p, uint32_t self, const Vec2& position, const Vec2& velocity,
+                                 const Vec2& target, const Search& search, std::span<const Vec2> velocities,
+                                 std::span<const CircleObstacle> circles, std::span<const orca::Segment> segments,
+                                 bool orcaTier, float dt) {
+  PipelineVelocities out;
+  out.orcaTier = orcaTier;
+  RuleSums sums;
+  search.forEachInRadius(self, position, p.perceptionRadius,
+                         [&](uint32_t j, const Vec2& off, float d2) { addNeighbor(sums, p, off, d2, velocities[j]); });
+  out.neighbors = sums.count;
+  out.preferred = preferredVelocity(p, position, velocity, target, orcaTier ? std::span<const CircleObstacle>{} : circles);
+  out.boidsCorrected = boidsCorrectedVelocity(p, out.preferred, velocity, sums, &out.weights);
+  if (orcaTier) {
+    out.orcaInput = out.boidsCorrected;
+    out.final = orca::newVelocity(self, position, velocity, out.orcaInput, search, velocities, segments,
+                                  p.orcaParams(), dt).velocity;
+  } else {
+    out.final = boidsTierVelocity(p, velocity, out.boidsCorrected, dt);
+  }
+  return out;
+}
+
+// ---- the crowd ----
+
+class FinaleSim {
+ public:
+  FinaleParams params;
+  World<2> world;          // bounded: the walls are ORCA obstacles, and bounce the others
+  Vec2 target{0.0f};       // kept inside the world
+
+  // A world that holds n agents at a comfortable density: at least 1280 x 720, 16:9.
+  static World<2> worldFor(size_t n);
+
+  // n agents on a jittered lattice over the world, clear of the obstacles and of each other, at rest.
+  void spawn(size_t n, uint64_t seed);
+  // Agents exactly where given (tests, presets of a known situation); ids 0..n-1 in that order.
+  void setAgents(std::span<const Vec2> positions, std::span<const Vec2> velocities);
+  // Replaces the obstacles by `count` random circles that overlap no agent, no other obstacle and
+  // leave room for agents between them. Returns how many fitted (fewer when the world is full).
+  int dropObstacles(int count, uint64_t seed);
+  void clearObstacles();
+  void setObstacles(std::span<const CircleObstacle> circles);
+  std::span<const CircleObstacle> obstacles() const { return obstacles_; }
+  // What ORCA sees as static obstacles in the last step: the circles, then the four walls.
+  std::span<const orca::Segment> orcaObstacles() const { return allSegments_; }
+
+  void step(float dt);
+
+  size_t size() const { return position_.size(); }
+  // Current state in the agents' current (cell) order; id()[k] names agent k for good.
+  std::span<const Vec2> positions() const { return position_; }
+  std::span<const Vec2> velocities() const { return velocity_; }
+  std::span<const uint32_t> ids() const { return id_; }
+  // Per agent, from the last step: in the ORCA tier, neighbours within the perception radius.
+  std::span<const uint8_t> orcaTier() const { return tier_; }
+  std::span<const uint16_t> neighborCounts() const { return neighbors_; }
+  // Agent k's (current order) velocities at every stage of the last step.
+  PipelineVelocities lastPipeline(size_t k) const;
+
+  struct Timings {
+    double gridMs = 0, rulesMs = 0, orcaMs = 0, integrateMs = 0, stepMs = 0;
+  };
+  struct Metrics {
+    uint64_t overlaps = 0;       // pairs closer than 0.99 * 2r at the start of the last step
+    uint32_t inObstacle = 0;     // agents overlapping an obstacle by more than 1% of their radius, after it
+    double meanSpeed = 0;
+    uint32_t nanCount = 0;       // agents whose new velocity or position was not finite (they were held)
+    uint32_t orcaTier = 0, boidsTier = 0;
+    double meanNeighbors = 0;    // within the perception radius
+    uint32_t maxNeighbors = 0;
+    uint32_t infeasible = 0;     // ORCA programs that needed the fallback
+    uint64_t checks = 0;         // distance checks of the neighbour search
+  };
+  const Timings& timings() const { return timings_; }
+  const Metrics& metrics() const { return metrics_; }
+
+  // Overlapping pairs (closer than 0.99 * 2r) and agents in obstacles on the current state, exact.
+  uint64_t countOverlaps() const;
+  uint32_t countInObstacle() const;
+
+ private:
+  void resetAgents();  // ids and per-agent figures for a fresh position_ / velocity_
+  void resizeBuffers(size_t n);
+  void buildObstacleBins();
+  void gatherPhase(float dt);
+  void orcaPhase(float dt);
+  void solveOrca(size_t k, orca::PlaneSet& planes, float dt);
+  void integratePhase(float dt);
+  std::span<const orca::Segment> segmentsNear(const Vec2& p) const;
+  std::span<const CircleObstacle> circlesNear(const Vec2& p) const;
+
+  std::vector<Vec2> position_, velocity_;
+  std::vector<uint32_t> id_;
+  std::vector<CircleObstacle> obstacles_;
+  UniformGrid<2> grid_;
+  std::vector<Vec2> vec2Scratch_;
+  std::vector<uint32_t> idScratch_;
+
+  // Per agent (current order), written by the phases.
+  std::vector<Vec2> preferred_, corrected_, orcaVelocity_;
+  std::vector<uint8_t> tier_;
+  std::vector<uint16_t> neighbors_;
+  std::vector<uint32_t> overlaps_, checks_;
+  int neighborCapacity_ = 10;
+  std::vector<uint32_t> neighborIndex_;  // neighborCapacity_ per agent: ORCA's neighbours
+  std::vector<uint8_t> neighborCount_, feasible_, inObstacle_, notFinite_;
+  // Positions and velocities one axis at a time, padded so vector loops may read past the end.
+  static constexpr size_t kPadding = 16;
+  std::vector<float> posX_, posY_, velX_, velY_;
+  std::vector<float> speed_;
+  // Deterministic reductions: fixed blocks of agents summed in order, whatever the thread count.
+  struct BlockSums {
+    double speed = 0, neighbors = 0;
+    uint64_t overlaps = 0, checks = 0;
+    uint32_t inObstacle = 0, notFinite = 0, orcaTier = 0, infeasible = 0, maxNeighbors = 0;
+  };
+  std::vector<BlockSums> blockSums_;
+
+  // Obstacles binned over the world, so an agent looks only at the few near it: per bin, the
+  // segments (circles and walls, for ORCA) and the circles (steering, the in-obstacle count) that
+  // can matter to an agent anywhere in the bin.
+  float binSize_ = 64.0f;
+  int binsX_ = 1, binsY_ = 1;
+  std::vector<uint32_t> segmentStart_, circleStart_, binCursor_;
+  std::vector<orca::Segment> binSegments_;
+  std::vector<CircleObstacle> binCircles_;
+  std::vector<orca::Segment> allSegments_;
+
+  Timings timings_;
+  Metrics metrics_;
+};
+
+}  // namespace sim

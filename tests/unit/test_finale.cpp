@@ -1,0 +1,254 @@
+// The big finale's crowd: the pipeline's order on one agent, a long ORCA run with obstacles (no
+// overlap, nobody inside an obstacle, no NaN), determinism across thread counts, no allocation per
+// step, level of detail, density-aware weights, and the grid against brute force.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+#include "alloc_counter.hpp"
+#include "sim/finale.hpp"
+#include "sim/parallel.hpp"
+
+using namespace sim;
+
+namespace {
+
+constexpr float kDt = 1.0f / 60.0f;
+
+bool finite(const Vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+
+// A crowd the way the scene makes one: obstacles first, then agents clear of them.
+FinaleSim crowd(size_t n, int obstacles, uint64_t seed = 7) {
+  FinaleSim s;
+  s.world = FinaleSim::worldFor(n);
+  s.target = s.world.center();
+  s.spawn(0, seed);
+  if (obstacles) s.dropObstacles(obstacles, seed);
+  s.spawn(n, seed);
+  return s;
+}
+
+// Agent `id`'s index in the current (cell) order.
+size_t indexOf(const FinaleSim& s, uint32_t id) {
+  for (size_t k = 0; k < s.size(); ++k)
+    if (s.ids()[k] == id) return k;
+  return s.size();
+}
+
+}  // namespace
+
+// One agent with known neighbours: the step hands ORCA the boids-corrected preferred velocity,
+// not the steering one, and ends with what ORCA makes of it.
+TEST(FinalePipeline, OrcaReceivesTheBoidsCorrectedPreferredVelocity) {
+  setThreadCount(1);
+  FinaleSim s;
+  s.world = FinaleSim::worldFor(100);  // 1280 x 720, walls far from everyone
+  s.target = {900.0f, 360.0f};
+  // Agent 0 heads for the target. Neighbour 1 is just inside the separation radius and ahead of it,
+  // slower (ORCA must act), but beyond one step's reach (no one-step plane, so the step's program is
+  // exactly orca::newVelocity's); 2 is an ORCA neighbour; 3 only counts for alignment and cohesion.
+  // The neighbours drift up the screen, so alignment bends the corrected velocity sideways, along
+  // ORCA's constraint, where it changes ORCA's answer.
+  const std::vector<Vec2> positions = {{640, 360}, {650, 355}, {630, 372}, {655, 375}};
+  const std::vector<Vec2> velocities = {{60, 0}, {20, 60}, {40, 70}, {10, 90}};
+  s.setAgents(positions, velocities);
+  const FinaleParams& p = s.params;
+  ASSERT_GT(glm::length(positions[1] - positions[0]), 2.0f * p.agentRadius + 2.0f * p.maxSpeed * kDt);
+  ASSERT_LT(glm::length(positions[1] - positions[0]), p.separationRadius);
+
+  // The reference: the pipeline run stage by stage on the state before the step.
+  BruteForceSearch<2> brute{positions, &s.world};
+  const PipelineVelocities ref =
+      agentPipeline(p, 0, positions[0], velocities[0], s.target, brute, velocities, s.obstacles(), s.orcaObstacles(),
+                    true, kDt);
+  s.step(kDt);
+  const PipelineVelocities got = s.lastPipeline(indexOf(s, 0));
+
+  EXPECT_TRUE(got.orcaTier);
+  EXPECT_EQ(got.neighbors, 3);
+  EXPECT_EQ(got.orcaInput, got.boidsCorrected);  // what ORCA was given
+  EXPECT_GT(glm::length(got.boidsCorrected - got.preferred), 1.0f) << "the boids rules should change it";
+  EXPECT_LT(glm::length(got.preferred - ref.preferred), 1e-4f);
+  EXPECT_LT(glm::length(got.boidsCorrected - ref.boidsCorrected), 1e-3f);
+  EXPECT_LT(glm::length(got.final - ref.final), 1e-3f);
+
+  // ORCA's answer for the corrected velocity is the agent's new velocity; for the bare steering
+  // one it would have been another.
+  const orca::Params op = p.orcaParams();
+  const Vec2 fromCorrected =
+      orca::newVelocity(0, positions[0], velocities[0], got.boidsCorrected, brute, velocities, s.orcaObstacles(), op, kDt).velocity;
+  const Vec2 fromPreferred =
+      orca::newVelocity(0, positions[0], velocities[0], got.preferred, brute, velocities, s.orcaObstacles(), op, kDt).velocity;
+  EXPECT_LT(glm::length(got.final - fromCorrected), 1e-3f);
+  EXPECT_GT(glm::length(got.final - fromPreferred), 1.0f);
+  EXPECT_GT(glm::length(got.final - got.boidsCorrected), 1.0f) << "ORCA should have clipped it";
+  const size_t k = indexOf(s, 0);
+  EXPECT_EQ(s.velocities()[k], got.final);
+  setThreadCount(0);
+}
+
+// ORCA on, 2,000 agents chasing a fixed target for 60 s of simulated time among 30 obstacles.
+TEST(FinaleCrowd, OrcaKeepsTwoThousandAgentsApartAndOutOfObstaclesForAMinute) {
+  FinaleSim s = crowd(2000, 30);
+  ASSERT_GE(s.obstacles().size(), 25u);
+  s.target = s.world.min + s.world.size * Vec2{0.7f, 0.45f};
+  auto meanDistance = [&] {
+    double sum = 0;
+    for (const Vec2& q : s.positions()) sum += glm::length(q - s.target);
+    return sum / double(s.size());
+  };
+  const double before = meanDistance();
+  ASSERT_EQ(s.countOverlaps(), 0u);
+  ASSERT_EQ(s.countInObstacle(), 0u);
+  for (int i = 0; i < 3600; ++i) {
+    s.step(kDt);
+    const auto& m = s.metrics();
+    // overlaps: pairs closer than 0.99 * 2r at the start of the step; the others after it.
+    ASSERT_EQ(m.overlaps, 0u) << "step " << i;
+    ASSERT_EQ(m.inObstacle, 0u) << "step " << i;
+    ASSERT_EQ(m.nanCount, 0u) << "step " << i;
+    ASSERT_EQ(m.orcaTier, 2000u);
+  }
+  EXPECT_EQ(s.countOverlaps(), 0u);
+  EXPECT_EQ(s.countInObstacle(), 0u);
+  for (size_t k = 0; k < s.size(); ++k) ASSERT_TRUE(finite(s.positions()[k]) && finite(s.velocities()[k]));
+  EXPECT_LT(meanDistance(), 0.5 * before) << "the crowd should have gathered at the target";
+}
+
+// Same seed, 1 thread or 2: the same bits after 300 steps, in every mode.
+TEST(FinaleDeterminism, OneAndTwoThreadsGiveBitwiseIdenticalState) {
+  struct Mode {
+    const char* name;
+    size_t n;
+    bool orca, lod, density, hash;
+  };
+  const Mode modes[] = {{"orca", 3000, true, false, false, true},
+                        {"lod + density", 3000, true, true, true, true},
+                        {"boids, brute force", 600, false, false, true, false}};
+  for (const Mode& mode : modes) {
+    SCOPED_TRACE(mode.name);
+    auto run = [&](int threads) {
+      setThreadCount(threads);
+      FinaleSim s = crowd(mode.n, 20, 3);
+      s.params.orca = mode.orca;
+      s.params.lod = mode.lod;
+      s.params.lodRadius = 150.0f;
+      s.params.densityAware = mode.density;
+      s.params.spatialHash = mode.hash;
+      s.target = s.world.min + s.world.size * Vec2{0.3f, 0.6f};
+      for (int i = 0; i < 300; ++i) s.step(kDt);
+      return s;
+    };
+    const FinaleSim one = run(1), two = run(2);
+    setThreadCount(0);
+    ASSERT_EQ(one.size(), two.size());
+    EXPECT_EQ(std::memcmp(one.positions().data(), two.positions().data(), one.size() * sizeof(Vec2)), 0);
+    EXPECT_EQ(std::memcmp(one.velocities().data(), two.velocities().data(), one.size() * sizeof(Vec2)), 0);
+    EXPECT_EQ(std::memcmp(one.ids().data(), two.ids().data(), one.size() * sizeof(uint32_t)), 0);
+    EXPECT_EQ(one.metrics().meanSpeed, two.metrics().meanSpeed);
+    EXPECT_EQ(one.metrics().overlaps, two.metrics().overlaps);
+  }
+}
+
+TEST(FinaleAllocation, NoAllocationPerStep) {
+  struct Mode {
+    bool orca, lod, hash;
+  };
+  for (Mode mode : {Mode{true, false, true}, Mode{true, true, true}, Mode{false, false, true}, Mode{true, false, false}}) {
+    FinaleSim s = crowd(mode.hash ? 1500 : 400, 30);
+    s.params.orca = mode.orca;
+    s.params.lod = mode.lod;
+    s.params.spatialHash = mode.hash;
+    for (int i = 0; i < 3; ++i) s.step(kDt);
+    const uint64_t before = allocationCount();
+    for (int i = 0; i < 5; ++i) s.step(kDt);
+    EXPECT_EQ(allocationCount() - before, 0u) << "orca " << mode.orca << " lod " << mode.lod << " hash " << mode.hash;
+  }
+}
+
+// Level of detail: ORCA exactly for the agents within the radius of the target when the step began.
+TEST(FinaleLod, TiersSplitAtTheRadius) {
+  FinaleSim s = crowd(2000, 0);
+  s.params.lod = true;
+  s.params.lodRadius = 200.0f;
+  s.target = s.world.center();
+  s.step(kDt);  // the agents now sit in cell order, as the next step sees them
+  std::vector<Vec2> start(s.positions().begin(), s.positions().end());
+  std::vector<uint32_t> ids(s.ids().begin(), s.ids().end());
+  uint32_t inside = 0;
+  for (const Vec2& q : start) inside += glm::length(q - s.target) <= 200.0f;
+  s.step(kDt);
+  const auto& m = s.metrics();
+  EXPECT_EQ(m.orcaTier, inside);
+  EXPECT_EQ(m.orcaTier + m.boidsTier, 2000u);
+  EXPECT_GT(m.orcaTier, 0u);
+  EXPECT_GT(m.boidsTier, 0u);
+  for (size_t k = 0; k < s.size(); ++k) {
+    const size_t before = size_t(std::find(ids.begin(), ids.end(), s.ids()[k]) - ids.begin());
+    EXPECT_EQ(s.orcaTier()[k] != 0, glm::length(start[before] - s.target) <= 200.0f);
+  }
+}
+
+TEST(FinaleDensity, WeightsAreInterpolatedBetweenSamples) {
+  DensityWeights d;
+  d.neighborsPerSample = 2.0f;
+  for (int b = 0; b < DensityWeights::kSamples; ++b) {
+    d.separation[size_t(b)] = float(b);
+    d.alignment[size_t(b)] = 1.0f;
+    d.cohesion[size_t(b)] = float(10 - b);
+  }
+  EXPECT_EQ(d.at(0.0f), Vec3(0.0f, 1.0f, 10.0f));
+  EXPECT_EQ(d.at(4.0f), Vec3(2.0f, 1.0f, 8.0f));
+  const Vec3 mid = d.at(5.0f);  // halfway between samples 2 and 3
+  EXPECT_FLOAT_EQ(mid.x, 2.5f);
+  EXPECT_FLOAT_EQ(mid.z, 7.5f);
+  EXPECT_EQ(d.at(1000.0f), Vec3(7.0f, 1.0f, 3.0f));  // beyond the last sample: the last
+  EXPECT_EQ(d.at(-3.0f), d.at(0.0f));
+}
+
+// More separation in a crush: with boids alone, the default density-aware curves keep the crowd at
+// the target less crushed than the fixed weights do.
+TEST(FinaleDensity, DensityAwareWeightsEaseTheCrush) {
+  auto run = [](bool densityAware) {
+    FinaleSim s = crowd(2000, 0);
+    s.params.orca = false;
+    s.params.densityAware = densityAware;
+    for (int i = 0; i < 600; ++i) s.step(kDt);
+    return s.metrics();
+  };
+  const auto fixed = run(false), aware = run(true);
+  EXPECT_LT(aware.meanNeighbors, 0.8 * fixed.meanNeighbors);
+  EXPECT_LT(double(aware.overlaps), 0.8 * double(fixed.overlaps));
+}
+
+// The grid finds exactly the neighbours brute force finds, in a crowded state.
+TEST(FinaleSearch, GridAndBruteForceSeeTheSameNeighbours) {
+  FinaleSim warm = crowd(1500, 10);
+  for (int i = 0; i < 120; ++i) warm.step(kDt);
+  const std::vector<Vec2> positions(warm.positions().begin(), warm.positions().end());
+  const std::vector<Vec2> velocities(warm.velocities().begin(), warm.velocities().end());
+  auto stepOnce = [&](bool hash) {
+    FinaleSim s;
+    s.world = warm.world;
+    s.target = warm.target;
+    s.setObstacles(warm.obstacles());
+    s.setAgents(positions, velocities);
+    s.params.spatialHash = hash;
+    s.step(kDt);
+    return s;
+  };
+  const FinaleSim grid = stepOnce(true), brute = stepOnce(false);
+  EXPECT_GT(grid.metrics().meanNeighbors, 5.0);
+  EXPECT_EQ(grid.metrics().meanNeighbors, brute.metrics().meanNeighbors);
+  EXPECT_EQ(grid.metrics().maxNeighbors, brute.metrics().maxNeighbors);
+  EXPECT_EQ(grid.metrics().overlaps, brute.metrics().overlaps);
+  // The sums are taken in another order, so velocities agree closely rather than bitwise.
+  double worst = 0;
+  for (size_t k = 0; k < grid.size(); ++k) {
+    const size_t j = indexOf(brute, grid.ids()[k]);
+    worst = std::max(worst, double(glm::length(grid.velocities()[k] - brute.velocities()[j])));
+  }
+  EXPECT_LT(worst, 0.01);
+}
