@@ -151,7 +151,7 @@ float CorridorSim::progress(size_t i) const {
   const Vec2 band = laneBand();
   const float bandY = std::clamp(p.y, band.x, band.y);
   if (params_.lanes && std::fabs(p.y - bandY) > 0.5f * r && p.x < -halfLength_) {
-    const Vec2 join{std::min(p.x + std::max(4.0f * r, std::fabs(p.y - bandY)), -halfLength_ - 2.0f * r), bandY};
+    const Vec2 join{std::max(p.x, std::min(p.x + std::max(4.0f * r, std::fabs(p.y - bandY)), -halfLength_ - 2.0f * r)), bandY};
     return join.x - glm::length(join - p);
   }
   return p.x;
@@ -177,7 +177,9 @@ Vec2 CorridorSim::wayVelocity(size_t i, Vec2& aimOut) const {
   float aimX = p.x + std::max(4.0f * r, offBand);
   // With lanes, an agent still off its band in the room joins the band's line behind the mouth,
   // not at it: pressing into the front wall beside the mouth is how a funnel clogs.
-  if (params_.lanes && offBand > 0.5f * r && p.x < -halfLength_) aimX = std::min(aimX, -halfLength_ - 2.0f * r);
+  // One already past that point heads straight for the band rather than back.
+  if (params_.lanes && offBand > 0.5f * r && p.x < -halfLength_)
+    aimX = std::max(p.x, std::min(aimX, -halfLength_ - 2.0f * r));
   const Vec2 aim{aimX, bandY};
   aimOut = local(grp, aim);
   return local(grp, safeNormalize(aim - p) * params_.preferredSpeed);

@@ -311,30 +311,24 @@ static int keptNeighbors(const NearestNeighbors& near, int maxNeighbors, float r
   return kept;
 }
 
-// Agent k's program (sorted indices): walls, Step planes for pairs with a marked agent, Agent planes.
-template <class Marked, class Pos, class Vel>
-static void buildPlanes(PlaneSet& planes, uint32_t k, const uint32_t* nb, int count, const Marked& marked,
-                        const Pos& pos, const Vel& vel, std::span<const Segment> obstacles, const Params& params,
-                        float dt) {
+// Agent k's program: walls, Step planes for neighbours within one step's reach, Agent planes.
+template <class Pos, class Vel>
+static void buildPlanes(PlaneSet& planes, uint32_t k, const uint32_t* nb, int count, const Pos& pos, const Vel& vel,
+                        std::span<const Segment> obstacles, const Params& params, float dt, bool stepSafety) {
   addObstaclePlanes(planes, pos[k], params, obstacles, dt);
   const float radius = 2.0f * params.radius;
-  for (int m = 0; m < count; ++m) {
-    const uint32_t j = nb[m];
-    if (marked(k) || marked(j)) planes.add(stepHalfPlane(pos[j] - pos[k], radius, dt, k < j ? 1.0f : -1.0f));
+  if (stepSafety) {
+    const float reach = radius + 2.0f * params.maxSpeed * dt;
+    for (int m = 0; m < count; ++m) {
+      const uint32_t j = nb[m];
+      const Vec2 off = pos[j] - pos[k];
+      if (glm::dot(off, off) <= reach * reach) planes.add(stepHalfPlane(off, radius, dt, k < j ? 1.0f : -1.0f));
+    }
   }
   for (int m = 0; m < count; ++m) {
     const uint32_t j = nb[m];
     planes.add(agentHalfPlane(pos[j] - pos[k], vel[k], vel[j], radius, params.tau, dt, k < j ? 1.0f : -1.0f));
   }
-}
-
-LpResult Crowd::solveSorted(uint32_t k, float dt) const {
-  const auto sorted = grid_.sortedPositions();
-  PlaneSet planes;
-  auto marked = [&](uint32_t a) { return marked_[a] != 0; };
-  buildPlanes(planes, k, &neighborIndex_[size_t(k) * size_t(capacity_)], neighborCount_[k], marked, sorted,
-              sortedVelocity_, obstaclesOf(grid_.order()[k]), params, dt);
-  return solve(planes.span(), sortedPreferred_[k], params.maxSpeed);
 }
 
 void Crowd::step(float dt) {
@@ -345,8 +339,7 @@ void Crowd::step(float dt) {
   sortedVelocity_.resize(n);
   sortedPreferred_.resize(n);
   nextSorted_.resize(n);
-  neighborIndex_.resize(n * size_t(capacity_));
-  for (auto* v : {&neighborCount_, &marked_, &markedNext_, &needsSolve_, &feasible_, &markedByAgent_}) v->resize(n);
+  feasible_.resize(n);
   for (auto* v : {&checks_, &within_, &overlaps_}) v->resize(n);
   minDistSq_.resize(n);
 
@@ -391,40 +384,15 @@ void Crowd::step(float dt) {
     minDistSq_[k] = minSq;
     const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
     within_[k] = uint32_t(kept);
-    neighborCount_[k] = uint8_t(kept);
-    std::copy(near.index.begin(), near.index.begin() + kept, &neighborIndex_[k * size_t(capacity_)]);
-    marked_[k] = 0;
-    needsSolve_[k] = 1;
+    PlaneSet planes;
+    buildPlanes(planes, uint32_t(k), near.index.data(), kept, sorted, sortedVelocity_, obstaclesOf(i), params, dt,
+                stepSafety);
+    const LpResult r = solve(planes.span(), sortedPreferred_[k], params.maxSpeed);
+    nextSorted_[k] = r.velocity;
+    feasible_[k] = r.feasible ? 1 : 0;
   }, 64);
 
-  int rounds = 0;
-  for (;;) {
-    ++rounds;
-    parallelFor(n, [&](size_t k) {
-      if (!needsSolve_[k]) return;
-      LpResult r = solveSorted(uint32_t(k), dt);
-      nextSorted_[k] = r.velocity;
-      feasible_[k] = r.feasible ? 1 : 0;
-    }, 64);
-    if (!stepSafety || rounds >= maxRounds) break;
-    size_t newlyMarked = 0;
-    for (size_t k = 0; k < n; ++k) {
-      markedNext_[k] = marked_[k] || !feasible_[k];
-      newlyMarked += markedNext_[k] != marked_[k];
-    }
-    if (newlyMarked == 0) break;
-    // Programs that change: the newly marked agents' and their neighbours'.
-    parallelFor(n, [&](size_t k) {
-      bool changed = markedNext_[k] != marked_[k];
-      const uint32_t* nb = &neighborIndex_[k * size_t(capacity_)];
-      for (int m = 0; m < neighborCount_[k] && !changed; ++m) changed = markedNext_[nb[m]] != marked_[nb[m]];
-      needsSolve_[k] = changed ? 1 : 0;
-    }, 256);
-    marked_.swap(markedNext_);
-  }
-
   stats_ = {};
-  stats_.rounds = rounds;
   float minSq = 3.4e38f;
   for (size_t k = 0; k < n; ++k) {
     stats_.checks += checks_[k];
@@ -438,7 +406,6 @@ void Crowd::step(float dt) {
   parallelFor(n, [&](size_t k) {
     const uint32_t i = order[k];
     velocity[i] = nextSorted_[k];
-    markedByAgent_[i] = marked_[k];
     position[i] += nextSorted_[k] * dt;
   }, 1024);
 }
@@ -488,10 +455,9 @@ void Crowd::probe(size_t i, float dt, Probe& out) const {
   }
   const float reach = 2.0f * params.radius + 2.0f * params.maxSpeed * dt;
   const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
-  auto marked = [&](uint32_t a) { return a < markedByAgent_.size() && markedByAgent_[a] != 0; };
   PlaneSet planes;
-  buildPlanes(planes, uint32_t(i), near.index.data(), kept, marked, position, velocity, obstaclesOf(uint32_t(i)),
-              params, dt);
+  buildPlanes(planes, uint32_t(i), near.index.data(), kept, position, velocity, obstaclesOf(uint32_t(i)), params, dt,
+              stepSafety);
   const LpResult r = solve(planes.span(), preferred[i], params.maxSpeed);
   out.planes.assign(planes.items.begin(), planes.items.begin() + planes.count);
   out.neighbors.assign(near.index.begin(), near.index.begin() + kept);

@@ -231,16 +231,16 @@ LpResult newVelocity(uint32_t self, const Vec2& position, const Vec2& velocity, 
 // (distance 2r, no slack). For a touching pair every approaching relative velocity is a collision
 // within the next dt, so any violation at all becomes overlap -- in the classic circle of 250,
 // pairs at 0.77 of the contact distance.
-// The cure keeps what the fallback may give up away from what a step needs. A pair in which either
-// agent's program was infeasible gets, in both agents' programs, a hard Step plane (see
-// stepHalfPlane: close at most half the gap within dt); Step planes of non-overlapping agents all
-// contain v = 0, as do the Wall planes, so the hard part is always feasible and the fallback only
-// trades among the tau-horizon Agent planes. The step runs in rounds: every agent solves; an agent
-// whose program was infeasible is marked; every pair touching a marked agent gains its Step planes,
-// which may leave a neighbour infeasible in turn; repeat until no agent is newly marked. Rounds read
-// only the previous round's marks, so the result does not depend on the thread count. Agents that
-// could touch within one step are always kept as neighbours, beyond maxNeighbors if need be, so no
-// pair is seen by one side only.
+// The cure keeps what the fallback may give up away from what a step needs. Every pair that could
+// touch within one step (centres closer than 2r + 2 * maxSpeed * dt) gets, in both agents'
+// programs, a hard Step plane (see stepHalfPlane: close at most half the gap within dt); farther
+// pairs cannot close their gap in one step at max speed, so their Step planes could never bind.
+// Step planes of non-overlapping agents all contain v = 0, as do the Wall planes, so the hard part
+// of every program is feasible and the fallback only trades among the tau-horizon Agent planes:
+// whatever it gives up, no pair ends a step closer than 2r. Agents within that one-step reach are
+// always kept as neighbours, beyond maxNeighbors if need be, so no pair is seen by one side only.
+// A feasible program is changed only where ORCA's own half-planes would allow a pair to close more
+// than its gap in one step -- a velocity already deep inside the pair's velocity obstacle.
 class Crowd {
  public:
   Params params;
@@ -253,8 +253,7 @@ class Crowd {
   };
   std::vector<Range> obstacleSets;
   std::vector<uint8_t> obstacleSet;
-  bool stepSafety = true;  // the Step planes and rounds described above; false: classic ORCA
-  int maxRounds = 16;
+  bool stepSafety = true;  // the Step planes described above; false: classic ORCA
 
   // Figures of the state a step started from (pairs: those within the neighbour distance).
   struct Stats {
@@ -262,7 +261,6 @@ class Crowd {
     uint64_t neighbors = 0;       // neighbours each agent's program used, summed over agents
     uint64_t overlaps = 0;        // pairs closer than 0.99 * 2r
     uint64_t infeasible = 0;      // agents whose program needed the fallback
-    int rounds = 0;
     float minDistance = 3.4e38f;  // closest pair within the neighbour distance
   };
 
@@ -274,19 +272,17 @@ class Crowd {
   const Stats& lastStats() const { return stats_; }
   // The same figures for the current state, without stepping.
   Stats measure();
-  // Agent i's program on the current state (with the last step's marks), for drawing.
+  // Agent i's program on the current state, for drawing.
   void probe(size_t i, float dt, Probe& out) const;
 
  private:
   void buildGrid();
   std::span<const Segment> obstaclesOf(uint32_t agent) const;
-  LpResult solveSorted(uint32_t k, float dt) const;
 
   UniformGrid<2> grid_;
   int capacity_ = 10;
   std::vector<Vec2> sortedVelocity_, sortedPreferred_, nextSorted_;
-  std::vector<uint32_t> neighborIndex_;  // capacity_ per sorted agent
-  std::vector<uint8_t> neighborCount_, marked_, markedNext_, needsSolve_, feasible_, markedByAgent_;
+  std::vector<uint8_t> feasible_;
   std::vector<uint32_t> checks_, within_, overlaps_;
   std::vector<float> minDistSq_, queryRadius_;  // queryRadius_: per agent, see step()
   Stats stats_;
