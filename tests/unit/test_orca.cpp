@@ -358,7 +358,7 @@ TEST(OrcaCrowd, SameStateForAnyThreadCount) {
   auto runWith = [](int threads) {
     setThreadCount(threads);
     Crowd c;
-    runCircle(c, 300, 240.0f, 700, true);
+    runCircle(c, 200, 120.0f, 700, true);  // through the jam in the middle
     setThreadCount(0);
     return c.position;
   };
