@@ -29,6 +29,7 @@ struct MurmurationSettings {
   bool planar;       // "2D (as in the article)"
   bool autoRotate;
   bool followFlock;
+  bool showNeighbors;
   float birdSize;
 };
 
@@ -89,6 +90,8 @@ class MurmurationScene final : public scenes::Scene {
         scenes::Param::b("mode2D", "2D (as in the article)", &s_.planar, false, "The same rules in the plane, seen from above"),
         scenes::Param::b("autoRotate", "auto-rotate", &s_.autoRotate, true, "3D: the camera circles slowly"),
         scenes::Param::b("follow", "follow the flock", &s_.followFlock, true, "The camera keeps the flock's centre in view"),
+        scenes::Param::b("showNeighbors", "show one bird's neighbours", &s_.showNeighbors, false,
+                         "Lines from one bird (yellow) to the neighbours it reacts to; in 2D click a bird to pick it"),
         scenes::Param::f("birdSize", "bird size (drawn, m)", &s_.birdSize, 0.1f, 3, 0.7f, "Drawn wingspan; real starlings span about 0.4 m"),
     };
     scenes::applyDefaults(params_);
@@ -98,6 +101,7 @@ class MurmurationScene final : public scenes::Scene {
     applySettings();
     planarNow_ = s_.planar;
     sinceAlarm_ = 0.0f;
+    watched_ = 0;
     if (planarNow_) flock2_.spawn(size_t(s_.count), seed);
     else flock3_.spawn(size_t(s_.count), seed);
     for (History* h : {&polarizationHistory_, &groupsHistory_, &extentHistory_, &nearestHistory_, &startledHistory_}) h->clear();
@@ -118,9 +122,16 @@ class MurmurationScene final : public scenes::Scene {
     moveCamera();
   }
 
+  const char* about() const override {
+    return "Ballerini et al. (PNAS 2008) tracked starling flocks in 3D over Rome: each bird reacts to its 6-7 "
+           "nearest neighbours, however far away they are (topological), not to every bird within some distance "
+           "(metric), so the flock holds together whether it is dense or sparse. Try k = 1 (chains and pairs), "
+           "k = 7 (one lively flock) and k = 20 (one rigid mass), or switch to metric neighbours. Alarm (key A) "
+           "or Shift+click sends a falcon: the birds that see it flee, and the fear travels bird to bird along "
+           "the neighbour links, a wave you can watch (startled birds turn reddish).";
+  }
+
   void panel() override {
-    ImGui::TextWrapped("Each starling reacts to its k nearest neighbours, however far they are (Ballerini et al. 2008: "
-                       "about 7). Press Alarm or Shift+click to send a falcon; watch the fear spread bird to bird.");
     if (ImGui::Button("Alarm (falcon)")) alarm();
     ImGui::SameLine();
     if (planarNow_ ? flock2_.falcon().active : flock3_.falcon().active)
@@ -157,7 +168,8 @@ class MurmurationScene final : public scenes::Scene {
   }
 
   bool onMouse(const scenes::MouseEvent& e) override {
-    if (e.kind != scenes::MouseEvent::Down || e.button != 1 || !e.shift) return false;
+    if (e.kind != scenes::MouseEvent::Down || e.button != 1) return false;
+    if (!e.shift) return planarNow_ && s_.showNeighbors && pickBird(Vec2(e.world));
     if (planarNow_) {
       flock2_.placeFalcon(Vec2(e.world));
     } else if (ctx) {
@@ -169,6 +181,17 @@ class MurmurationScene final : public scenes::Scene {
       flock3_.placeFalcon(eye + ray * t);
     }
     return true;
+  }
+
+  // 2D: the bird nearest the click (within a few metres) becomes the watched one.
+  bool pickBird(const Vec2& at) {
+    float best = 5.0f * 5.0f;
+    bool found = false;
+    for (size_t i = 0; i < flock2_.size(); ++i) {
+      const Vec2 d = flock2_.position[i] - at;
+      if (glm::dot(d, d) < best) { best = glm::dot(d, d); watched_ = flock2_.id[i]; found = true; }
+    }
+    return found;
   }
 
   bool onKey(int key, bool /*shift*/) override {
@@ -289,11 +312,38 @@ class MurmurationScene final : public scenes::Scene {
       a.color = fear > 0.0f ? tinted(baseRgb, tint, fear * 0.85f) : base;
     }
     if constexpr (D == 2) debug.circle(Vec2(flock.roostCenter), flock.params.roostRadius, render::rgba(70, 76, 90));
+    if (s_.showNeighbors) drawNeighbors(flock, agents, debug);
     const auto& f = flock.falcon();
     if (!f.active) return;
     glm::vec3 p(0.0f), v(0.0f);
     for (int k = 0; k < D; ++k) { p[k] = f.position[k]; v[k] = f.velocity[k]; }
     drawFalcon(debug, p, v, threeD);
+  }
+
+  // The watched bird in yellow and lines to the birds it reacts to: its k nearest, or all within the radius.
+  template <int D>
+  void drawNeighbors(const sim::Murmuration<D>& flock, render::AgentBatch& agents, render::DebugDraw& debug) const {
+    const size_t me = size_t(std::find(flock.id.begin(), flock.id.end(), watched_) - flock.id.begin());
+    if (me >= flock.size()) return;
+    auto point = [&](size_t i) {
+      glm::vec3 p(0.0f);
+      for (int k = 0; k < D; ++k) p[k] = flock.position[i][k];
+      return p;
+    };
+    const glm::vec3 p = point(me);
+    const uint32_t lineColor = render::rgba(250, 210, 60, 200);
+    if (flock.params.metric) {
+      const float r2 = flock.params.radius * flock.params.radius;
+      for (size_t j = 0; j < flock.size(); ++j) {
+        const glm::vec3 d = point(j) - p;
+        if (j != me && glm::dot(d, d) <= r2) debug.line(p, point(j), lineColor);
+      }
+      if constexpr (D == 2) debug.circle(Vec2(p), flock.params.radius, lineColor);
+    } else {
+      for (uint32_t j : flock.neighborsOf(me)) debug.line(p, point(j), lineColor);
+    }
+    agents.instances[me].color = render::colors::yellow;
+    agents.instances[me].scale *= 1.8f;
   }
 
   // A red bird of lines, three metres across, with a short trail and its sight ring.
@@ -337,6 +387,7 @@ class MurmurationScene final : public scenes::Scene {
   bool planarNow_ = false;
   int stepsSinceMetrics_ = 0;
   float sinceAlarm_ = 0.0f;
+  uint32_t watched_ = 0;  // id of the bird whose neighbours are shown
   double lastDrawTime_ = 0.0;
   FlockMetrics metrics_;
   History polarizationHistory_, groupsHistory_, extentHistory_, nearestHistory_, startledHistory_;

@@ -23,12 +23,27 @@ constexpr float kRoostFlattening = 2.0f;   // 3D roost is an oblate ellipsoid: h
 constexpr float kLevelling = 0.6f;         // 3D: birds damp their climb rate (1/s), so flight stays mostly level
 constexpr float kCohesionFade = 2.5f;      // cohesion grows with the centroid offset up to this many separation distances
 constexpr float kFalconMinSpeed = 20.0f;   // m/s
-constexpr float kCellOccupancy = 2.0f;     // kNN grid: birds per cell over the flock's bounding box
+constexpr float kCellOccupancy = 0.7f;     // kNN grid: birds per cell over the flock's bounding box (fastest 0.5-1)
 
 template <int D>
 Vec<D> scaleVertical(Vec<D> v, float factor) {
   if constexpr (D == 3) v.z *= factor;
   return v;
+}
+
+// Cells a grid over n birds may use. buildGrid grows the cell size rather than go past it, and
+// resizeStorage sizes both grids for it once per N: the flock changes shape every step, and without
+// a fixed ceiling the cell arrays would grow (allocate) now and then for ever.
+size_t cellBudget(size_t n) { return size_t(4.0f * float(n) / kCellOccupancy) + 64; }
+
+template <int D>
+void primeGrid(UniformGrid<D>& grid, size_t n) {
+  World<D> line;
+  line.boundary = Boundary::Open;
+  line.size = Vec<D>(1.0f);
+  line.size.x = float(cellBudget(n));
+  const Vec<D> one[1] = {Vec<D>(0.5f)};
+  grid.build(std::span<const Vec<D>>(one), line, 1.0f);  // budget x 1 (x 1) cells
 }
 
 }  // namespace
@@ -46,6 +61,11 @@ void Murmuration<D>::resizeStorage(size_t n) {
   nextVelocity_.resize(n);
   nextFleeDir_.resize(n);
   nextFearAge_.resize(n);
+  if (n != primedFor_) {
+    primeGrid(grid_, n);
+    primeGrid(measureGrid_, n);
+    primedFor_ = n;
+  }
 }
 
 template <int D>
@@ -134,6 +154,7 @@ int Murmuration<D>::effectiveK() const {
 }
 
 // An open grid over the birds' bounding box; birds are never outside it, so no seams and no wrap.
+// cellSize <= 0: sized for kCellOccupancy birds per cell.
 template <int D>
 void Murmuration<D>::buildGrid(UniformGrid<D>& grid, std::span<const Vec<D>> points, float cellSize) const {
   World<D> box;
@@ -151,7 +172,16 @@ void Murmuration<D>::buildGrid(UniformGrid<D>& grid, std::span<const Vec<D>> poi
     for (int a = 0; a < D; ++a) volume *= std::max(box.size[a], 1.0f);
     cellSize = std::pow(volume * kCellOccupancy / float(std::max<size_t>(points.size(), 1)), 1.0f / float(D));
   }
-  grid.build(points, box, std::max(cellSize, 0.05f));
+  cellSize = std::max(cellSize, 0.05f);
+  // Within the budget, counting cells as the grid does (ceil per axis, in double).
+  const double budget = double(cellBudget(points.size()));
+  for (;;) {
+    double cells = 1.0;
+    for (int a = 0; a < D; ++a) cells *= std::ceil(double(box.size[a]) / double(cellSize));
+    if (cells <= budget) break;
+    cellSize *= float(std::max(1.001, std::pow(cells / budget, 1.0 / D)));
+  }
+  grid.build(points, box, cellSize);
 }
 
 template <int D>

@@ -117,6 +117,7 @@ class Murmuration {
   void launchFalcon(const Vec<D>& from, const Vec<D>& aim);
   float rmsRadius(const Vec<D>& center) const;
 
+  size_t primedFor_ = size_t(-1);  // N the grids' cell arrays were last sized for
   float time_ = 0.0f;
   uint64_t seed_ = 1, stepCount_ = 0;
   Rng rng_{1};
