@@ -119,6 +119,23 @@ void addObstaclePlanes(PlaneSet& planes, const Vec2& position, const Params& par
   }
 }
 
+void buildPlanes(PlaneSet& planes, uint32_t self, const Vec2& position, const Vec2& velocity,
+                 const NearestNeighbors& near, int kept, std::span<const Vec2> velocities,
+                 std::span<const Segment> obstacles, const Params& params, float dt, bool stepSafety) {
+  addObstaclePlanes(planes, position, params, obstacles, dt);
+  const float radius = 2.0f * params.radius;
+  if (stepSafety) {
+    const float reach = stepReach(params, dt);
+    for (int m = 0; m < kept; ++m)
+      if (near.distSq[m] <= reach * reach)
+        planes.add(stepHalfPlane(near.offset[m], radius, dt, self < near.index[m] ? 1.0f : -1.0f));
+  }
+  for (int m = 0; m < kept; ++m) {
+    const uint32_t j = near.index[m];
+    planes.add(agentHalfPlane(near.offset[m], velocity, velocities[j], radius, params.tau, dt, self < j ? 1.0f : -1.0f));
+  }
+}
+
 // ---- the linear programs ----
 namespace {
 
@@ -304,33 +321,6 @@ void Crowd::buildGrid() {
   grid_.build(position, box, cell);
 }
 
-// Neighbours that could touch within one step are kept beyond maxNeighbors (see the class comment).
-static int keptNeighbors(const NearestNeighbors& near, int maxNeighbors, float reachSq) {
-  int kept = std::min(near.count, maxNeighbors);
-  while (kept < near.count && near.distSq[kept] <= reachSq) ++kept;
-  return kept;
-}
-
-// Agent k's program: walls, Step planes for neighbours within one step's reach, Agent planes.
-template <class Pos, class Vel>
-static void buildPlanes(PlaneSet& planes, uint32_t k, const uint32_t* nb, int count, const Pos& pos, const Vel& vel,
-                        std::span<const Segment> obstacles, const Params& params, float dt, bool stepSafety) {
-  addObstaclePlanes(planes, pos[k], params, obstacles, dt);
-  const float radius = 2.0f * params.radius;
-  if (stepSafety) {
-    const float reach = radius + 2.0f * params.maxSpeed * dt;
-    for (int m = 0; m < count; ++m) {
-      const uint32_t j = nb[m];
-      const Vec2 off = pos[j] - pos[k];
-      if (glm::dot(off, off) <= reach * reach) planes.add(stepHalfPlane(off, radius, dt, k < j ? 1.0f : -1.0f));
-    }
-  }
-  for (int m = 0; m < count; ++m) {
-    const uint32_t j = nb[m];
-    planes.add(agentHalfPlane(pos[j] - pos[k], vel[k], vel[j], radius, params.tau, dt, k < j ? 1.0f : -1.0f));
-  }
-}
-
 void Crowd::step(float dt) {
   const size_t n = size();
   resize(n);
@@ -356,7 +346,7 @@ void Crowd::step(float dt) {
   // last step (plus what a step can change), and only when that finds fewer than k asks again with
   // the full distance. Exact: when a radius holds k agents, the k nearest are among them.
   const float close = 0.99f * 2.0f * params.radius;
-  const float reach = 2.0f * params.radius + 2.0f * params.maxSpeed * dt;
+  const float reach = stepReach(params, dt);
   parallelFor(n, [&](size_t k) {
     const uint32_t i = order[k];
     NearestNeighbors near;
@@ -385,8 +375,8 @@ void Crowd::step(float dt) {
     const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
     within_[k] = uint32_t(kept);
     PlaneSet planes;
-    buildPlanes(planes, uint32_t(k), near.index.data(), kept, sorted, sortedVelocity_, obstaclesOf(i), params, dt,
-                stepSafety);
+    buildPlanes(planes, uint32_t(k), sorted[k], sortedVelocity_[k], near, kept, sortedVelocity_, obstaclesOf(i), params,
+                dt, stepSafety);
     const LpResult r = solve(planes.span(), sortedPreferred_[k], params.maxSpeed);
     nextSorted_[k] = r.velocity;
     feasible_[k] = r.feasible ? 1 : 0;
@@ -453,10 +443,10 @@ void Crowd::probe(size_t i, float dt, Probe& out) const {
     const float d2 = glm::dot(off, off);
     if (d2 <= r2) near.offer(uint32_t(j), off, d2);
   }
-  const float reach = 2.0f * params.radius + 2.0f * params.maxSpeed * dt;
+  const float reach = stepReach(params, dt);
   const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
   PlaneSet planes;
-  buildPlanes(planes, uint32_t(i), near.index.data(), kept, position, velocity, obstaclesOf(uint32_t(i)), params, dt,
+  buildPlanes(planes, uint32_t(i), position[i], velocity[i], near, kept, velocity, obstaclesOf(uint32_t(i)), params, dt,
               stepSafety);
   const LpResult r = solve(planes.span(), preferred[i], params.maxSpeed);
   out.planes.assign(planes.items.begin(), planes.items.begin() + planes.count);

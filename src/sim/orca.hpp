@@ -168,6 +168,23 @@ struct PlaneSet {
 void addObstaclePlanes(PlaneSet& planes, const Vec2& position, const Params& params, std::span<const Segment> obstacles,
                        float dt);
 
+// How many of the sorted neighbours an agent keeps: maxNeighbors, and beyond that every one that
+// could touch it within one step (see Crowd), so that no such pair is seen by one side only.
+inline int keptNeighbors(const NearestNeighbors& near, int maxNeighbors, float reachSq) {
+  int kept = std::min(near.count, maxNeighbors);
+  while (kept < near.count && near.distSq[kept] <= reachSq) ++kept;
+  return kept;
+}
+// The distance within which a pair could touch by the end of the step, centre to centre.
+inline float stepReach(const Params& params, float dt) { return 2.0f * params.radius + 2.0f * params.maxSpeed * dt; }
+
+// One agent's program: obstacle planes, then (with stepSafety) a Step plane for each of the first
+// `kept` neighbours within stepReach, then an Agent plane for each of them. `velocities` is indexed
+// like near.index; `self` is the agent's index there (it only breaks ties between coincident agents).
+void buildPlanes(PlaneSet& planes, uint32_t self, const Vec2& position, const Vec2& velocity,
+                 const NearestNeighbors& near, int kept, std::span<const Vec2> velocities,
+                 std::span<const Segment> obstacles, const Params& params, float dt, bool stepSafety);
+
 // What one agent's neighbour query saw, beside the neighbours it kept.
 struct QueryStats {
   uint32_t checks = 0;      // distance checks the search made
@@ -176,16 +193,19 @@ struct QueryStats {
   float minDistSq = 3.4e38f;
 };
 
-// One agent's new velocity. `search` follows the contract in neighbors.hpp; `velocities` is indexed
-// like the search's agents; `self` is this agent's index there (or any index no agent has).
-// `closeDistance` only feeds stats->closePairs.
+// One agent's new velocity, the program Crowd::step builds (Step planes included), for callers
+// with their own loop. `search` follows the contract in neighbors.hpp; `velocities` is indexed like
+// the search's agents; `self` is this agent's index there (or any index no agent has).
+// `closeDistance` only feeds stats->closePairs. For the Step planes to protect a pair, both of its
+// agents must take their velocities from this program in the same step.
 template <class Search>
 LpResult newVelocity(uint32_t self, const Vec2& position, const Vec2& velocity, const Vec2& preferred,
                      const Search& search, std::span<const Vec2> velocities, std::span<const Segment> obstacles,
                      const Params& params, float dt, Probe* probe = nullptr, QueryStats* stats = nullptr,
                      float closeDistance = 0.0f) {
+  const int maxNeighbors = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
   NearestNeighbors near;
-  near.capacity = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
+  near.capacity = std::min(kMaxNeighbors, maxNeighbors + 8);
   QueryStats local;
   const float closeSq = closeDistance * closeDistance;
   local.checks = search.forEachInRadius(self, position, params.neighborDist, [&](uint32_t j, const Vec2& off, float d2) {
@@ -195,17 +215,14 @@ LpResult newVelocity(uint32_t self, const Vec2& position, const Vec2& velocity, 
     if (d2 < closeSq && j > self) ++local.closePairs;
   });
   if (stats) *stats = local;
+  const float reach = stepReach(params, dt);
+  const int kept = keptNeighbors(near, maxNeighbors, reach * reach);
   PlaneSet planes;
-  addObstaclePlanes(planes, position, params, obstacles, dt);
-  for (int k = 0; k < near.count; ++k) {
-    uint32_t j = near.index[k];
-    planes.add(agentHalfPlane(near.offset[k], velocity, velocities[j], 2.0f * params.radius, params.tau, dt,
-                              self < j ? 1.0f : -1.0f));
-  }
+  buildPlanes(planes, self, position, velocity, near, kept, velocities, obstacles, params, dt, true);
   LpResult result = solve(planes.span(), preferred, params.maxSpeed);
   if (probe) {
     probe->planes.assign(planes.items.begin(), planes.items.begin() + planes.count);
-    probe->neighbors.assign(near.index.begin(), near.index.begin() + near.count);
+    probe->neighbors.assign(near.index.begin(), near.index.begin() + kept);
     feasibleRegion(planes.span(), params.maxSpeed, probe->region);
     probe->preferred = preferred;
     probe->chosen = result.velocity;
