@@ -363,6 +363,23 @@ class Flock {
   static Lanes splat(float x) { return Lanes{} + x; }
   static Lanes keep(Mask m, Lanes v) { return (Lanes)(m & (Mask)v); }
   static Lanes choose(Mask m, Lanes a, Lanes b) { return (Lanes)((m & (Mask)a) | (~m & (Mask)b)); }
+  // The sum of a register's lanes, folded in halves: a fixed order, the same on every run.
+  template <class V>
+  static auto sumLanes(V v) {
+#if defined(__clang__) && defined(__AVX__)
+    v += __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3);
+    v += __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);
+    v += __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6);
+#elif defined(__clang__)
+    v += __builtin_shufflevector(v, v, 2, 3, 0, 1);
+    v += __builtin_shufflevector(v, v, 1, 0, 3, 2);
+#else
+    Mask lane{};
+    for (int l = 0; l < kLanes; ++l) lane[l] = l;
+    for (int half = kLanes / 2; half > 0; half /= 2) v += __builtin_shuffle(v, lane ^ half);
+#endif
+    return v[0];
+  }
 
   // Agent i's neighbourhood sums from the grid (sorted order): the same neighbours and tests as
   // accumulateNeighbor without the field of view. Each run is a contiguous range of agents in the
@@ -389,6 +406,7 @@ class Flock {
                 alignmentR = splat(t.alignment), cohesionR = splat(t.cohesion);
     Mask laneIndex{};
     for (int l = 0; l < kLanes; ++l) laneIndex[l] = l;
+    const Mask allLanes = Mask{} - 1;
 
     Lanes sepSum[D], velSum[D], offSum[D];
 #pragma GCC unroll 3
@@ -401,8 +419,8 @@ class Flock {
       Lanes shift[D];
 #pragma GCC unroll 3
       for (int k = 0; k < D; ++k) shift[k] = splat(runs[r].shift[k]);
-      for (uint32_t j = begin; j < end; j += kLanes) {
-        const Mask live = laneIndex < (Mask{} + int32_t(end - j));
+      // One register of candidates from j; `live` masks off lanes past the run's end.
+      auto lanes = [&](uint32_t j, Mask live) __attribute__((always_inline)) {
         Lanes off[D];
         Lanes d2 = zero;
 #pragma GCC unroll 3
@@ -430,22 +448,23 @@ class Flock {
           aligned -= ali;
           cohered -= coh;
         }
-      }
+      };
+      uint32_t j = begin;
+      for (; j + kLanes <= end; j += kLanes) lanes(j, allLanes);
+      if (j < end) lanes(j, laneIndex < (Mask{} + int32_t(end - j)));
     }
     checks = candidates - 1;  // every candidate but the agent itself
 
     BoidsAccum<D> acc;
-    for (int l = 0; l < kLanes; ++l) {
-      for (int k = 0; k < D; ++k) {
-        acc.separationSum[k] += sepSum[k][l];
-        acc.velocitySum[k] += velSum[k][l];
-        acc.offsetSum[k] += offSum[k][l];
-      }
-      acc.perceivedCount += perceived[l];
-      acc.separationCount += separated[l];
-      acc.alignmentCount += OneRadius ? perceived[l] : aligned[l];
-      acc.cohesionCount += OneRadius ? perceived[l] : cohered[l];
+    for (int k = 0; k < D; ++k) {
+      acc.separationSum[k] = sumLanes(sepSum[k]);
+      acc.velocitySum[k] = sumLanes(velSum[k]);
+      acc.offsetSum[k] = sumLanes(offSum[k]);
     }
+    acc.perceivedCount = sumLanes(perceived);
+    acc.separationCount = sumLanes(separated);
+    acc.alignmentCount = OneRadius ? acc.perceivedCount : sumLanes(aligned);
+    acc.cohesionCount = OneRadius ? acc.perceivedCount : sumLanes(cohered);
     return acc;
   }
   static constexpr bool kVectorKernel = true;
