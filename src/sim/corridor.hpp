@@ -9,19 +9,26 @@
 // meet head-on in a corridor one or two files wide block each other, and the reference fixes
 // (rotating preferred velocities, a merge rule) still fail at 2.5-3 diameters, where groups
 // arrive two abreast and meet the oncoming group side by side. crowdlab's lanes are built so that
-// the head-on meeting cannot happen at all:
-//  - the right-hand half of the corridor belongs to each direction: a lane line runs along the
-//    corridor's centre line through both rooms, and an agent whose body is wholly on its own side
-//    treats that line as a wall (an ORCA obstacle, so it is hard even in the fallback); at every
-//    width >= 2 diameters each half is at least one body wide, so each direction has a file of its
-//    own and the two streams never face each other;
-//  - lane targets: the agent steers for the band of its half (hugging its current height inside
-//    it), pure pursuit along horizontal lines at no more than 45 degrees, so the groups sort to
-//    their sides while still in the room -- where there is space to do so;
-//  - merging into one file: before and inside the corridor an agent yields (slows towards a stop)
-//    to a same-direction agent just ahead of it that is nearer the exit; a strict order (progress,
-//    then index), so the first in line never waits and the queue cannot deadlock;
-//  - arrivals walk on to a slot in the right-hand half of the far room, so they clear the mouth.
+// the head-on meeting cannot happen at all, and so that merging cannot lock up:
+//  - guides: a lane line along the corridor's centre line through both rooms, and in each start
+//    room a funnel arm from the outer corner of the group's half of the mouth to the side wall at
+//    45 degrees. An agent wholly on the inner side of a guide treats it as a wall (an ORCA
+//    obstacle, hard even in the fallback). Each direction owns the right-hand half of the corridor,
+//    at least one body wide at every width >= 2 diameters, so the two streams never face each
+//    other; the funnel narrows a group to its half of the mouth like a hopper, instead of letting
+//    it press against the front wall beside the mouth, where a body wedged next to the opening
+//    holds up the one in line;
+//  - lane targets: an agent steers for the band of its half (keeping its height inside it), pure
+//    pursuit along horizontal lines at no more than 45 degrees; in the start room an agent still
+//    off the band aims at the band's line two radii before the mouth, not at the mouth;
+//  - merging into one file: an agent slows (to a stop at contact) for a same-direction agent with
+//    more progress that is just ahead of it, or beside it while it is still merging. Progress is a
+//    strict order (ties by index), so the first in line never waits. An agent that stands in the
+//    way of one with more progress -- less than a body off the line that one last wanted to move
+//    along -- steps aside; since that line includes stepping aside, a step aside passes down a
+//    chain of blocked agents until one has room;
+//  - groups start in the right-hand half of their room, and arrivals walk on to slots in the
+//    right-hand half of the far room, away from the mouth, so the two groups' ways never cross.
 // Without lanes agents steer straight through the corridor and then to the mirror image of their
 // start slot, which is what the classic reference does.
 #pragma once

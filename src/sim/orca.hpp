@@ -239,7 +239,7 @@ LpResult newVelocity(uint32_t self, const Vec2& position, const Vec2& velocity, 
 // The velocity obstacle is a continuous-time promise: a relative velocity outside VO(tau) keeps the
 // pair apart for tau, and since an agent really does move in a straight line during a step, a
 // feasible program never lets a pair overlap. But ORCA linearises each pair around the current
-// velocities, and in a dense crowd the half-planes often leave nothing (a quarter of all agent-steps
+// velocities, and in a dense crowd the half-planes often leave nothing (a fifth of all agent-steps
 // in the circle of 250). The classic fallback then returns the velocity that violates the agent
 // half-planes least -- a relative velocity inside some velocity obstacle. How deep it may go is
 // not bounded by anything that knows about the step. And the pairs that matter are touching: the
@@ -247,7 +247,7 @@ LpResult newVelocity(uint32_t self, const Vec2& position, const Vec2& velocity, 
 // the edge of its obstacle and, step after step, closes its gap geometrically until it touches
 // (distance 2r, no slack). For a touching pair every approaching relative velocity is a collision
 // within the next dt, so any violation at all becomes overlap -- in the classic circle of 250,
-// pairs at 0.77 of the contact distance.
+// pairs at about 0.78 of the contact distance.
 // The cure keeps what the fallback may give up away from what a step needs. Every pair that could
 // touch within one step (centres closer than 2r + 2 * maxSpeed * dt) gets, in both agents'
 // programs, a hard Step plane (see stepHalfPlane: close at most half the gap within dt); farther
