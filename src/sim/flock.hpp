@@ -79,149 +79,23 @@ class Flock {
   // One step: every agent's new velocity from the previous state only, then integrate.
   void step(float dt) {
     resize(size());  // scenes may have resized the public arrays
-    const size_t n = size();
-    const float radius = params.searchRadius();
-    const float fovCos = fieldOfViewCos(params);
+    const bool vector = kVectorKernel && !params.useFieldOfView;  // the field of view needs per-neighbour tests
     if (method == NeighborMethod::Grid) {
-      // Put the agents in cell order: one pass, which also lays the velocities out per axis.
-      grid_.build(position, world, cellSize);
-      idScratch_.resize(n);
-      for (auto& axis : velocityAxis_) axis.resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
-      const auto order = grid_.order();
-      parallelFor(n, [&](size_t k) {
-        const uint32_t from = order[k];
-        nextPosition_[k] = position[from];
-        nextVelocity_[k] = velocity[from];
-        idScratch_[k] = id[from];
-        for (int a = 0; a < D; ++a) velocityAxis_[a][k] = velocity[from][a];
-      }, 2048);
-      position.swap(nextPosition_);
-      velocity.swap(nextVelocity_);
-      id.swap(idScratch_);
-    }
-    auto finish = [&](size_t i, const BoidsAccum<D>& acc, uint32_t checks) {
-      Vec<D> np = position[i], nv = velocity[i];
-      integrate(np, nv, boidsAcceleration(acc, velocity[i], params), dt, params.maxSpeed, world, params.minSpeed);
-      nextPosition_[i] = np;
-      nextVelocity_[i] = nv;
-      checks_[i] = checks;
-      neighbors_[i] = static_cast<uint32_t>(acc.perceivedCount);
-    };
-    if (method == NeighborMethod::Grid && !params.useFieldOfView && kVectorKernel) {
-      const Thresholds t = thresholds();
-      const auto rings = grid_.rings(radius, searchMode);
-      Axes gridAxes;
-      for (int k = 0; k < D; ++k) {
-        gridAxes.position[k] = grid_.sortedAxis(k).data();
-        gridAxes.velocity[k] = velocityAxis_[k].data();
-      }
-      const float fovCosNone = fieldOfViewCos(params);
-      const bool oneRadius = t.perceived >= t.search && t.alignment >= t.search && t.cohesion >= t.search;
-      // Cell by cell: the agents of one cell share the block and its runs.
-      auto stepCell = [&](uint32_t cell, const typename UniformGrid<D>::Coord& coord) {
-        const uint32_t first = grid_.cellStart()[cell], last = grid_.cellStart()[cell + 1];
-        if (first == last) return;
-        const auto block = grid_.block(coord, rings);
-        Run runs[kMaxRuns];
-        int runCount = 0;
-        grid_.forEachRange(block, [&](uint32_t b, uint32_t e, const Vec<D>& shift) {
-          if (runCount < kMaxRuns) runs[runCount] = {b, e, shift};
-          ++runCount;
-        });
-        // Neighbourhoods of a few agents first, then their rules: the rules' square roots and
-        // divisions of neighbouring agents then overlap instead of waiting on each other.
-        BoidsAccum<D> acc[kBatch];
-        uint32_t checks[kBatch];
-        for (uint32_t b = first; b < last; b += kBatch) {
-          const uint32_t e = std::min(last, b + kBatch);
-          for (uint32_t i = b; i < e; ++i) {
-            if (runCount > kMaxRuns) {
-              // A block too wide to keep at hand (cells far smaller than the radius): per neighbour.
-              acc[i - b] = BoidsAccum<D>{};
-              checks[i - b] = grid_.forEachInRadius(i, grid_.sortedPositions()[i], radius,
-                                                    [&](uint32_t j, const Vec<D>& off, float d2) {
-                                                      accumulateNeighbor(acc[i - b], params, fovCosNone, Vec<D>(0.0f),
-                                                                         off, d2, velocity[j]);
-                                                    }, searchMode);
-            } else if (block.anyWhole()) {
-              acc[i - b] = gatherFromRuns<true, false>(i, gridAxes, runs, runCount, t, checks[i - b]);
-            } else if (oneRadius) {
-              acc[i - b] = gatherFromRuns<false, true>(i, gridAxes, runs, runCount, t, checks[i - b]);
-            } else {
-              acc[i - b] = gatherFromRuns<false, false>(i, gridAxes, runs, runCount, t, checks[i - b]);
-            }
-          }
-          for (uint32_t i = b; i < e; ++i) finish(i, acc[i - b], checks[i - b]);
-        }
-      };
-      // In parallel over rows of cells (x fastest), each row in order.
-      const uint32_t nx = uint32_t(grid_.cellsPerAxis().x);
-      parallelFor(grid_.numCells() / nx, [&](size_t row) {
-        const uint32_t base = uint32_t(row) * nx;
-        auto coord = grid_.cellCoord(base);
-        for (uint32_t x = 0; x < nx; ++x) {
-          coord.x = int(x);
-          stepCell(base + x, coord);
-        }
-      }, 1);
-    } else if (method == NeighborMethod::Grid) {
-      // The field of view needs each neighbour's direction (and compilers without vector
-      // extensions have no vector kernel): the plain per-neighbour path.
-      parallelFor(n, [&](size_t i) {
-        BoidsAccum<D> acc;
-        const Vec<D> heading = safeNormalize(velocity[i]);
-        uint32_t checks = grid_.forEachInRadius(static_cast<uint32_t>(i), grid_.sortedPositions()[i], radius,
-                                                [&](uint32_t j, const Vec<D>& off, float d2) {
-                                                  accumulateNeighbor(acc, params, fovCos, heading, off, d2, velocity[j]);
-                                                }, searchMode);
-        finish(i, acc, checks);
-      });
-    } else if (!params.useFieldOfView && kVectorKernel) {
-      // Brute force with the same vector kernel: one run holding every agent, minimum image on a torus.
-      const Thresholds t = thresholds();
-      const bool oneRadius = t.perceived >= t.search && t.alignment >= t.search && t.cohesion >= t.search;
-      Axes axes;
-      for (int k = 0; k < D; ++k) {
-        positionAxis_[k].resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
-        velocityAxis_[k].resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
-        axes.position[k] = positionAxis_[k].data();
-        axes.velocity[k] = velocityAxis_[k].data();
-      }
-      parallelFor(n, [&](size_t i) {
-        for (int k = 0; k < D; ++k) {
-          positionAxis_[k][i] = position[i][k];
-          velocityAxis_[k][i] = velocity[i][k];
-        }
-      }, 4096);
-      const Run all{0, uint32_t(n), Vec<D>(0.0f)};
-      const bool wrap = world.boundary == Boundary::Wrap;
-      parallelFor(n, [&](size_t i) {
-        uint32_t checks = 0;
-        BoidsAccum<D> acc;
-        const uint32_t self = uint32_t(i);
-        if (wrap) acc = oneRadius ? gatherFromRuns<true, true>(self, axes, &all, 1, t, checks)
-                                  : gatherFromRuns<true, false>(self, axes, &all, 1, t, checks);
-        else acc = oneRadius ? gatherFromRuns<false, true>(self, axes, &all, 1, t, checks)
-                             : gatherFromRuns<false, false>(self, axes, &all, 1, t, checks);
-        finish(i, acc, checks);
-      }, 16);
+      sortIntoCells();
+      if (vector) stepGridVector(dt);
+      else stepPerNeighbor(dt);
     } else {
-      BruteForceSearch<D> brute{std::span<const Vec<D>>(position), &world};
-      parallelFor(n, [&](size_t i) {
-        BoidsAccum<D> acc;
-        const Vec<D> heading = safeNormalize(velocity[i]);
-        uint32_t checks = brute.forEachInRadius(static_cast<uint32_t>(i), position[i], radius,
-                                                [&](uint32_t j, const Vec<D>& off, float d2) {
-                                                  accumulateNeighbor(acc, params, fovCos, heading, off, d2, velocity[j]);
-                                                });
-        finish(i, acc, checks);
-      });
+      if (vector) stepBruteVector(dt);
+      else stepPerNeighbor(dt);
     }
     position.swap(nextPosition_);
     velocity.swap(nextVelocity_);
     lastChecks_ = 0;
     lastNeighbors_ = 0;
-    for (size_t i = 0; i < n; ++i) { lastChecks_ += checks_[i]; lastNeighbors_ += neighbors_[i]; }
+    for (size_t i = 0; i < size(); ++i) {
+      lastChecks_ += checks_[i];
+      lastNeighbors_ += neighbors_[i];
+    }
   }
 
   // What one agent sees, computed by the same rules as step() from the current state: for the
@@ -320,6 +194,135 @@ class Flock {
     neighbors_.resize(n);
   }
 
+  // Rebuilds the grid and puts the agents in cell order, in one pass that also lays the
+  // velocities out per axis for the vector kernel.
+  void sortIntoCells() {
+    const size_t n = size();
+    grid_.build(position, world, cellSize);
+    idScratch_.resize(n);
+    for (auto& axis : velocityAxis_) axis.resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
+    const auto order = grid_.order();
+    parallelFor(n, [&](size_t k) {
+      const uint32_t from = order[k];
+      nextPosition_[k] = position[from];
+      nextVelocity_[k] = velocity[from];
+      idScratch_[k] = id[from];
+      for (int a = 0; a < D; ++a) velocityAxis_[a][k] = velocity[from][a];
+    }, 2048);
+    position.swap(nextPosition_);
+    velocity.swap(nextVelocity_);
+    id.swap(idScratch_);
+  }
+
+  // Agent i's rules on its neighbourhood sums, then integration, into the next state.
+  void finish(size_t i, const BoidsAccum<D>& acc, uint32_t checks, float dt) {
+    Vec<D> np = position[i], nv = velocity[i];
+    integrate(np, nv, boidsAcceleration(acc, velocity[i], params), dt, params.maxSpeed, world, params.minSpeed);
+    nextPosition_[i] = np;
+    nextVelocity_[i] = nv;
+    checks_[i] = checks;
+    neighbors_[i] = static_cast<uint32_t>(acc.perceivedCount);
+  }
+
+  // Each neighbour through accumulateNeighbor: the reference path, and the one the field of view needs.
+  void stepPerNeighbor(float dt) {
+    const float radius = params.searchRadius();
+    const float fovCos = fieldOfViewCos(params);
+    BruteForceSearch<D> brute{std::span<const Vec<D>>(position), &world};
+    parallelFor(size(), [&](size_t i) {
+      BoidsAccum<D> acc;
+      const Vec<D> heading = safeNormalize(velocity[i]);
+      auto visit = [&](uint32_t j, const Vec<D>& off, float d2) {
+        accumulateNeighbor(acc, params, fovCos, heading, off, d2, velocity[j]);
+      };
+      const uint32_t self = static_cast<uint32_t>(i);
+      const uint32_t checks = method == NeighborMethod::Grid
+                                  ? grid_.forEachInRadius(self, grid_.sortedPositions()[i], radius, visit, searchMode)
+                                  : brute.forEachInRadius(self, position[i], radius, visit);
+      finish(i, acc, checks, dt);
+    });
+  }
+
+  // The grid with the vector kernel, cell by cell: the agents of one cell share the block and its runs.
+  void stepGridVector(float dt) {
+    const float radius = params.searchRadius();
+    const Thresholds t = thresholds();
+    const auto rings = grid_.rings(radius, searchMode);
+    Axes axes;
+    for (int k = 0; k < D; ++k) {
+      axes.position[k] = grid_.sortedAxis(k).data();
+      axes.velocity[k] = velocityAxis_[k].data();
+    }
+    auto stepCell = [&](uint32_t cell, const typename UniformGrid<D>::Coord& coord) {
+      const uint32_t first = grid_.cellStart()[cell], last = grid_.cellStart()[cell + 1];
+      if (first == last) return;
+      const auto block = grid_.block(coord, rings);
+      Run runs[kMaxRuns];
+      int runCount = 0;
+      grid_.forEachRange(block, [&](uint32_t b, uint32_t e, const Vec<D>& shift) {
+        if (runCount < kMaxRuns) runs[runCount] = {b, e, shift};
+        ++runCount;
+      });
+      // Neighbourhoods of a few agents first, then their rules: the rules' square roots and
+      // divisions of neighbouring agents then overlap instead of waiting on each other.
+      BoidsAccum<D> acc[kBatch];
+      uint32_t checks[kBatch];
+      for (uint32_t b = first; b < last; b += kBatch) {
+        const uint32_t e = std::min(last, b + kBatch);
+        for (uint32_t i = b; i < e; ++i) {
+          if (runCount > kMaxRuns) {
+            // A block too wide to keep at hand (cells far smaller than the radius): per neighbour.
+            acc[i - b] = BoidsAccum<D>{};
+            checks[i - b] = grid_.forEachInRadius(i, grid_.sortedPositions()[i], radius,
+                                                  [&](uint32_t j, const Vec<D>& off, float d2) {
+                                                    accumulateNeighbor(acc[i - b], params, -2.0f, Vec<D>(0.0f), off,
+                                                                       d2, velocity[j]);
+                                                  }, searchMode);
+          } else {
+            acc[i - b] = gatherFromRuns(i, axes, runs, runCount, block.anyWhole(), t, checks[i - b]);
+          }
+        }
+        for (uint32_t i = b; i < e; ++i) finish(i, acc[i - b], checks[i - b], dt);
+      }
+    };
+    // In parallel over rows of cells (x fastest), each row in order.
+    const uint32_t nx = uint32_t(grid_.cellsPerAxis().x);
+    parallelFor(grid_.numCells() / nx, [&](size_t row) {
+      const uint32_t base = uint32_t(row) * nx;
+      auto coord = grid_.cellCoord(base);
+      for (uint32_t x = 0; x < nx; ++x) {
+        coord.x = int(x);
+        stepCell(base + x, coord);
+      }
+    }, 1);
+  }
+
+  // Brute force with the same vector kernel: one run holding every agent, minimum image on a torus.
+  void stepBruteVector(float dt) {
+    const size_t n = size();
+    const Thresholds t = thresholds();
+    Axes axes;
+    for (int k = 0; k < D; ++k) {
+      positionAxis_[k].resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
+      velocityAxis_[k].resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
+      axes.position[k] = positionAxis_[k].data();
+      axes.velocity[k] = velocityAxis_[k].data();
+    }
+    parallelFor(n, [&](size_t i) {
+      for (int k = 0; k < D; ++k) {
+        positionAxis_[k][i] = position[i][k];
+        velocityAxis_[k][i] = velocity[i][k];
+      }
+    }, 4096);
+    const Run all{0, uint32_t(n), Vec<D>(0.0f)};
+    const bool wrap = world.boundary == Boundary::Wrap;
+    parallelFor(n, [&](size_t i) {
+      uint32_t checks = 0;
+      const BoidsAccum<D> acc = gatherFromRuns(uint32_t(i), axes, &all, 1, wrap, t, checks);
+      finish(i, acc, checks, dt);
+    }, 16);
+  }
+
   // Squared-distance bounds equivalent to accumulateNeighbor's radius tests (see squaredBoundOf).
   struct Thresholds {
     float search, perceived, separation, alignment, cohesion;
@@ -387,6 +390,18 @@ class Flock {
   // every test is a mask, not a branch. The lanes are summed in a fixed order at the end, so the
   // result is the same for any thread count. MinImage: the block wraps onto itself, so offsets
   // take the minimum image per agent (exactly as World::delta) instead of the run's shift.
+  // Picks the kernel variant: minimum image per agent or not, one radius for three rules or not.
+  BoidsAccum<D> gatherFromRuns(uint32_t i, const Axes& axes, const Run* runs, int runCount, bool minImage,
+                               const Thresholds& t, uint32_t& checks) const {
+    const bool oneRadius = t.perceived >= t.search && t.alignment >= t.search && t.cohesion >= t.search;
+    if (minImage) {
+      return oneRadius ? gatherFromRuns<true, true>(i, axes, runs, runCount, t, checks)
+                       : gatherFromRuns<true, false>(i, axes, runs, runCount, t, checks);
+    }
+    return oneRadius ? gatherFromRuns<false, true>(i, axes, runs, runCount, t, checks)
+                     : gatherFromRuns<false, false>(i, axes, runs, runCount, t, checks);
+  }
+
   // OneRadius: perception, alignment and cohesion all take in the whole search radius (the default),
   // so one mask serves the three of them.
   template <bool MinImage, bool OneRadius>
@@ -470,8 +485,9 @@ class Flock {
   static constexpr bool kVectorKernel = true;
 #else
   static constexpr bool kVectorKernel = false;  // other compilers take the per-neighbour path
-  template <bool MinImage, bool OneRadius>
-  BoidsAccum<D> gatherFromRuns(uint32_t, const Axes&, const Run*, int, const Thresholds&, uint32_t&) const { return {}; }
+  BoidsAccum<D> gatherFromRuns(uint32_t, const Axes&, const Run*, int, bool, const Thresholds&, uint32_t&) const {
+    return {};
+  }
 #endif
 
   std::vector<Vec<D>> nextPosition_, nextVelocity_;
