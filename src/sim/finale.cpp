@@ -167,6 +167,7 @@ void FinaleSim::buildObstacleBins() {
   while (double(world.size.x / binSize_ + 1) * double(world.size.y / binSize_ + 1) > 65536.0) binSize_ *= 2.0f;
   binsX_ = std::max(1, int(std::ceil(world.size.x / binSize_)));
   binsY_ = std::max(1, int(std::ceil(world.size.y / binSize_)));
+  invBinSize_ = 1.0f / binSize_;  // exact: a power of two
   const size_t bins = size_t(binsX_) * size_t(binsY_);
   // An obstacle matters to an agent within these distances of its surface: ORCA's planes reach as
   // far as max speed * tauObstacle, the steering feeler its length beyond the agent's radius.
@@ -205,21 +206,21 @@ void FinaleSim::buildObstacleBins() {
 
 namespace {
 // Clamped to [0, hi]; NaN gives 0. (Comparisons, not fmin / fmax: those are library calls here.)
-int clampedIndex(float v, int hi) { return v > 0.0f ? (v < float(hi) ? int(v) : hi) : 0; }
+[[gnu::always_inline]] inline int clampedIndex(float v, int hi) { return v > 0.0f ? (v < float(hi) ? int(v) : hi) : 0; }
 
-size_t binOf(const Vec2& p, const Vec2& lo, float invBinSize, int bx, int by) {
+[[gnu::always_inline]] inline size_t binOf(const Vec2& p, const Vec2& lo, float invBinSize, int bx, int by) {
   const Vec2 q = (p - lo) * invBinSize;
   return size_t(clampedIndex(q.y, by - 1)) * size_t(bx) + size_t(clampedIndex(q.x, bx - 1));
 }
 }  // namespace
 
 std::span<const orca::Segment> FinaleSim::segmentsNear(const Vec2& p) const {
-  const size_t b = binOf(p, world.min, 1.0f / binSize_, binsX_, binsY_);
+  const size_t b = binOf(p, world.min, invBinSize_, binsX_, binsY_);
   return {binSegments_.data() + segmentStart_[b], segmentStart_[b + 1] - segmentStart_[b]};
 }
 
 std::span<const CircleObstacle> FinaleSim::circlesNear(const Vec2& p) const {
-  const size_t b = binOf(p, world.min, 1.0f / binSize_, binsX_, binsY_);
+  const size_t b = binOf(p, world.min, invBinSize_, binsX_, binsY_);
   return {binCircles_.data() + circleStart_[b], circleStart_[b + 1] - circleStart_[b]};
 }
 
@@ -285,56 +286,61 @@ Lanes sqrtLanes(Lanes v) {
 }
 #endif
 
-// Agent k's rule sums and its overlapping pairs (j > k), a register of lanes at a time with masks
-// instead of branches: the same tests and formula as addNeighbor. The lanes are summed in a fixed
-// order at the end, so the result does not depend on the thread count.
+// Agent k's rule sums, and how many agents are closer than 0.99 * 2r to it (itself excluded: every
+// pair is counted from both sides). A register of lanes at a time, with masks instead of branches:
+// the same tests and formula as addNeighbor. Whole registers first; only the last, partial one of
+// a run masks off the lanes past its end. The lanes are summed in a fixed order at the end, so the
+// result does not depend on the thread count.
 void rulePass(const AxisState& a, std::span<const Run> runs, uint32_t k, const FinaleParams& p, RuleSums& sums,
-              uint32_t& overlaps) {
+              uint32_t& closeNeighbors) {
   const float close = 0.99f * 2.0f * p.agentRadius;
-  const float invSeparation = 1.0f / p.separationRadius;
-  overlaps = 0;
 #if defined(__GNUC__)
   const Lanes px = splat(a.x[k]), py = splat(a.y[k]), zero = splat(0.0f), one = splat(1.0f);
   const Lanes perception = splat(p.perceptionRadius * p.perceptionRadius);
   const Lanes separation = splat(p.separationRadius * p.separationRadius), closeSq = splat(close * close);
-  const Lanes invSep = splat(invSeparation);
-  const Mask laneIndex = lanes0123(), self = Mask{} + int32_t(k);
+  const Lanes invSep = splat(1.0f / p.separationRadius);
+  const Mask laneIndex = lanes0123(), allLanes = Mask{} - 1;
   Lanes sepX = zero, sepY = zero, velX = zero, velY = zero, offX = zero, offY = zero;
-  Mask counted{}, overlapping{};
+  Mask counted{}, near{};
+  auto lanes = [&](uint32_t j, Mask live) __attribute__((always_inline)) {
+    const Lanes dx = load(a.x + j) - px, dy = load(a.y + j) - py;
+    const Lanes d2 = dx * dx + dy * dy;
+    const Mask seen = live & (d2 > zero) & (d2 <= perception);
+    velX += keep(seen, load(a.vx + j));
+    velY += keep(seen, load(a.vy + j));
+    offX += keep(seen, dx);
+    offY += keep(seen, dy);
+    counted -= seen;
+    const Mask push = seen & (d2 < separation);
+    // dir(self - other) * (1 - d / R) = -offset * (1/d - 1/R); lanes not pushing give 0.
+    const Lanes w = keep(push, one / sqrtLanes(keep(push, d2) + keep(~push, one)) - invSep);
+    sepX -= dx * w;
+    sepY -= dy * w;
+    near -= live & (d2 < closeSq);  // the agent itself too (d2 = 0): taken off below
+  };
   for (const Run& r : runs) {
-    for (uint32_t j = r.begin; j < r.end; j += kLanes) {
-      const Mask live = laneIndex < (Mask{} + int32_t(r.end - j));
-      const Lanes dx = load(a.x + j) - px, dy = load(a.y + j) - py;
-      const Lanes d2 = dx * dx + dy * dy;
-      const Mask seen = live & (d2 > zero) & (d2 <= perception);
-      velX += keep(seen, load(a.vx + j));
-      velY += keep(seen, load(a.vy + j));
-      offX += keep(seen, dx);
-      offY += keep(seen, dy);
-      counted -= seen;
-      const Mask push = seen & (d2 < separation);
-      // dir(self - other) * (1 - d / R) = -offset * (1/d - 1/R); lanes not pushing give 0.
-      const Lanes w = keep(push, one / sqrtLanes(keep(push, d2) + keep(~push, one)) - invSep);
-      sepX -= dx * w;
-      sepY -= dy * w;
-      overlapping -= live & (d2 < closeSq) & ((laneIndex + int32_t(j)) > self);
-    }
+    uint32_t j = r.begin;
+    for (; j + kLanes <= r.end; j += kLanes) lanes(j, allLanes);
+    if (j < r.end) lanes(j, laneIndex < (Mask{} + int32_t(r.end - j)));
   }
+  int closeCount = -1;
   for (int l = 0; l < kLanes; ++l) {
     sums.separation += Vec2{sepX[l], sepY[l]};
     sums.velocitySum += Vec2{velX[l], velY[l]};
     sums.offsetSum += Vec2{offX[l], offY[l]};
     sums.count += counted[l];
-    overlaps += uint32_t(overlapping[l]);
+    closeCount += near[l];
   }
+  closeNeighbors = uint32_t(std::max(closeCount, 0));
 #else
   const Vec2 pos{a.x[k], a.y[k]};
+  closeNeighbors = 0;
   for (const Run& r : runs)
     for (uint32_t j = r.begin; j < r.end; ++j) {
       const Vec2 off = Vec2{a.x[j], a.y[j]} - pos;
       const float d2 = glm::dot(off, off);
       addNeighbor(sums, p, off, d2, Vec2{a.vx[j], a.vy[j]});
-      if (d2 < close * close && j > k) ++overlaps;
+      if (d2 < close * close && j != k) ++closeNeighbors;
     }
 #endif
 }
@@ -445,8 +451,8 @@ void FinaleSim::gatherPhase(float dt) {
       }
       const std::span<const Run> visited(runs.data(), size_t(runCount));
       RuleSums sums;
-      uint32_t overlaps = 0;
-      rulePass(axes, visited, uint32_t(k), p, sums, overlaps);
+      uint32_t closeNeighbors = 0;
+      rulePass(axes, visited, uint32_t(k), p, sums, closeNeighbors);
       near.count = 0;
       if (orcaTier) orcaPass(axes, visited, uint32_t(k), p.orcaNeighborDist, neighborCapacity_, near);
       near.sortNearest(neighborCapacity_);
@@ -456,7 +462,7 @@ void FinaleSim::gatherPhase(float dt) {
       for (int m = 0; m < kept; ++m) nb[m] = NeighborKeys::index(near.keys[size_t(m)]);
       neighborCount_[k] = uint8_t(kept);
       checks_[k] = candidates > 0 ? candidates - 1 : 0;  // every candidate but the agent itself
-      overlaps_[k] = overlaps;
+      overlaps_[k] = closeNeighbors;
       neighbors_[k] = uint16_t(std::min(sums.count, 65535));
       tier_[k] = orcaTier ? 1 : 0;
       const Vec2 preferred =
@@ -467,13 +473,12 @@ void FinaleSim::gatherPhase(float dt) {
   }, 64);
 }
 
-// One pass: each agent of the ORCA tier solves its program once. Besides ORCA's planes (horizon
-// tau, which the fallback may violate when they leave nothing), every neighbour that could touch
-// within one step gets a hard one-step separation plane (orca::stepHalfPlane: close at most half
-// the gap within dt). Those, and the walls', all contain v = 0, so the hard part is always feasible
-// and no pair of ORCA agents ends a step closer than 2r. orca::Crowd adds them only after a round
-// found the program infeasible and repeats rounds until nothing changes; here they bind only for
-// gaps under 2 * maxSpeed * dt, and one pass keeps the phase a single parallel loop.
+// One pass: each agent of the ORCA tier solves its program once, the program orca::Crowd builds.
+// Besides ORCA's planes (horizon tau, which the fallback may violate when they leave nothing), every
+// neighbour that could touch within one step gets a hard one-step separation plane
+// (orca::stepHalfPlane: close at most half the gap within dt). Those, and the walls', all contain
+// v = 0, so the hard part is always feasible and no pair of ORCA agents ends a step closer than 2r;
+// they bind only for gaps under 2 * maxSpeed * dt.
 void FinaleSim::orcaPhase(float dt) {
   parallelForRange(size(), [&](size_t first, size_t last) {
     orca::PlaneSet planes;  // reused: clearing its arrays for every agent would cost more than the solve
@@ -557,13 +562,14 @@ void FinaleSim::integratePhase(float dt) {
     speed += s.speed;
     neighbors += s.neighbors;
     m.maxNeighbors = std::max(m.maxNeighbors, s.maxNeighbors);
-    m.overlaps += s.overlaps;
+    m.overlaps += s.overlaps;  // close neighbours, each pair seen from both sides
     m.checks += s.checks;
     m.inObstacle += s.inObstacle;
     m.nanCount += s.notFinite;
     m.orcaTier += s.orcaTier;
     m.infeasible += s.infeasible;
   }
+  m.overlaps /= 2;
   m.boidsTier = uint32_t(n) - m.orcaTier;
   m.meanSpeed = n ? speed / double(n) : 0.0;
   m.meanNeighbors = n ? neighbors / double(n) : 0.0;

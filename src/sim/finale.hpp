@@ -161,8 +161,7 @@ struct PipelineVelocities {
 
 // The whole pipeline for one agent on a given state, with any search that follows the contract of
 // neighbors.hpp (indices into `velocities`). This is the reference the step is tested against: the
-// step runs the same stages in phases over all agents (its rule sums in another order), and adds
-// a hard one-step separation plane for each neighbour within one step's reach (see orcaPhase).
+// step runs the same stages, in phases over all agents and with its rule sums taken in another order.
 template <class Search>
 PipelineVelocities agentPipeline(const FinaleParams& p, uint32_t self, const Vec2& position, const Vec2& velocity,
                                  const Vec2& target, const Search& search, std::span<const Vec2> velocities,
@@ -285,7 +284,7 @@ class FinaleSim {
   // Obstacles binned over the world, so an agent looks only at the few near it: per bin, the
   // segments (circles and walls, for ORCA) and the circles (steering, the in-obstacle count) that
   // can matter to an agent anywhere in the bin.
-  float binSize_ = 64.0f;
+  float binSize_ = 64.0f, invBinSize_ = 1.0f / 64.0f;
   int binsX_ = 1, binsY_ = 1;
   std::vector<uint32_t> segmentStart_, circleStart_, binCursor_;
   std::vector<orca::Segment> binSegments_;
