@@ -1,9 +1,9 @@
 // Scene 2 — Boids playground: Reynolds' separation, alignment and cohesion with live weights.
 #include <imgui.h>
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include "render/color.hpp"
+#include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/flock.hpp"
 #include "sim/metrics.hpp"
@@ -24,16 +24,6 @@ struct BoidsSettings {
   int neighborMethod;  // 0 brute force, 1 grid
   bool showRadii;
   bool frozen;
-};
-
-// A small ring of recent values for the panel's plots.
-struct History {
-  std::array<float, 240> values{};
-  int next = 0, count = 0;
-  void push(float v) { values[size_t(next)] = v; next = (next + 1) % int(values.size()); count = std::min(count + 1, int(values.size())); }
-  void plot(const char* label, float lo, float hi) const {
-    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, nullptr, lo, hi, ImVec2(0, 40));
-  }
 };
 
 class BoidsPlayground final : public scenes::Scene {
@@ -128,11 +118,11 @@ class BoidsPlayground final : public scenes::Scene {
     if (clampedSeparation_) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "separation radius kept below perception");
     scenes::sectionTitle("Flock");
     ImGui::Text("mean neighbours %.2f", meanNeighbors_);
-    neighborsHistory_.plot("##nb", 0, 30);
+    neighborsHistory_.plot("##nb", 0, 30, ImVec2(0, 40));
     ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", polarization_);
-    polarizationHistory_.plot("##pol", 0, 1);
+    polarizationHistory_.plot("##pol", 0, 1, ImVec2(0, 40));
     ImGui::Text("mean nearest-neighbour distance %.1f", meanNearest_);
-    nearestHistory_.plot("##nn", 0, 60);
+    nearestHistory_.plot("##nn", 0, 60, ImVec2(0, 40));
   }
 
   const char* about() const override {
@@ -221,7 +211,7 @@ class BoidsPlayground final : public scenes::Scene {
   bool stepOnce_ = false, clampedSeparation_ = false;
   int stepsSinceMetrics_ = 0;
   double meanNeighbors_ = 0, polarization_ = 0, meanNearest_ = 0;
-  History neighborsHistory_, polarizationHistory_, nearestHistory_;
+  scenes::PlotHistory neighborsHistory_, polarizationHistory_, nearestHistory_;
 };
 
 std::unique_ptr<scenes::Scene> create() { return std::make_unique<BoidsPlayground>(); }

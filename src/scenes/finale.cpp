@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include "render/color.hpp"
+#include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/finale.hpp"
 #include "sim/parallel.hpp"
@@ -182,8 +183,9 @@ class Finale final : public scenes::Scene {
     ImGui::Text("mean speed %.1f   mean neighbours %.1f   most %u", m.meanSpeed, m.meanNeighbors, m.maxNeighbors);
     if (m.nanCount) ImGui::TextColored(flagged(true), "non-finite agents %u (held in place)", m.nanCount);
     if (s_.orca) ImGui::TextDisabled("ORCA programs that needed the fallback: %u", m.infeasible);
-    overlapHistory_.plot("##overlaps", "overlapping pairs");
-    neighborHistory_.plot("##neighbours", "mean neighbours");
+    const ImVec2 plotSize(ImGui::GetContentRegionAvail().x, 36);
+    overlapHistory_.plot("##overlaps", 0, std::max(1.0f, overlapHistory_.max()) * 1.1f, plotSize, "overlapping pairs");
+    neighborHistory_.plot("##neighbours", 0, std::max(1.0f, neighborHistory_.max()) * 1.1f, plotSize, "mean neighbours");
 
     if (ImGui::CollapsingHeader("Density-aware weights: curves", s_.densityAware ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       if (!s_.densityAware) ImGui::TextDisabled("(turn on 'density-aware weights' below to use them)");
@@ -228,22 +230,6 @@ class Finale final : public scenes::Scene {
   }
 
  private:
-  struct History {
-    std::array<float, 240> values{};
-    int next = 0, count = 0;
-    void push(float v) {
-      values[size_t(next)] = v;
-      next = (next + 1) % int(values.size());
-      count = std::min(count + 1, int(values.size()));
-    }
-    void plot(const char* id, const char* label) const {
-      float hi = 1.0f;
-      for (int i = 0; i < count; ++i) hi = std::max(hi, values[size_t(i)]);
-      ImGui::PlotLines(id, values.data(), count, count < int(values.size()) ? 0 : next, label, 0.0f, hi * 1.1f,
-                       ImVec2(ImGui::GetContentRegionAvail().x, 36));
-    }
-  };
-
   void applySettings() {
     s_.separation = std::min(s_.separation, s_.perception);
     sim::FinaleParams& p = sim_.params;
@@ -334,7 +320,7 @@ class Finale final : public scenes::Scene {
   double stepMsSinceDraw_ = 0;
   Clock::time_point lastDrawEnd_{};
   Vec2 framedWorld_{0.0f};
-  History overlapHistory_, neighborHistory_;
+  scenes::PlotHistory overlapHistory_, neighborHistory_;
 };
 
 std::unique_ptr<scenes::Scene> create() { return std::make_unique<Finale>(); }

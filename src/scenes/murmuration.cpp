@@ -3,9 +3,9 @@
 // along the neighbour graph.
 #include <imgui.h>
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include "render/color.hpp"
+#include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/murmuration.hpp"
 
@@ -31,17 +31,6 @@ struct MurmurationSettings {
   bool followFlock;
   bool showNeighbors;
   float birdSize;
-};
-
-struct History {
-  std::array<float, 240> values{};
-  int next = 0, count = 0;
-  void push(float v) { values[size_t(next)] = v; next = (next + 1) % int(values.size()); count = std::min(count + 1, int(values.size())); }
-  void clear() { next = count = 0; }
-  float max() const { return count ? *std::max_element(values.begin(), values.begin() + count) : 1.0f; }
-  void plot(const char* label, float lo, float hi) const {
-    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, nullptr, lo, hi, ImVec2(0, 36));
-  }
 };
 
 // Wing-beat phase from the bird's id: spread over the whole cycle so neighbours never flap in sync.
@@ -104,7 +93,7 @@ class MurmurationScene final : public scenes::Scene {
     watched_ = 0;
     if (planarNow_) flock2_.spawn(size_t(s_.count), seed);
     else flock3_.spawn(size_t(s_.count), seed);
-    for (History* h : {&polarizationHistory_, &groupsHistory_, &extentHistory_, &nearestHistory_, &startledHistory_}) h->clear();
+    for (scenes::PlotHistory* h : {&polarizationHistory_, &groupsHistory_, &extentHistory_, &nearestHistory_, &startledHistory_}) h->clear();
     updateMetrics();
   }
 
@@ -155,16 +144,16 @@ class MurmurationScene final : public scenes::Scene {
 
     scenes::sectionTitle("Flock");
     ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", metrics_.polarization);
-    polarizationHistory_.plot("##pol", 0, 1);
+    polarizationHistory_.plot("##pol", 0, 1, ImVec2(0, 36));
     ImGui::Text("groups %d  (largest holds %.0f%%; links <= %.1f m)", metrics_.groups, metrics_.largestGroup * 100.0,
                 double(s_.groupCutoff));
-    groupsHistory_.plot("##groups", 0, std::max(4.0f, groupsHistory_.max()));
+    groupsHistory_.plot("##groups", 0, std::max(4.0f, groupsHistory_.max()), ImVec2(0, 36));
     ImGui::Text("extent %.1f m  (2 x RMS distance from the centre)", metrics_.extent);
-    extentHistory_.plot("##extent", 0, std::max(10.0f, extentHistory_.max()));
+    extentHistory_.plot("##extent", 0, std::max(10.0f, extentHistory_.max()), ImVec2(0, 36));
     ImGui::Text("mean nearest-neighbour distance %.2f m", metrics_.meanNearest);
-    nearestHistory_.plot("##nn", 0, std::max(2.0f, nearestHistory_.max()));
+    nearestHistory_.plot("##nn", 0, std::max(2.0f, nearestHistory_.max()), ImVec2(0, 36));
     ImGui::Text("startled %d", metrics_.startled);
-    startledHistory_.plot("##startled", 0, float(std::max<size_t>(agentCount(), 1)));
+    startledHistory_.plot("##startled", 0, float(std::max<size_t>(agentCount(), 1)), ImVec2(0, 36));
   }
 
   bool onMouse(const scenes::MouseEvent& e) override {
@@ -390,7 +379,7 @@ class MurmurationScene final : public scenes::Scene {
   uint32_t watched_ = 0;  // id of the bird whose neighbours are shown
   double lastDrawTime_ = 0.0;
   FlockMetrics metrics_;
-  History polarizationHistory_, groupsHistory_, extentHistory_, nearestHistory_, startledHistory_;
+  scenes::PlotHistory polarizationHistory_, groupsHistory_, extentHistory_, nearestHistory_, startledHistory_;
 };
 
 std::unique_ptr<scenes::Scene> create() { return std::make_unique<MurmurationScene>(); }

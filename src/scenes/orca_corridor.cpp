@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 #include "render/color.hpp"
+#include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/corridor.hpp"
 
@@ -32,17 +33,6 @@ struct Settings {
   bool lanes;
   // Debug views.
   bool showGuides, showTargets, trails, showVelocity, inset;
-};
-
-// A small ring of recent values for the panel's plots.
-struct History {
-  std::array<float, 240> values{};
-  int next = 0, count = 0;
-  void clear() { next = count = 0; }
-  void push(float v) { values[size_t(next)] = v; next = (next + 1) % int(values.size()); count = std::min(count + 1, int(values.size())); }
-  void plot(const char* label, float lo, float hi) const {
-    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, nullptr, lo, hi, ImVec2(-1, 36));
-  }
 };
 
 // One line of the runs table: the latest run of one configuration, so methods and widths compare
@@ -192,10 +182,10 @@ class OrcaCorridor final : public scenes::Scene {
 
     scenes::sectionTitle("Metrics");
     ImGui::Text("arrived %d (this round)", m.arrived);
-    arrivedHistory_.plot("##arrived", 0, float(std::max(total, 1)));
+    arrivedHistory_.plot("##arrived", 0, float(std::max(total, 1)), ImVec2(-1, 36));
     ImGui::Text("throughput_per_min %.1f   crossed_total %llu", m.throughputPerMin,
                 static_cast<unsigned long long>(m.crossedTotal));
-    throughputHistory_.plot("##throughput", 0, std::max(10.0f, maxThroughput_ * 1.1f));
+    throughputHistory_.plot("##throughput", 0, std::max(10.0f, maxThroughput_ * 1.1f), ImVec2(-1, 36));
     ImGui::Text("mean_cross_time %.1f s", m.meanCrossTime);
     const ImVec4 bad(1, 0.45f, 0.35f, 1), normal = ImGui::GetStyleColorVec4(ImGuiCol_Text);
     ImGui::TextColored(m.overlapsTotal > 0 ? bad : normal, "overlaps_total %llu   min_distance_ratio %.3f",
@@ -620,7 +610,7 @@ class OrcaCorridor final : public scenes::Scene {
   std::vector<Vec2> trail_;  // kTrailSamples per agent, a ring with a shared head
   int trailHead_ = 0, trailCount_ = 0, trailRound_ = 0, stepsSinceTrail_ = 0;
   int stepsSinceHistory_ = 0;
-  History arrivedHistory_, throughputHistory_;
+  scenes::PlotHistory arrivedHistory_, throughputHistory_;
   float maxThroughput_ = 0;
   std::vector<RunRow> runs_;
 };

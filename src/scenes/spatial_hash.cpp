@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <limits>
 #include "render/color.hpp"
+#include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/flock.hpp"
 #include "sim/grid.hpp"
@@ -53,20 +54,6 @@ struct Settings {
   int searchMode;    // 0 auto rings, 1 classic 3x3
   int distribution;  // 0 uniform, 1 clustered
   bool showGrid, heatMap;
-};
-
-// A ring of recent values for the panel's plots.
-struct History {
-  std::array<float, 240> values{};
-  int next = 0, count = 0;
-  void push(float v) { values[size_t(next)] = v; next = (next + 1) % int(values.size()); count = std::min(count + 1, int(values.size())); }
-  void clear() { next = count = 0; }
-  void plot(const char* label, const char* overlay) const {
-    float hi = 1.0f;
-    for (int i = 0; i < count; ++i) hi = std::max(hi, values[size_t(i)]);
-    // Headroom above the peak, so a steady value is a line below the overlay text, not on it.
-    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, overlay, 0.0f, hi * 1.6f, ImVec2(0, 50));
-  }
 };
 
 // 1234567 -> "1,234,567" into a caller's buffer (no allocation).
@@ -199,8 +186,9 @@ class SpatialHash final : public scenes::Scene {
     ImGui::Text("distance checks %s per frame", withCommas(flock_.lastChecks(), a));
     ImGui::Text("checks per agent %.1f", checksPerAgent());
     ImGui::Text("neighbours found %.2f per agent (%s in all)", flock_.meanNeighbors(), withCommas(flock_.lastNeighbors(), b));
-    checksHistory_.plot("##checks", "checks per frame");
-    stepMsHistory_.plot("##ms", "sim ms per step");
+    // Headroom above the peak, so a steady value is a line below the overlay text, not on it.
+    checksHistory_.plot("##checks", 0, std::max(1.0f, checksHistory_.max()) * 1.6f, ImVec2(0, 50), "checks per frame");
+    stepMsHistory_.plot("##ms", 0, std::max(1.0f, stepMsHistory_.max()) * 1.6f, ImVec2(0, 50), "sim ms per step");
 
     scenes::sectionTitle("Neighbours missed, compared with brute force");
     if (flock_.method == sim::NeighborMethod::BruteForce) {
@@ -586,7 +574,7 @@ class SpatialHash final : public scenes::Scene {
 
   int steps_ = 0;
   double stepMs_ = 0, stepMsAverage_ = 0;
-  History checksHistory_, stepMsHistory_;
+  scenes::PlotHistory checksHistory_, stepMsHistory_;
 
   int auditStep_ = 0;
   size_t auditStride_ = 1, auditSamples_ = 0;

@@ -3,11 +3,11 @@
 // The simulation is sim::SteeringWorld; this file declares its parameters, draws it and forwards input.
 #include <imgui.h>
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <initializer_list>
 #include <utility>
 #include "render/color.hpp"
+#include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/steering_world.hpp"
 
@@ -22,17 +22,6 @@ struct DebugViews {
   bool wanderCircles;
   bool slowingRadius;
   bool formationSlots;
-};
-
-// A small ring of recent values for the panel's plots.
-struct History {
-  std::array<float, 240> values{};
-  int next = 0, count = 0;
-  void clear() { next = count = 0; }
-  void push(float v) { values[size_t(next)] = v; next = (next + 1) % int(values.size()); count = std::min(count + 1, int(values.size())); }
-  void plot(const char* label, float lo, float hi) const {
-    ImGui::PlotLines(label, values.data(), count, count < int(values.size()) ? 0 : next, nullptr, lo, hi, ImVec2(0, 40));
-  }
 };
 
 constexpr float kKeyObstacleRadius = 40.0f;  // key O
@@ -181,9 +170,9 @@ class SteeringPlayground final : public scenes::Scene {
     scenes::sectionTitle("Metrics");
     const auto m = world_.metrics();
     ImGui::Text("mean distance to target %.1f", m[0].value);
-    distanceHistory_.plot("##dist", 0, 800);
+    distanceHistory_.plot("##dist", 0, 800, ImVec2(0, 40));
     ImGui::Text("mean speed %.1f / %.0f", m[1].value, world_.params.maxSpeed);
-    speedHistory_.plot("##speed", 0, world_.params.maxSpeed);
+    speedHistory_.plot("##speed", 0, world_.params.maxSpeed, ImVec2(0, 40));
     ImGui::Text("obstacle penetrations %.0f (agent-steps)", m[2].value);
   }
 
@@ -340,7 +329,7 @@ class SteeringPlayground final : public scenes::Scene {
   size_t dragged_ = 0;
   Vec2 grabOffset_{0.0f};
   int stepsSinceHistory_ = 0;
-  History distanceHistory_, speedHistory_;
+  scenes::PlotHistory distanceHistory_, speedHistory_;
 };
 
 std::unique_ptr<scenes::Scene> create() { return std::make_unique<SteeringPlayground>(); }
