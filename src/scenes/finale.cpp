@@ -21,6 +21,16 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kDropCount = 30;  // obstacles per "Drop obstacles"
 
+// The density-aware weight curves: kSamples weights each, edited by the curve editor (not by
+// generated sliders) and declared as parameters so presets, --set and --list-params carry them.
+constexpr int kSamples = sim::DensityWeights::kSamples;
+using Curve = std::array<float, kSamples>;
+constexpr float kCurveMax = 3.0f;  // the editor's slider range and the parameters' range
+static_assert(kSamples == 8, "one name per sample below");
+constexpr const char* kSepNames[kSamples] = {"sep0", "sep1", "sep2", "sep3", "sep4", "sep5", "sep6", "sep7"};
+constexpr const char* kAliNames[kSamples] = {"ali0", "ali1", "ali2", "ali3", "ali4", "ali5", "ali6", "ali7"};
+constexpr const char* kCohNames[kSamples] = {"coh0", "coh1", "coh2", "coh3", "coh4", "coh5", "coh6", "coh7"};
+
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 struct Settings {
@@ -38,6 +48,8 @@ struct Settings {
   float maxSpeed;
   int obstaclesAtStart;
   int colorBy;  // 0 density, 1 tier, 2 heading
+  int threads;
+  Curve sepCurve, aliCurve, cohCurve;  // copied into sim::DensityWeights
 };
 
 // The phases of one frame, in milliseconds, smoothed so the bars can be read.
@@ -78,9 +90,14 @@ class Finale final : public scenes::Scene {
         scenes::Param::f("maxSpeed", "max speed", &s_.maxSpeed, 20, 300, 120, "Speed limit, world units per second"),
         scenes::Param::i("obstacles", "obstacles at reset", &s_.obstaclesAtStart, 0, 60, 0, "Circles dropped (clear of the agents) whenever the scene resets"),
         scenes::Param::e("colorBy", "colour by", &s_.colorBy, "density|tier|heading", 0, "Density: blue in the open, red in a crush; tier: ORCA cyan, boids orange"),
+        // The default and the range depend on the machine; any count gives the same result.
+        scenes::Param::i("threads", "threads", &s_.threads, 1, sim::hardwareThreads(), sim::hardwareThreads(), "Worker threads for every phase (1 .. cores); the result is the same for any count"),
     };
+    const sim::DensityWeights defaults;
+    declareCurve(kSepNames, s_.sepCurve, defaults.separation, "Density-aware separation weight at sample k (k x neighbours per sample); drawn in the curves editor");
+    declareCurve(kAliNames, s_.aliCurve, defaults.alignment, "Density-aware alignment weight at sample k (k x neighbours per sample); drawn in the curves editor");
+    declareCurve(kCohNames, s_.cohCurve, defaults.cohesion, "Density-aware cohesion weight at sample k (k x neighbours per sample); drawn in the curves editor");
     scenes::applyDefaults(params_);
-    threads_ = sim::hardwareThreads();
   }
 
   void reset() override {
@@ -97,7 +114,7 @@ class Finale final : public scenes::Scene {
   }
 
   void step(float dt) override {
-    sim::setThreadCount(threads_);
+    sim::setThreadCount(s_.threads);
     sim_.step(dt);
     const auto& t = sim_.timings();
     stepMsSinceDraw_ += t.stepMs;
@@ -163,9 +180,6 @@ class Finale final : public scenes::Scene {
     ImGui::TextDisabled("%zu obstacles", sim_.obstacles().size());
     if (placed_ >= 0 && placed_ < kDropCount && drops_ > 0)
       ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "only %d fitted clear of the agents", placed_);
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-    ImGui::SliderInt("threads", &threads_, 1, sim::hardwareThreads());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Worker threads for every phase (1 .. cores); the result is the same for any count");
     if (s_.orca && s_.lod)
       ImGui::Text("tiers: ORCA %u   boids %u", m.orcaTier, m.boidsTier);
     else
@@ -246,7 +260,16 @@ class Finale final : public scenes::Scene {
     p.lodRadius = s_.lodRadius;
     p.densityAware = s_.densityAware;
     p.density.neighborsPerSample = s_.neighborsPerSample;
+    p.density.separation = s_.sepCurve;
+    p.density.alignment = s_.aliCurve;
+    p.density.cohesion = s_.cohCurve;
     p.maxSpeed = s_.maxSpeed;
+  }
+
+  void declareCurve(const char* const (&names)[kSamples], Curve& values, const Curve& defaults, const char* tooltip) {
+    for (int b = 0; b < kSamples; ++b)
+      params_.push_back(scenes::Param::f(names[b], names[b], &values[size_t(b)], 0, kCurveMax, defaults[size_t(b)], tooltip)
+                            .withoutSlider());
   }
 
   bool worldChanged() const { return framedWorld_ != sim_.world.size; }
@@ -275,45 +298,52 @@ class Finale final : public scenes::Scene {
                         sim::threadCount() == 1 ? "" : "s", sim_.size());
   }
 
-  // Three curves of weights against neighbour count, one slider per sample.
+  // Three curves of weights against neighbour count, one slider per sample. They edit the declared
+  // parameters (sep0.., ali0.., coh0..), which applySettings copies into the simulation.
   void densityEditor() {
-    sim::DensityWeights& d = sim_.params.density;
-    struct Curve {
+    struct EditedCurve {
       const char* name;
-      std::array<float, sim::DensityWeights::kSamples>* values;
+      Curve* values;
       ImVec4 color;
     };
-    const Curve curves[3] = {{"separation", &d.separation, ImVec4(1.0f, 0.45f, 0.35f, 1)},
-                             {"alignment", &d.alignment, ImVec4(0.35f, 0.86f, 0.45f, 1)},
-                             {"cohesion", &d.cohesion, ImVec4(0.4f, 0.6f, 1.0f, 1)}};
-    const float slider = std::max(14.0f, (ImGui::GetContentRegionAvail().x - 90.0f) / float(sim::DensityWeights::kSamples) -
+    const EditedCurve curves[3] = {{"separation", &s_.sepCurve, ImVec4(1.0f, 0.45f, 0.35f, 1)},
+                                   {"alignment", &s_.aliCurve, ImVec4(0.35f, 0.86f, 0.45f, 1)},
+                                   {"cohesion", &s_.cohCurve, ImVec4(0.4f, 0.6f, 1.0f, 1)}};
+    const float step = s_.neighborsPerSample;
+    const float slider = std::max(14.0f, (ImGui::GetContentRegionAvail().x - 90.0f) / float(kSamples) -
                                              ImGui::GetStyle().ItemSpacing.x);
-    for (const Curve& c : curves) {
+    bool edited = false;
+    for (const EditedCurve& c : curves) {
       ImGui::PushID(c.name);
       ImGui::TextColored(c.color, "%s", c.name);
-      for (int b = 0; b < sim::DensityWeights::kSamples; ++b) {
+      for (int b = 0; b < kSamples; ++b) {
         if (b > 0) ImGui::SameLine();
         ImGui::PushID(b);
         ImGui::PushStyleColor(ImGuiCol_SliderGrab, c.color);
-        ImGui::VSliderFloat("##w", ImVec2(slider, 60), &(*c.values)[size_t(b)], 0.0f, 3.0f, "");
+        edited |= ImGui::VSliderFloat("##w", ImVec2(slider, 60), &(*c.values)[size_t(b)], 0.0f, kCurveMax, "",
+                                      ImGuiSliderFlags_AlwaysClamp);
         ImGui::PopStyleColor();
         if (ImGui::IsItemActive() || ImGui::IsItemHovered())
-          ImGui::SetTooltip("%s weight %.2f at %.0f neighbours", c.name, (*c.values)[size_t(b)],
-                            float(b) * d.neighborsPerSample);
+          ImGui::SetTooltip("%s weight %.2f at %.0f neighbours", c.name, (*c.values)[size_t(b)], float(b) * step);
         ImGui::PopID();
       }
       ImGui::PopID();
     }
-    ImGui::TextDisabled("samples at 0, %.0f, %.0f ... %.0f+ neighbours (within the perception radius)",
-                        d.neighborsPerSample, 2 * d.neighborsPerSample,
-                        float(sim::DensityWeights::kSamples - 1) * d.neighborsPerSample);
-    if (ImGui::SmallButton("Reset curves")) d = sim::DensityWeights{d.neighborsPerSample};
+    ImGui::TextDisabled("samples at 0, %.0f, %.0f ... %.0f+ neighbours (within the perception radius)", step, 2 * step,
+                        float(kSamples - 1) * step);
+    if (ImGui::SmallButton("Reset curves")) {
+      const sim::DensityWeights defaults;
+      s_.sepCurve = defaults.separation;
+      s_.aliCurve = defaults.alignment;
+      s_.cohCurve = defaults.cohesion;
+      edited = true;
+    }
+    if (edited) applySettings();
   }
 
   Settings s_{};
   std::vector<scenes::Param> params_;
   sim::FinaleSim sim_;
-  int threads_ = 1;
   int drops_ = 0;
   int placed_ = 0;
   PhaseTimes phases_;

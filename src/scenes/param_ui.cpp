@@ -10,6 +10,7 @@ namespace scenes {
 bool paramWidgets(std::span<const Param> params, std::initializer_list<const char*> only) {
   bool changed = false;
   for (const Param& p : params) {
+    if (p.noSlider) continue;  // the scene's own panel draws it
     if (only.size() && std::none_of(only.begin(), only.end(), [&](const char* n) { return std::strcmp(n, p.name) == 0; }))
       continue;
     ImGui::PushID(p.name);

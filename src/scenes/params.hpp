@@ -20,6 +20,7 @@ struct Param {
   const char* tooltip = "";
   const char* options = nullptr;  // Enum: names separated by '|', e.g. "brute|grid"
   bool logarithmic = false;       // slider spacing for wide ranges (N, cell size)
+  bool noSlider = false;          // the scene draws its own widget: no generated one (presets, --set still see it)
 
   static Param f(const char* name, const char* label, float* v, float lo, float hi, float def, const char* tip, bool log = false) {
     return {name, label, ParamType::Float, v, lo, hi, def, tip, nullptr, log};
@@ -34,6 +35,12 @@ struct Param {
     return {name, label, ParamType::Enum, v, 0, float(optionCount(options) - 1), float(def), tip, options, false};
   }
   static int optionCount(const char* options);
+  // The same declaration, left out of the generated widgets (see noSlider).
+  Param withoutSlider() const {
+    Param p = *this;
+    p.noSlider = true;
+    return p;
+  }
 
   double get() const;
   void set(double v) const;  // no range check; see setParamValue
