@@ -76,7 +76,9 @@ inline void accumulateNeighbor(BoidsAccum<D>& acc, const BoidsParams& p, float f
 template <int D>
 inline Vec<D> softNormalize(const Vec<D>& v, float scale) {
   float l = std::sqrt(glm::dot(v, v));
-  return l > 1e-12f ? v / std::fmax(l, scale) : Vec<D>(0.0f);
+  // A comparison, not std::fmax: fmax is a library call at -O2 / -O3 (it must honour NaN), and this
+  // runs for every agent. l is never NaN here, so the result is the same.
+  return l > 1e-12f ? v / (l > scale ? l : scale) : Vec<D>(0.0f);
 }
 
 template <int D>

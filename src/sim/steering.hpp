@@ -41,7 +41,9 @@ inline Vec<D> arriveDesiredVelocity(const Vec<D>& position, const Vec<D>& target
   Vec<D> offset = target - position;
   float d = std::sqrt(lengthSq(offset));
   if (d < 1e-6f) return Vec<D>(0.0f);
-  float speed = slowingRadius > 0.0f ? maxSpeed * std::fmin(1.0f, d / slowingRadius) : maxSpeed;
+  // d < slowingRadius, not std::fmin(1, d / slowingRadius): fmin is a library call, and arrive runs
+  // for every agent of the finale.
+  float speed = slowingRadius > 0.0f && d < slowingRadius ? maxSpeed * (d / slowingRadius) : maxSpeed;
   return offset * (speed / d);
 }
 
