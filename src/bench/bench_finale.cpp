@@ -53,9 +53,9 @@ bench::Row measure(const bench::Options& o, size_t n, bool orca, int threads) {
   r.neighborsPerAgent = neighbors / steps;
   char extra[256];
   std::snprintf(extra, sizeof extra,
-                "obstacles=%d;grid_ms=%.2f;rules_ms=%.2f;orca_ms=%.2f;integrate_ms=%.2f;infeasible_share=%.3f;overlaps=%llu",
+                "obstacles=%d;grid_ms=%.2f;rules_ms=%.2f;orca_ms=%.2f;integrate_ms=%.2f;infeasible_share=%.3f;overlaps=%llu;lanes=%s",
                 placed, grid / steps, rules / steps, orcaMs / steps, integrate / steps,
-                double(infeasible) / (double(n) * steps), (unsigned long long)s.metrics().overlaps);
+                double(infeasible) / (double(n) * steps), (unsigned long long)s.metrics().overlaps, sim::laneKernelName());
   r.extra = extra;
   return r;
 }

@@ -11,6 +11,12 @@
 #if defined(__SSE__) || defined(__AVX__)
 #include <immintrin.h>
 #endif
+// GCC on x86-64 below AVX2 also builds the lane kernels for AVX2 and picks them at run time.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__)
+#define CROWDLAB_AVX2_DISPATCH 1
+#else
+#define CROWDLAB_AVX2_DISPATCH 0
+#endif
 
 namespace sim {
 
@@ -239,112 +245,6 @@ struct AxisState {
   const float *x, *y, *vx, *vy;
 };
 
-#if defined(__GNUC__)
-// GCC / Clang vector extensions: one register of lanes at the width this build targets.
-#if defined(__AVX__)
-constexpr int kLanes = 8;
-#else
-constexpr int kLanes = 4;
-#endif
-using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
-using Mask = int32_t __attribute__((vector_size(kLanes * sizeof(float))));  // -1 where true, 0 elsewhere
-
-Lanes load(const float* p) {
-  Lanes v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-Lanes splat(float x) { return Lanes{} + x; }
-Lanes keep(Mask m, Lanes v) { return (Lanes)(m & (Mask)v); }
-// One bit per lane that is true.
-unsigned laneBits(Mask m) {
-#if defined(__AVX__)
-  return unsigned(_mm256_movemask_ps((__m256)m));
-#elif defined(__SSE__)
-  return unsigned(_mm_movemask_ps((__m128)m));
-#else
-  unsigned bits = 0;
-  for (int l = 0; l < kLanes; ++l) bits |= unsigned(m[l] & 1) << l;
-  return bits;
-#endif
-}
-Mask lanes0123() {
-  Mask m{};
-  for (int l = 0; l < kLanes; ++l) m[l] = l;
-  return m;
-}
-// The IEEE square root per lane: exact, so every machine gets the same bits.
-Lanes sqrtLanes(Lanes v) {
-#if defined(__AVX__)
-  return (Lanes)_mm256_sqrt_ps((__m256)v);
-#elif defined(__SSE__)
-  return (Lanes)_mm_sqrt_ps((__m128)v);
-#else
-  for (int l = 0; l < kLanes; ++l) v[l] = __builtin_sqrtf(v[l]);
-  return v;
-#endif
-}
-#endif
-
-// Agent k's rule sums, and how many agents are closer than 0.99 * 2r to it (itself excluded: every
-// pair is counted from both sides). A register of lanes at a time, with masks instead of branches:
-// the same tests and formula as addNeighbor. Whole registers first; only the last, partial one of
-// a run masks off the lanes past its end. The lanes are summed in a fixed order at the end, so the
-// result does not depend on the thread count.
-void rulePass(const AxisState& a, std::span<const Run> runs, uint32_t k, const FinaleParams& p, RuleSums& sums,
-              uint32_t& closeNeighbors) {
-  const float close = 0.99f * 2.0f * p.agentRadius;
-#if defined(__GNUC__)
-  const Lanes px = splat(a.x[k]), py = splat(a.y[k]), zero = splat(0.0f), one = splat(1.0f);
-  const Lanes perception = splat(p.perceptionRadius * p.perceptionRadius);
-  const Lanes separation = splat(p.separationRadius * p.separationRadius), closeSq = splat(close * close);
-  const Lanes invSep = splat(1.0f / p.separationRadius);
-  const Mask laneIndex = lanes0123(), allLanes = Mask{} - 1;
-  Lanes sepX = zero, sepY = zero, velX = zero, velY = zero, offX = zero, offY = zero;
-  Mask counted{}, near{};
-  auto lanes = [&](uint32_t j, Mask live) __attribute__((always_inline)) {
-    const Lanes dx = load(a.x + j) - px, dy = load(a.y + j) - py;
-    const Lanes d2 = dx * dx + dy * dy;
-    const Mask seen = live & (d2 > zero) & (d2 <= perception);
-    velX += keep(seen, load(a.vx + j));
-    velY += keep(seen, load(a.vy + j));
-    offX += keep(seen, dx);
-    offY += keep(seen, dy);
-    counted -= seen;
-    const Mask push = seen & (d2 < separation);
-    // dir(self - other) * (1 - d / R) = -offset * (1/d - 1/R); lanes not pushing give 0.
-    const Lanes w = keep(push, one / sqrtLanes(keep(push, d2) + keep(~push, one)) - invSep);
-    sepX -= dx * w;
-    sepY -= dy * w;
-    near -= live & (d2 < closeSq);  // the agent itself too (d2 = 0): taken off below
-  };
-  for (const Run& r : runs) {
-    uint32_t j = r.begin;
-    for (; j + kLanes <= r.end; j += kLanes) lanes(j, allLanes);
-    if (j < r.end) lanes(j, laneIndex < (Mask{} + int32_t(r.end - j)));
-  }
-  int closeCount = -1;
-  for (int l = 0; l < kLanes; ++l) {
-    sums.separation += Vec2{sepX[l], sepY[l]};
-    sums.velocitySum += Vec2{velX[l], velY[l]};
-    sums.offsetSum += Vec2{offX[l], offY[l]};
-    sums.count += counted[l];
-    closeCount += near[l];
-  }
-  closeNeighbors = uint32_t(std::max(closeCount, 0));
-#else
-  const Vec2 pos{a.x[k], a.y[k]};
-  closeNeighbors = 0;
-  for (const Run& r : runs)
-    for (uint32_t j = r.begin; j < r.end; ++j) {
-      const Vec2 off = Vec2{a.x[j], a.y[j]} - pos;
-      const float d2 = glm::dot(off, off);
-      addNeighbor(sums, p, off, d2, Vec2{a.vx[j], a.vy[j]});
-      if (d2 < close * close && j != k) ++closeNeighbors;
-    }
-#endif
-}
-
 // ORCA's neighbours of agent k: every other agent within the neighbour distance, as sort keys
 // (distance^2 bits above the index, so ties go to the lower index whatever the visiting order).
 // The key list is cut back to the `nearest` closest whenever it fills up.
@@ -378,36 +278,73 @@ struct NeighborKeys {
   }
 };
 
-void orcaPass(const AxisState& a, std::span<const Run> runs, uint32_t k, float neighborDist, int nearest,
-              NeighborKeys& out) {
-  const float r2 = neighborDist * neighborDist;
-  out.count = 0;
+// The lane kernels: rulePass and orcaPass, for the build's target and, where the CPU has it, AVX2.
+namespace baseline {
+#include "sim/finale_lanes.inl"
+}  // namespace baseline
+#if CROWDLAB_AVX2_DISPATCH
+#pragma GCC push_options
+#pragma GCC target("avx2")
+namespace avx2 {
+#define CROWDLAB_LANES_AVX
+#include "sim/finale_lanes.inl"
+}  // namespace avx2
+#pragma GCC pop_options
+#endif
+
+struct LaneKernels {
+  decltype(&baseline::rulePass) rulePass;
+  decltype(&baseline::orcaPass) orcaPass;
+  const char* name;
+};
+bool wideLanesAllowed = true;
+
+LaneKernels laneKernels() {
+#if CROWDLAB_AVX2_DISPATCH
+  static const bool hasAvx2 = __builtin_cpu_supports("avx2");
+  if (wideLanesAllowed && hasAvx2) return {&avx2::rulePass, &avx2::orcaPass, "avx2-x8"};
+#endif
 #if defined(__GNUC__)
-  const Lanes px = splat(a.x[k]), py = splat(a.y[k]), range = splat(r2);
-  const Mask laneIndex = lanes0123(), self = Mask{} + int32_t(k);
-  for (const Run& r : runs)
-    for (uint32_t j = r.begin; j < r.end; j += kLanes) {
-      const Mask index = laneIndex + int32_t(j);
-      const Lanes dx = load(a.x + j) - px, dy = load(a.y + j) - py;
-      const Lanes d2 = dx * dx + dy * dy;
-      const Mask in = (index < (Mask{} + int32_t(r.end))) & (d2 <= range) & (index != self);
-      for (unsigned bits = laneBits(in); bits; bits &= bits - 1) {
-        const int l = std::countr_zero(bits);
-        out.add(NeighborKeys::key(d2[l], j + uint32_t(l)), nearest);
-      }
-    }
+  return {&baseline::rulePass, &baseline::orcaPass, baseline::kLanes == 8 ? "avx-x8" : "sse-x4"};
 #else
-  const Vec2 pos{a.x[k], a.y[k]};
-  for (const Run& r : runs)
-    for (uint32_t j = r.begin; j < r.end; ++j) {
-      const float dx = a.x[j] - pos.x, dy = a.y[j] - pos.y;
-      const float d2 = dx * dx + dy * dy;
-      if (d2 <= r2 && j != k) out.add(NeighborKeys::key(d2, j), nearest);
-    }
+  return {&baseline::rulePass, &baseline::orcaPass, "scalar"};
 #endif
 }
 
+// The candidates of one query block copied into one contiguous run. A block is several runs (one
+// per row of cells), and every run costs a loop exit, a partial register and their mispredicted
+// branches; the agents of one cell share their block, so copying it once per cell lets each of
+// them scan a single run. Blocks larger than the buffer are scanned in place.
+struct CandidateBuffer {
+  static constexpr uint32_t kCapacity = 1024;
+  static constexpr uint32_t kPadding = 16;  // vector loops read whole registers past the end
+  alignas(64) float x[kCapacity + kPadding], y[kCapacity + kPadding], vx[kCapacity + kPadding], vy[kCapacity + kPadding];
+  uint32_t size = 0;
+
+  // False when the runs do not fit.
+  bool gather(const AxisState& a, std::span<const Run> runs, uint32_t candidates) {
+    size = 0;
+    if (candidates > kCapacity) return false;
+    for (const Run& r : runs) {
+      const size_t bytes = (r.end - r.begin) * sizeof(float);
+      std::memcpy(x + size, a.x + r.begin, bytes);
+      std::memcpy(y + size, a.y + r.begin, bytes);
+      std::memcpy(vx + size, a.vx + r.begin, bytes);
+      std::memcpy(vy + size, a.vy + r.begin, bytes);
+      size += r.end - r.begin;
+    }
+    // The lanes past the end are masked off, but a masked lane still multiplies its offset by a
+    // zero weight, and stale stack bytes may be NaN or infinity, which would survive that.
+    for (uint32_t i = size; i < size + kPadding; ++i) x[i] = y[i] = vx[i] = vy[i] = 0.0f;
+    return true;
+  }
+  AxisState axes() const { return {x, y, vx, vy}; }
+};
+
 }  // namespace
+
+void setWideLaneKernels(bool allowed) { wideLanesAllowed = allowed; }
+const char* laneKernelName() { return laneKernels().name; }
 
 void FinaleSim::gatherPhase(float dt) {
   const FinaleParams& p = params;
@@ -420,6 +357,7 @@ void FinaleSim::gatherPhase(float dt) {
   const int maxNeighbors = std::clamp(p.orcaMaxNeighbors, 1, orca::kMaxNeighbors);
   const float lodSq = p.lodRadius * p.lodRadius;
   const AxisState axes{posX_.data(), posY_.data(), velX_.data(), velY_.data()};
+  const LaneKernels kernels = laneKernels();
   // The query block: the agent's cell and the rings of cells the radius needs (the same for all).
   const auto rings = grid_.rings(radius, SearchMode::AutoRings);
   const auto dims = grid_.cellsPerAxis();
@@ -435,26 +373,45 @@ void FinaleSim::gatherPhase(float dt) {
   parallelForRange(n, [&](size_t first, size_t last) {
     NeighborKeys near;
     std::array<Run, kMaxRuns> runs;
+    int runCount = 0, runsCell = -1;
+    uint32_t candidates = 0;
+    CandidateBuffer gathered;
+    bool inBuffer = false;
     for (size_t k = first; k < last; ++k) {
       const Vec2 pos = position_[k], vel = velocity_[k];
       const bool orcaTier = p.orca && (!p.lod || lengthSq(pos - target) <= lodSq);
-      int runCount = 0;
-      uint32_t candidates = 0;
       if (p.spatialHash) {
-        grid_.forEachRange(blockOf(pos), [&](uint32_t b, uint32_t e, const Vec2&) {
-          if (runCount < kMaxRuns) runs[size_t(runCount++)] = {b, e};
-          candidates += e - b;
-        });
+        // Agents are in cell order and every agent of a cell has the same block: its runs are
+        // found once per cell, not once per agent.
+        const Vec2 q = (pos - world.min) * invExtent;
+        const int cell = clampedIndex(q.y, dims.y - 1) * dims.x + clampedIndex(q.x, dims.x - 1);
+        if (cell != runsCell) {
+          runsCell = cell;
+          runCount = 0;
+          candidates = 0;
+          grid_.forEachRange(blockOf(pos), [&](uint32_t b, uint32_t e, const Vec2&) {
+            if (runCount < kMaxRuns) runs[size_t(runCount++)] = {b, e};
+            candidates += e - b;
+          });
+          inBuffer = gathered.gather(axes, std::span<const Run>(runs.data(), size_t(runCount)), candidates);
+        }
       } else {
+        inBuffer = false;
+        runCount = 0;
         runs[size_t(runCount++)] = {0u, uint32_t(n)};
         candidates = uint32_t(n);
       }
       const std::span<const Run> visited(runs.data(), size_t(runCount));
       RuleSums sums;
       uint32_t closeNeighbors = 0;
-      rulePass(axes, visited, uint32_t(k), p, sums, closeNeighbors);
+      if (inBuffer) {
+        const Run all{0u, gathered.size};
+        kernels.rulePass(gathered.axes(), std::span<const Run>(&all, 1), pos, p, sums, closeNeighbors);
+      } else {
+        kernels.rulePass(axes, visited, pos, p, sums, closeNeighbors);
+      }
       near.count = 0;
-      if (orcaTier) orcaPass(axes, visited, uint32_t(k), p.orcaNeighborDist, neighborCapacity_, near);
+      if (orcaTier) kernels.orcaPass(axes, visited, uint32_t(k), p.orcaNeighborDist, neighborCapacity_, near);
       near.sortNearest(neighborCapacity_);
       int kept = std::min(near.count, maxNeighbors);
       while (kept < std::min(near.count, neighborCapacity_) && NeighborKeys::distSq(near.keys[size_t(kept)]) <= reachSq) ++kept;

@@ -133,14 +133,21 @@ inline Vec2 boidsCorrectedVelocity(const FinaleParams& p, const Vec2& preferred,
   const Vec3 w = ruleWeights(p, s.count);
   if (weightsOut) *weightsOut = w;
   if (s.count == 0) return preferred;
-  BoidsAccum<2> acc;
-  acc.velocitySum = s.velocitySum;
-  acc.offsetSum = s.offsetSum;
-  acc.alignmentCount = acc.cohesionCount = s.count;
-  const Vec2 separation = clampLength(s.separation, 1.0f);
-  const Vec2 alignment = alignmentRule(acc, velocity, 0.1f * p.maxSpeed);
-  const Vec2 cohesion = cohesionRule(acc, p.perceptionRadius);
-  return clampLength(preferred + p.maxSpeed * (w.x * separation + w.y * alignment + w.z * cohesion), p.maxSpeed);
+  // The boids rules (boids.hpp) written out: separation clamped to length 1, alignment and cohesion
+  // softly normalised (full length beyond their fade, shrinking below it). This runs for every
+  // agent, so each vector is scaled by one reciprocal instead of divided per component, and the
+  // three lengths are independent so their square roots overlap.
+  const float invCount = 1.0f / float(s.count);
+  const Vec2 alignment = s.velocitySum * invCount - velocity;
+  const Vec2 cohesion = s.offsetSum * invCount;
+  const float alignmentFade = 0.1f * p.maxSpeed, cohesionFade = p.perceptionRadius;
+  const float ls = std::sqrt(lengthSq(s.separation)), la = std::sqrt(lengthSq(alignment)),
+              lc = std::sqrt(lengthSq(cohesion));
+  // Each rule's weight over the length it is divided by (0 for a vector too short to have a direction).
+  const float ks = ls > 1.0f ? w.x / ls : w.x;
+  const float ka = la > 1e-12f ? w.y / (la > alignmentFade ? la : alignmentFade) : 0.0f;
+  const float kc = lc > 1e-12f ? w.z / (lc > cohesionFade ? lc : cohesionFade) : 0.0f;
+  return clampLength(preferred + p.maxSpeed * (ks * s.separation + ka * alignment + kc * cohesion), p.maxSpeed);
 }
 
 // Stage 4 for an agent outside ORCA: turn towards the corrected velocity within the force limit.
@@ -184,6 +191,12 @@ PipelineVelocities agentPipeline(const FinaleParams& p, uint32_t self, const Vec
   }
   return out;
 }
+
+// The gather's vector kernels: the widest this CPU runs (AVX2, 8 lanes, on x86-64 with GCC) or the
+// build's baseline (SSE2, 4 lanes). The two differ in the last bits (their sums run in another
+// order); each gives the same state for any thread count. Wide by default; for tests and benchmarks.
+void setWideLaneKernels(bool allowed);
+const char* laneKernelName();  // e.g. "avx2-x8", "sse-x4"
 
 // ---- the crowd ----
 

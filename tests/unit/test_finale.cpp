@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <vector>
 #include "alloc_counter.hpp"
 #include "sim/finale.hpp"
 #include "sim/parallel.hpp"
+#include "sim/rng.hpp"
 
 using namespace sim;
 
@@ -251,4 +253,75 @@ TEST(FinaleSearch, GridAndBruteForceSeeTheSameNeighbours) {
     worst = std::max(worst, double(glm::length(grid.velocities()[k] - brute.velocities()[j])));
   }
   EXPECT_LT(worst, 0.01);
+}
+
+namespace {
+// One step from a given state, with the given settings applied to a fresh crowd.
+template <class Configure>
+FinaleSim stepFrom(const FinaleSim& warm, std::span<const Vec2> positions, std::span<const Vec2> velocities,
+                   Configure&& configure) {
+  FinaleSim s;
+  s.world = warm.world;
+  s.target = warm.target;
+  s.setObstacles(warm.obstacles());
+  s.setAgents(positions, velocities);
+  configure(s);
+  s.step(kDt);
+  return s;
+}
+
+// Largest velocity difference between two crowds, agent by agent (ids match agents up).
+double worstVelocityGap(const FinaleSim& a, const FinaleSim& b) {
+  double worst = 0;
+  for (size_t k = 0; k < a.size(); ++k) {
+    const size_t j = indexOf(b, a.ids()[k]);
+    worst = std::max(worst, double(glm::length(a.velocities()[k] - b.velocities()[j])));
+  }
+  return worst;
+}
+}  // namespace
+
+// The wide (AVX2, where the CPU has it) and the baseline lane kernels see the same neighbours and
+// give the same velocities up to the order of their sums, with ORCA off and on.
+TEST(FinaleKernels, WideAndBaselineLanesAgree) {
+  FinaleSim warm = crowd(1500, 10);
+  for (int i = 0; i < 120; ++i) warm.step(kDt);
+  const std::vector<Vec2> positions(warm.positions().begin(), warm.positions().end());
+  const std::vector<Vec2> velocities(warm.velocities().begin(), warm.velocities().end());
+  for (bool orca : {false, true}) {
+    SCOPED_TRACE(orca ? "orca" : "boids");
+    auto run = [&](bool wide) {
+      setWideLaneKernels(wide);
+      FinaleSim s = stepFrom(warm, positions, velocities, [&](FinaleSim& f) { f.params.orca = orca; });
+      setWideLaneKernels(true);
+      return s;
+    };
+    const FinaleSim wide = run(true), baseline = run(false);
+    EXPECT_GT(wide.metrics().meanNeighbors, 5.0);
+    EXPECT_EQ(wide.metrics().meanNeighbors, baseline.metrics().meanNeighbors);
+    EXPECT_EQ(wide.metrics().maxNeighbors, baseline.metrics().maxNeighbors);
+    EXPECT_EQ(wide.metrics().overlaps, baseline.metrics().overlaps);
+    EXPECT_EQ(wide.metrics().checks, baseline.metrics().checks);
+    EXPECT_LT(worstVelocityGap(wide, baseline), 0.01);
+  }
+}
+
+// A crush so dense that one query block holds more candidates than the per-cell candidate buffer:
+// those agents scan their rows in place, and still see exactly what brute force sees.
+TEST(FinaleSearch, OverfullBlocksStillSeeEveryNeighbour) {
+  FinaleSim warm = crowd(1500, 0);
+  std::vector<Vec2> positions;
+  Rng rng(5, 1);
+  const Vec2 c = warm.world.center();
+  for (int i = 0; i < 1500; ++i) positions.push_back(rng.inBox(c - 40.0f, c + 40.0f));  // ~1500 in one 3x3 block
+  const std::vector<Vec2> velocities(positions.size(), Vec2{0.0f});
+  const FinaleSim grid = stepFrom(warm, positions, velocities, [](FinaleSim& f) { f.params.orca = false; });
+  const FinaleSim brute = stepFrom(warm, positions, velocities, [](FinaleSim& f) {
+    f.params.orca = false;
+    f.params.spatialHash = false;
+  });
+  EXPECT_GT(grid.metrics().maxNeighbors, 300u);
+  EXPECT_EQ(grid.metrics().meanNeighbors, brute.metrics().meanNeighbors);
+  EXPECT_EQ(grid.metrics().overlaps, brute.metrics().overlaps);
+  EXPECT_LT(worstVelocityGap(grid, brute), 0.01);
 }
