@@ -20,6 +20,7 @@ using sim::Vec2;
 using Clock = std::chrono::steady_clock;
 
 constexpr int kDropCount = 30;  // obstacles per "Drop obstacles"
+constexpr int kMaxThreads = 64;  // the threads parameter's range; more than the cores run on all of them
 
 // The density-aware weight curves: kSamples weights each, edited by the curve editor (not by
 // generated sliders) and declared as parameters so presets, --set and --list-params carry them.
@@ -91,7 +92,9 @@ class Finale final : public scenes::Scene {
         scenes::Param::i("obstacles", "obstacles at reset", &s_.obstaclesAtStart, 0, 60, 0, "Circles dropped (clear of the agents) whenever the scene resets"),
         scenes::Param::e("colorBy", "colour by", &s_.colorBy, "density|tier|heading", 0, "Density: blue in the open, red in a crush; tier: ORCA cyan, boids orange"),
         // The default and the range depend on the machine; any count gives the same result.
-        scenes::Param::i("threads", "threads", &s_.threads, 1, sim::hardwareThreads(), sim::hardwareThreads(), "Worker threads for every phase (1 .. cores); the result is the same for any count"),
+        // The range is not this machine's core count, so a preset saved on a bigger machine still
+        // loads here; a count above the cores runs on all of them.
+        scenes::Param::i("threads", "threads", &s_.threads, 1, kMaxThreads, sim::hardwareThreads(), "Worker threads for every phase; more than this machine's cores runs on all of them. The result is the same for any count"),
     };
     const sim::DensityWeights defaults;
     declareCurve(kSepNames, s_.sepCurve, defaults.separation, "Density-aware separation weight at sample k (k x neighbours per sample); drawn in the curves editor");
@@ -114,7 +117,7 @@ class Finale final : public scenes::Scene {
   }
 
   void step(float dt) override {
-    sim::setThreadCount(s_.threads);
+    sim::setThreadCount(std::min(s_.threads, sim::hardwareThreads()));
     sim_.step(dt);
     const auto& t = sim_.timings();
     stepMsSinceDraw_ += t.stepMs;
