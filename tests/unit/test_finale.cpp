@@ -39,6 +39,51 @@ size_t indexOf(const FinaleSim& s, uint32_t id) {
   return s.size();
 }
 
+// One step from a given state, with the given settings applied to a fresh crowd.
+template <class Configure>
+FinaleSim stepFrom(const FinaleSim& warm, std::span<const Vec2> positions, std::span<const Vec2> velocities,
+                   Configure&& configure) {
+  FinaleSim s;
+  s.world = warm.world;
+  s.target = warm.target;
+  s.setObstacles(warm.obstacles());
+  s.setAgents(positions, velocities);
+  configure(s);
+  s.step(kDt);
+  return s;
+}
+
+// A crowded state to step from: 1500 agents after two seconds of chasing the target.
+struct Snapshot {
+  FinaleSim warm;
+  std::vector<Vec2> positions, velocities;
+};
+Snapshot crowdedSnapshot() {
+  Snapshot snap{crowd(1500, 10), {}, {}};
+  for (int i = 0; i < 120; ++i) snap.warm.step(kDt);
+  snap.positions.assign(snap.warm.positions().begin(), snap.warm.positions().end());
+  snap.velocities.assign(snap.warm.velocities().begin(), snap.warm.velocities().end());
+  return snap;
+}
+
+// Largest velocity difference between two crowds, agent by agent (ids match agents up).
+double worstVelocityGap(const FinaleSim& a, const FinaleSim& b) {
+  double worst = 0;
+  for (size_t k = 0; k < a.size(); ++k) {
+    const size_t j = indexOf(b, a.ids()[k]);
+    worst = std::max(worst, double(glm::length(a.velocities()[k] - b.velocities()[j])));
+  }
+  return worst;
+}
+
+// Two steps from the same state that must see the same neighbours; their sums run in another
+// order, so the velocities agree closely rather than bitwise.
+void expectSameNeighboursAndVelocities(const FinaleSim& a, const FinaleSim& b) {
+  EXPECT_EQ(a.metrics().meanNeighbors, b.metrics().meanNeighbors);
+  EXPECT_EQ(a.metrics().maxNeighbors, b.metrics().maxNeighbors);
+  EXPECT_EQ(a.metrics().overlaps, b.metrics().overlaps);
+  EXPECT_LT(worstVelocityGap(a, b), 0.01);
+}
 }  // namespace
 
 // One agent with known neighbours: the step hands ORCA the boids-corrected preferred velocity,
@@ -227,82 +272,31 @@ TEST(FinaleDensity, DensityAwareWeightsEaseTheCrush) {
 
 // The grid finds exactly the neighbours brute force finds, in a crowded state.
 TEST(FinaleSearch, GridAndBruteForceSeeTheSameNeighbours) {
-  FinaleSim warm = crowd(1500, 10);
-  for (int i = 0; i < 120; ++i) warm.step(kDt);
-  const std::vector<Vec2> positions(warm.positions().begin(), warm.positions().end());
-  const std::vector<Vec2> velocities(warm.velocities().begin(), warm.velocities().end());
+  const Snapshot snap = crowdedSnapshot();
   auto stepOnce = [&](bool hash) {
-    FinaleSim s;
-    s.world = warm.world;
-    s.target = warm.target;
-    s.setObstacles(warm.obstacles());
-    s.setAgents(positions, velocities);
-    s.params.spatialHash = hash;
-    s.step(kDt);
-    return s;
+    return stepFrom(snap.warm, snap.positions, snap.velocities, [&](FinaleSim& f) { f.params.spatialHash = hash; });
   };
   const FinaleSim grid = stepOnce(true), brute = stepOnce(false);
   EXPECT_GT(grid.metrics().meanNeighbors, 5.0);
-  EXPECT_EQ(grid.metrics().meanNeighbors, brute.metrics().meanNeighbors);
-  EXPECT_EQ(grid.metrics().maxNeighbors, brute.metrics().maxNeighbors);
-  EXPECT_EQ(grid.metrics().overlaps, brute.metrics().overlaps);
-  // The sums are taken in another order, so velocities agree closely rather than bitwise.
-  double worst = 0;
-  for (size_t k = 0; k < grid.size(); ++k) {
-    const size_t j = indexOf(brute, grid.ids()[k]);
-    worst = std::max(worst, double(glm::length(grid.velocities()[k] - brute.velocities()[j])));
-  }
-  EXPECT_LT(worst, 0.01);
+  expectSameNeighboursAndVelocities(grid, brute);
 }
-
-namespace {
-// One step from a given state, with the given settings applied to a fresh crowd.
-template <class Configure>
-FinaleSim stepFrom(const FinaleSim& warm, std::span<const Vec2> positions, std::span<const Vec2> velocities,
-                   Configure&& configure) {
-  FinaleSim s;
-  s.world = warm.world;
-  s.target = warm.target;
-  s.setObstacles(warm.obstacles());
-  s.setAgents(positions, velocities);
-  configure(s);
-  s.step(kDt);
-  return s;
-}
-
-// Largest velocity difference between two crowds, agent by agent (ids match agents up).
-double worstVelocityGap(const FinaleSim& a, const FinaleSim& b) {
-  double worst = 0;
-  for (size_t k = 0; k < a.size(); ++k) {
-    const size_t j = indexOf(b, a.ids()[k]);
-    worst = std::max(worst, double(glm::length(a.velocities()[k] - b.velocities()[j])));
-  }
-  return worst;
-}
-}  // namespace
 
 // The wide (AVX2, where the CPU has it) and the baseline lane kernels see the same neighbours and
 // give the same velocities up to the order of their sums, with ORCA off and on.
 TEST(FinaleKernels, WideAndBaselineLanesAgree) {
-  FinaleSim warm = crowd(1500, 10);
-  for (int i = 0; i < 120; ++i) warm.step(kDt);
-  const std::vector<Vec2> positions(warm.positions().begin(), warm.positions().end());
-  const std::vector<Vec2> velocities(warm.velocities().begin(), warm.velocities().end());
+  const Snapshot snap = crowdedSnapshot();
   for (bool orca : {false, true}) {
     SCOPED_TRACE(orca ? "orca" : "boids");
     auto run = [&](bool wide) {
       setWideLaneKernels(wide);
-      FinaleSim s = stepFrom(warm, positions, velocities, [&](FinaleSim& f) { f.params.orca = orca; });
+      FinaleSim s = stepFrom(snap.warm, snap.positions, snap.velocities, [&](FinaleSim& f) { f.params.orca = orca; });
       setWideLaneKernels(true);
       return s;
     };
     const FinaleSim wide = run(true), baseline = run(false);
     EXPECT_GT(wide.metrics().meanNeighbors, 5.0);
-    EXPECT_EQ(wide.metrics().meanNeighbors, baseline.metrics().meanNeighbors);
-    EXPECT_EQ(wide.metrics().maxNeighbors, baseline.metrics().maxNeighbors);
-    EXPECT_EQ(wide.metrics().overlaps, baseline.metrics().overlaps);
     EXPECT_EQ(wide.metrics().checks, baseline.metrics().checks);
-    EXPECT_LT(worstVelocityGap(wide, baseline), 0.01);
+    expectSameNeighboursAndVelocities(wide, baseline);
   }
 }
 
@@ -313,7 +307,7 @@ TEST(FinaleSearch, OverfullBlocksStillSeeEveryNeighbour) {
   std::vector<Vec2> positions;
   Rng rng(5, 1);
   const Vec2 c = warm.world.center();
-  for (int i = 0; i < 1500; ++i) positions.push_back(rng.inBox(c - 40.0f, c + 40.0f));  // ~1500 in one 3x3 block
+  for (int i = 0; i < 3000; ++i) positions.push_back(rng.inBox(c - 30.0f, c + 30.0f));  // within 3x3 cells of 25
   const std::vector<Vec2> velocities(positions.size(), Vec2{0.0f});
   const FinaleSim grid = stepFrom(warm, positions, velocities, [](FinaleSim& f) { f.params.orca = false; });
   const FinaleSim brute = stepFrom(warm, positions, velocities, [](FinaleSim& f) {
@@ -321,7 +315,7 @@ TEST(FinaleSearch, OverfullBlocksStillSeeEveryNeighbour) {
     f.params.spatialHash = false;
   });
   EXPECT_GT(grid.metrics().maxNeighbors, 300u);
-  EXPECT_EQ(grid.metrics().meanNeighbors, brute.metrics().meanNeighbors);
-  EXPECT_EQ(grid.metrics().overlaps, brute.metrics().overlaps);
-  EXPECT_LT(worstVelocityGap(grid, brute), 0.01);
+  // Most agents' blocks hold more candidates than the buffer (1024) takes.
+  EXPECT_GT(double(grid.metrics().checks) / double(grid.size()), 1024.0);
+  expectSameNeighboursAndVelocities(grid, brute);
 }
