@@ -319,6 +319,7 @@ struct CandidateBuffer {
   static constexpr uint32_t kCapacity = 1024;
   static constexpr uint32_t kPadding = 16;  // vector loops read whole registers past the end
   alignas(64) float x[kCapacity + kPadding], y[kCapacity + kPadding], vx[kCapacity + kPadding], vy[kCapacity + kPadding];
+  uint32_t index[kCapacity + kPadding];  // the agent in each slot, for ORCA's neighbour lists
   uint32_t size = 0;
 
   // False when the runs do not fit.
@@ -331,11 +332,15 @@ struct CandidateBuffer {
       std::memcpy(y + size, a.y + r.begin, bytes);
       std::memcpy(vx + size, a.vx + r.begin, bytes);
       std::memcpy(vy + size, a.vy + r.begin, bytes);
+      std::iota(index + size, index + size + (r.end - r.begin), r.begin);
       size += r.end - r.begin;
     }
     // The lanes past the end are masked off, but a masked lane still multiplies its offset by a
     // zero weight, and stale stack bytes may be NaN or infinity, which would survive that.
-    for (uint32_t i = size; i < size + kPadding; ++i) x[i] = y[i] = vx[i] = vy[i] = 0.0f;
+    for (uint32_t i = size; i < size + kPadding; ++i) {
+      x[i] = y[i] = vx[i] = vy[i] = 0.0f;
+      index[i] = 0;
+    }
     return true;
   }
   AxisState axes() const { return {x, y, vx, vy}; }
@@ -404,14 +409,15 @@ void FinaleSim::gatherPhase(float dt) {
       const std::span<const Run> visited(runs.data(), size_t(runCount));
       RuleSums sums;
       uint32_t closeNeighbors = 0;
-      if (inBuffer) {
-        const Run all{0u, gathered.size};
-        kernels.rulePass(gathered.axes(), std::span<const Run>(&all, 1), pos, p, sums, closeNeighbors);
-      } else {
-        kernels.rulePass(axes, visited, pos, p, sums, closeNeighbors);
-      }
+      // The scan reads the gathered copy of the block where there is one, the rows in place otherwise.
+      const Run gatheredRun{0u, gathered.size};
+      const std::span<const Run> scan = inBuffer ? std::span<const Run>(&gatheredRun, 1) : visited;
+      const AxisState scanAxes = inBuffer ? gathered.axes() : axes;
+      kernels.rulePass(scanAxes, scan, pos, p, sums, closeNeighbors);
       near.count = 0;
-      if (orcaTier) kernels.orcaPass(axes, visited, uint32_t(k), p.orcaNeighborDist, neighborCapacity_, near);
+      if (orcaTier)
+        kernels.orcaPass(scanAxes, inBuffer ? gathered.index : nullptr, scan, pos, uint32_t(k), p.orcaNeighborDist,
+                         neighborCapacity_, near);
       near.sortNearest(neighborCapacity_);
       int kept = std::min(near.count, maxNeighbors);
       while (kept < std::min(near.count, neighborCapacity_) && NeighborKeys::distSq(near.keys[size_t(kept)]) <= reachSq) ++kept;

@@ -114,31 +114,36 @@ void rulePass(const AxisState& a, std::span<const Run> runs, const Vec2& self, c
 #endif
 }
 
-void orcaPass(const AxisState& a, std::span<const Run> runs, uint32_t k, float neighborDist, int nearest,
-              NeighborKeys& out) {
+// ORCA's neighbours of the agent at `self` (index selfIndex): every other candidate within the
+// neighbour distance, as sort keys. `indices` names each candidate slot's agent when the candidates
+// are a gathered copy; null when the slots are the agents' own indices.
+void orcaPass(const AxisState& a, const uint32_t* indices, std::span<const Run> runs, const Vec2& self,
+              uint32_t selfIndex, float neighborDist, int nearest, NeighborKeys& out) {
   const float r2 = neighborDist * neighborDist;
   out.count = 0;
 #if defined(__GNUC__)
-  const Lanes px = splat(a.x[k]), py = splat(a.y[k]), range = splat(r2);
-  const Mask laneIndex = lanes0123(), self = Mask{} + int32_t(k);
+  const Lanes px = splat(self.x), py = splat(self.y), range = splat(r2);
+  const Mask laneIndex = lanes0123(), selfMask = Mask{} + int32_t(selfIndex);
   for (const Run& r : runs)
     for (uint32_t j = r.begin; j < r.end; j += kLanes) {
-      const Mask index = laneIndex + int32_t(j);
+      const Mask slot = laneIndex + int32_t(j);
+      Mask index = slot;
+      if (indices) std::memcpy(&index, indices + j, sizeof index);
       const Lanes dx = load(a.x + j) - px, dy = load(a.y + j) - py;
       const Lanes d2 = dx * dx + dy * dy;
-      const Mask in = (index < (Mask{} + int32_t(r.end))) & (d2 <= range) & (index != self);
+      const Mask in = (slot < (Mask{} + int32_t(r.end))) & (d2 <= range) & (index != selfMask);
       for (unsigned bits = laneBits(in); bits; bits &= bits - 1) {
         const int l = std::countr_zero(bits);
-        out.add(NeighborKeys::key(d2[l], j + uint32_t(l)), nearest);
+        out.add(NeighborKeys::key(d2[l], uint32_t(index[l])), nearest);
       }
     }
 #else
-  const Vec2 pos{a.x[k], a.y[k]};
   for (const Run& r : runs)
     for (uint32_t j = r.begin; j < r.end; ++j) {
-      const float dx = a.x[j] - pos.x, dy = a.y[j] - pos.y;
+      const float dx = a.x[j] - self.x, dy = a.y[j] - self.y;
       const float d2 = dx * dx + dy * dy;
-      if (d2 <= r2 && j != k) out.add(NeighborKeys::key(d2, j), nearest);
+      const uint32_t index = indices ? indices[j] : j;
+      if (d2 <= r2 && index != selfIndex) out.add(NeighborKeys::key(d2, index), nearest);
     }
 #endif
 }
