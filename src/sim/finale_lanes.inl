@@ -55,8 +55,9 @@ Lanes sqrtLanes(Lanes v) {
 }
 #endif
 
-// Agent k's rule sums, and how many agents are closer than 0.99 * 2r to it (itself excluded: every
-// pair is counted from both sides). A register of lanes at a time, with masks instead of branches:
+// The rule sums of the agent at `self`, and how many candidates are closer than 0.99 * 2r to it. The
+// agent is among the candidates (at distance 0) and is taken off; every pair is counted from both
+// sides. A register of lanes at a time, with masks instead of branches:
 // the same tests and formula as addNeighbor. Whole registers first; only the last, partial one of
 // a run masks off the lanes past its end. The lanes are summed in a fixed order at the end, so the
 // result does not depend on the thread count.
