@@ -9,47 +9,19 @@
 #include <vector>
 #include <nlohmann/json.hpp>
 #include "scene_test_files.hpp"
+#include "scene_under_test.hpp"
 #include "scenes/scene.hpp"
 #include "sim/finale.hpp"
 #include "sim/parallel.hpp"
 
 namespace {
 
-constexpr float kDt = 1.0f / 60.0f;
 constexpr int kSamples = sim::DensityWeights::kSamples;
 
-struct FinaleScene {
-  scenes::SceneContext ctx;
-  std::unique_ptr<scenes::Scene> scene;
+struct FinaleScene : scenetest::SceneUnderTest {
+  explicit FinaleScene(const std::vector<std::string>& assignments = {}) : SceneUnderTest("finale", assignments, 3) {}
 
-  explicit FinaleScene(const std::vector<std::string>& assignments = {}) {
-    const scenes::SceneEntry* entry = scenes::findScene("finale");
-    EXPECT_NE(entry, nullptr);
-    if (!entry) return;
-    scene = entry->create();
-    scene->ctx = &ctx;
-    scene->seed = 3;
-    set(assignments);
-    scene->paramsChanged();
-    scene->reset();
-  }
-
-  void set(const std::vector<std::string>& assignments) {
-    for (const std::string& a : assignments) {
-      std::string error;
-      EXPECT_TRUE(scenes::setParamAssignment(scene->params(), a, error)) << a << ": " << error;
-    }
-  }
-
-  const scenes::Param& param(const std::string& name) {
-    const scenes::Param* p = scenes::findParam(scene->params(), name);
-    EXPECT_NE(p, nullptr) << name;
-    static float dummy = 0;
-    static const scenes::Param none = scenes::Param::f("none", "none", &dummy, 0, 1, 0, "none");
-    return p ? *p : none;
-  }
-
-  std::vector<double> values() {
+  std::vector<double> values() const {
     std::vector<double> v;
     for (const scenes::Param& p : scene->params()) v.push_back(p.get());
     return v;
@@ -63,10 +35,6 @@ struct FinaleScene {
     for (const scenes::Metric& m : out)
       if (std::string(m.name) != "step_ms") v.push_back(m.value);
     return v;
-  }
-
-  void run(int steps) {
-    for (int s = 0; s < steps; ++s) scene->step(kDt);
   }
 };
 

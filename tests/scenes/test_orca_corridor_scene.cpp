@@ -9,45 +9,14 @@
 #include <vector>
 #include "scenes/presets.hpp"
 #include "scenes/scene.hpp"
+#include "scene_under_test.hpp"
 
 namespace {
 
-constexpr float kDt = 1.0f / 60.0f;
+using scenetest::kDt;
 
-struct CorridorScene {
-  scenes::SceneContext ctx;
-  std::unique_ptr<scenes::Scene> scene;
-
-  explicit CorridorScene(const std::vector<std::string>& assignments) {
-    const scenes::SceneEntry* entry = scenes::findScene("orca-corridor");
-    EXPECT_NE(entry, nullptr);
-    if (!entry) return;
-    scene = entry->create();
-    scene->ctx = &ctx;
-    set(assignments);
-    scene->reset();
-  }
-
-  void set(const std::vector<std::string>& assignments) {
-    for (const std::string& a : assignments) {
-      std::string error;
-      EXPECT_TRUE(scenes::setParamAssignment(scene->params(), a, error)) << a << ": " << error;
-    }
-    scene->paramsChanged();
-  }
-
-  void run(int steps) {
-    for (int s = 0; s < steps; ++s) scene->step(kDt);
-  }
-
-  double metric(const char* name) const {
-    std::vector<scenes::Metric> out;
-    scene->metrics(out);
-    for (const scenes::Metric& m : out)
-      if (std::string(m.name) == name) return m.value;
-    ADD_FAILURE() << "no metric " << name;
-    return 0.0;
-  }
+struct CorridorScene : scenetest::SceneUnderTest {
+  explicit CorridorScene(const std::vector<std::string>& assignments) : SceneUnderTest("orca-corridor", assignments) {}
 };
 
 // The debug circle drawn around the selected agent: the only circle wider than an agent.

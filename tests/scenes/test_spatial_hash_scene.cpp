@@ -1,44 +1,15 @@
 // The Spatial-hash scene: what its counters say about brute force, the grid and its two search modes.
 #include <gtest/gtest.h>
 
-#include <cstring>
-#include <initializer_list>
 #include <string>
 #include "scenes/presets.hpp"
 #include "scenes/scene.hpp"
+#include "scene_under_test.hpp"
 
 namespace {
 
-struct HashScene {
-  scenes::SceneContext ctx;
-  std::unique_ptr<scenes::Scene> scene;
-
-  explicit HashScene(std::initializer_list<const char*> sets) {
-    const scenes::SceneEntry* entry = scenes::findScene("spatial-hash");
-    if (!entry) return;
-    scene = entry->create();
-    scene->ctx = &ctx;
-    scene->seed = 7;
-    for (const char* s : sets) {
-      std::string error;
-      EXPECT_TRUE(scenes::setParamAssignment(scene->params(), s, error)) << s << ": " << error;
-    }
-    scene->paramsChanged();
-    scene->reset();
-  }
-
-  void steps(int n) {
-    for (int i = 0; i < n; ++i) scene->step(1.0f / 60.0f);
-  }
-
-  double metric(const char* name) const {
-    std::vector<scenes::Metric> out;
-    scene->metrics(out);
-    for (const scenes::Metric& m : out)
-      if (std::strcmp(m.name, name) == 0) return m.value;
-    ADD_FAILURE() << "no metric " << name;
-    return -1;
-  }
+struct HashScene : scenetest::SceneUnderTest {
+  explicit HashScene(const std::vector<std::string>& assignments) : SceneUnderTest("spatial-hash", assignments, 7) {}
 };
 
 }  // namespace
@@ -56,7 +27,7 @@ TEST(SpatialHashScene, AutoRingsMissNoNeighbourAtAnyCellSize) {
     HashScene t({"N=2000", "method=grid", "search=auto", cell});
     ASSERT_TRUE(t.scene);
     EXPECT_EQ(t.metric("missed_neighbors"), 0.0);  // audited at reset
-    t.steps(31);                                    // and again after kAuditEvery steps
+    t.run(31);                                    // and again after kAuditEvery steps
     EXPECT_EQ(t.metric("missed_neighbors"), 0.0);
     EXPECT_GT(t.metric("neighbors_per_agent"), 5.0);
   }
@@ -66,18 +37,18 @@ TEST(SpatialHashScene, Classic3x3WithTinyCellsMissesNeighbours) {
   HashScene t({"N=2000", "method=grid", "search=classic", "cellSize=10"});
   ASSERT_TRUE(t.scene);
   EXPECT_GT(t.metric("missed_neighbors"), 0.0);
-  t.steps(31);
+  t.run(31);
   EXPECT_GT(t.metric("missed_neighbors"), 0.0);
   // Cells of at least the radius: the classic block is exact again.
   HashScene wide({"N=2000", "method=grid", "search=classic", "cellSize=50"});
-  wide.steps(31);
+  wide.run(31);
   EXPECT_EQ(wide.metric("missed_neighbors"), 0.0);
 }
 
 TEST(SpatialHashScene, BruteForceChecksEveryPairTheGridFarFewer) {
   HashScene brute({"N=2000", "method=brute"}), grid({"N=2000", "method=grid"});
-  brute.steps(1);
-  grid.steps(1);
+  brute.run(1);
+  grid.run(1);
   EXPECT_EQ(brute.metric("checks_per_agent"), 1999.0);
   EXPECT_EQ(brute.metric("checks_per_frame"), 2000.0 * 1999.0);
   EXPECT_LT(grid.metric("checks_per_agent") * 10.0, brute.metric("checks_per_agent"));
@@ -88,16 +59,16 @@ TEST(SpatialHashScene, BruteForceChecksEveryPairTheGridFarFewer) {
 
 TEST(SpatialHashScene, ClusteredDistributionRaisesChecksPerAgent) {
   HashScene uniform({"N=2000", "distribution=uniform"}), clustered({"N=2000", "distribution=clustered"});
-  uniform.steps(120);
-  clustered.steps(120);  // two seconds: the pen keeps the dense region dense
+  uniform.run(120);
+  clustered.run(120);  // two seconds: the pen keeps the dense region dense
   EXPECT_GT(clustered.metric("checks_per_agent"), 2.0 * uniform.metric("checks_per_agent"));
   EXPECT_EQ(clustered.metric("missed_neighbors"), 0.0);
 }
 
 TEST(SpatialHashScene, WorldGrowsWithNAtConstantDensity) {
   HashScene small({"N=2000"}), large({"N=20000"});
-  small.steps(1);
-  large.steps(1);
+  small.run(1);
+  large.run(1);
   EXPECT_EQ(large.scene->agentCount(), 20000u);
   // Same density: about the same neighbours and checks per agent, ten times the agents.
   EXPECT_NEAR(large.metric("neighbors_per_agent"), small.metric("neighbors_per_agent"), 2.0);
@@ -106,7 +77,7 @@ TEST(SpatialHashScene, WorldGrowsWithNAtConstantDensity) {
 
 TEST(SpatialHashScene, HoverShowsTheQueryOfTheAgentUnderTheCursor) {
   HashScene t({"N=2000", "grid=off", "heat=off"});
-  t.steps(2);
+  t.run(2);
   render::AgentBatch batch;
   render::DebugDraw debug;
   t.scene->draw(batch, debug);
@@ -131,7 +102,7 @@ TEST(SpatialHashScene, HoverShowsTheQueryOfTheAgentUnderTheCursor) {
 
 TEST(SpatialHashScene, OverlaysAtFiftyThousandStayBounded) {
   HashScene t({"N=50000", "cellSize=10", "grid=on", "heat=on"});
-  t.steps(1);
+  t.run(1);
   render::AgentBatch batch;
   render::DebugDraw debug;
   t.scene->homeCamera(t.ctx);
@@ -150,7 +121,7 @@ TEST(SpatialHashScene, EveryBuiltInExperimentApplies) {
     std::string error;
     EXPECT_TRUE(scenes::applyBuiltinPreset(t.scene->params(), p, error)) << error;
     t.scene->paramsChanged();
-    t.steps(2);
+    t.run(2);
     EXPECT_GT(t.scene->agentCount(), 0u);
   }
 }

@@ -7,41 +7,14 @@
 #include <vector>
 #include "scenes/presets.hpp"
 #include "scenes/scene.hpp"
+#include "scene_under_test.hpp"
 
 namespace {
 
-constexpr float kDt = 1.0f / 60.0f;
+using scenetest::kDt;
 
-struct SteeringScene {
-  scenes::SceneContext ctx;
-  std::unique_ptr<scenes::Scene> scene;
-
-  explicit SteeringScene(const std::vector<std::string>& assignments) {
-    const scenes::SceneEntry* entry = scenes::findScene("steering");
-    EXPECT_NE(entry, nullptr);
-    if (!entry) return;
-    scene = entry->create();
-    scene->ctx = &ctx;
-    for (const std::string& a : assignments) {
-      std::string error;
-      EXPECT_TRUE(scenes::setParamAssignment(scene->params(), a, error)) << a << ": " << error;
-    }
-    scene->paramsChanged();
-    scene->reset();
-  }
-
-  void run(int steps) {
-    for (int s = 0; s < steps; ++s) scene->step(kDt);
-  }
-
-  double metric(const char* name) const {
-    std::vector<scenes::Metric> out;
-    scene->metrics(out);
-    for (const scenes::Metric& m : out)
-      if (std::string(m.name) == name) return m.value;
-    ADD_FAILURE() << "no metric " << name;
-    return 0.0;
-  }
+struct SteeringScene : scenetest::SceneUnderTest {
+  explicit SteeringScene(const std::vector<std::string>& assignments) : SceneUnderTest("steering", assignments) {}
 };
 
 }  // namespace
