@@ -9,19 +9,11 @@
 #include "sim/grid.hpp"
 #include "sim/neighbors.hpp"
 #include "sim/rng.hpp"
+#include "worlds.hpp"
 
 using namespace sim;
 
 namespace {
-
-template <int D>
-World<D> makeWorld(Boundary b, Vec<D> min, Vec<D> size) {
-  World<D> w;
-  w.min = min;
-  w.size = size;
-  w.boundary = b;
-  return w;
-}
 
 // Random positions; on non-wrapping worlds some fall outside the box (agents of an Open world do).
 template <int D>

@@ -7,19 +7,11 @@
 #include "alloc_counter.hpp"
 #include "sim/knn.hpp"
 #include "sim/rng.hpp"
+#include "worlds.hpp"
 
 using namespace sim;
 
 namespace {
-
-template <int D>
-World<D> makeWorld(Boundary b, Vec<D> min, Vec<D> size) {
-  World<D> w;
-  w.min = min;
-  w.size = size;
-  w.boundary = b;
-  return w;
-}
 
 // All (distSq, sorted index) pairs from p, nearest first, ties by index: the definition itself.
 template <int D>
