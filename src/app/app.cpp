@@ -19,7 +19,7 @@
 #include "app/setup.hpp"
 #include "render/gl.hpp"
 #include "render/renderer.hpp"
-#include "sim/parallel.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace app {
 namespace {

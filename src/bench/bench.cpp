@@ -9,7 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <string_view>
-#include "sim/parallel.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace bench {
 namespace {

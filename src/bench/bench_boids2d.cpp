@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include "bench/bench.hpp"
-#include "sim/flock.hpp"
+#include "sim/models/flock.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <string>
 #include "bench/bench.hpp"
-#include "sim/finale.hpp"
-#include "sim/parallel.hpp"
+#include "sim/models/finale.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace {
 

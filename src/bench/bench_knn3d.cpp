@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <vector>
 #include "bench/bench.hpp"
-#include "sim/knn.hpp"
-#include "sim/rng.hpp"
+#include "sim/core/knn.hpp"
+#include "sim/core/rng.hpp"
 #ifdef CROWDLAB_HAVE_NANOFLANN
 #include <nanoflann.hpp>
 #endif

@@ -20,7 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include "bench/bench.hpp"
-#include "sim/orca.hpp"
+#include "sim/rules/orca.hpp"
 
 namespace {
 

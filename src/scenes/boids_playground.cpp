@@ -5,8 +5,8 @@
 #include "render/color.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
-#include "sim/flock.hpp"
-#include "sim/metrics.hpp"
+#include "sim/models/flock.hpp"
+#include "sim/core/metrics.hpp"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include "render/color.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
-#include "sim/finale.hpp"
-#include "sim/parallel.hpp"
+#include "sim/models/finale.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace {
 

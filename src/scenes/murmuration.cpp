@@ -7,7 +7,7 @@
 #include "render/color.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
-#include "sim/murmuration.hpp"
+#include "sim/models/murmuration.hpp"
 
 namespace {
 

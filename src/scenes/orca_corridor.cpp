@@ -15,7 +15,7 @@
 #include "render/color.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
-#include "sim/corridor.hpp"
+#include "sim/models/corridor.hpp"
 
 namespace {
 

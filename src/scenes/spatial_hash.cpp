@@ -14,10 +14,10 @@
 #include "render/color.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
-#include "sim/flock.hpp"
-#include "sim/grid.hpp"
-#include "sim/parallel.hpp"
-#include "sim/rng.hpp"
+#include "sim/models/flock.hpp"
+#include "sim/core/grid.hpp"
+#include "sim/core/parallel.hpp"
+#include "sim/core/rng.hpp"
 
 namespace {
 

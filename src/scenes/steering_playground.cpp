@@ -9,7 +9,7 @@
 #include "render/color.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
-#include "sim/steering_world.hpp"
+#include "sim/models/steering_world.hpp"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include "scene_test_files.hpp"
 #include "scene_under_test.hpp"
 #include "scenes/scene.hpp"
-#include "sim/finale.hpp"
-#include "sim/parallel.hpp"
+#include "sim/models/finale.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace {
 

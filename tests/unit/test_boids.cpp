@@ -2,9 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include "sim/boids.hpp"
-#include "sim/flock.hpp"
-#include "sim/metrics.hpp"
+#include "sim/rules/boids.hpp"
+#include "sim/models/flock.hpp"
+#include "sim/core/metrics.hpp"
 
 using namespace sim;
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 #include "alloc_counter.hpp"
-#include "sim/corridor.hpp"
-#include "sim/parallel.hpp"
+#include "sim/models/corridor.hpp"
+#include "sim/core/parallel.hpp"
 
 using namespace sim;
 

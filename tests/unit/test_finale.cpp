@@ -9,9 +9,9 @@
 #include <span>
 #include <vector>
 #include "alloc_counter.hpp"
-#include "sim/finale.hpp"
-#include "sim/parallel.hpp"
-#include "sim/rng.hpp"
+#include "sim/models/finale.hpp"
+#include "sim/core/parallel.hpp"
+#include "sim/core/rng.hpp"
 
 using namespace sim;
 

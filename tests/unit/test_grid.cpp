@@ -6,9 +6,9 @@
 #include <map>
 #include <vector>
 #include "alloc_counter.hpp"
-#include "sim/grid.hpp"
-#include "sim/neighbors.hpp"
-#include "sim/rng.hpp"
+#include "sim/core/grid.hpp"
+#include "sim/core/neighbors.hpp"
+#include "sim/core/rng.hpp"
 #include "worlds.hpp"
 
 using namespace sim;
@@ -278,7 +278,7 @@ TEST(GridBuild, NoAllocationOnceCapacityIsReached) {
 }
 
 // ---- The flock on the grid ----
-#include "sim/flock.hpp"
+#include "sim/models/flock.hpp"
 
 namespace {
 template <int D>

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 #include "alloc_counter.hpp"
-#include "sim/knn.hpp"
-#include "sim/rng.hpp"
+#include "sim/core/knn.hpp"
+#include "sim/core/rng.hpp"
 #include "worlds.hpp"
 
 using namespace sim;

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <vector>
 #include "alloc_counter.hpp"
-#include "sim/murmuration.hpp"
-#include "sim/parallel.hpp"
-#include "sim/rng.hpp"
+#include "sim/models/murmuration.hpp"
+#include "sim/core/parallel.hpp"
+#include "sim/core/rng.hpp"
 
 using namespace sim;
 

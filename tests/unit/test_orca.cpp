@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 #include "alloc_counter.hpp"
-#include "sim/orca.hpp"
-#include "sim/parallel.hpp"
-#include "sim/rng.hpp"
+#include "sim/rules/orca.hpp"
+#include "sim/core/parallel.hpp"
+#include "sim/core/rng.hpp"
 
 using namespace sim;
 using namespace sim::orca;

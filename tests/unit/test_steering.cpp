@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <vector>
-#include "sim/boids.hpp"
-#include "sim/parallel.hpp"
-#include "sim/steering.hpp"
-#include "sim/steering_world.hpp"
+#include "sim/rules/boids.hpp"
+#include "sim/core/parallel.hpp"
+#include "sim/rules/steering.hpp"
+#include "sim/models/steering_world.hpp"
 
 #if __has_include("alloc_counter.hpp")
 #include "alloc_counter.hpp"

@@ -1,6 +1,6 @@
 // A world of the given boundary, corner and size, for the neighbour-search tests.
 #pragma once
-#include "sim/world.hpp"
+#include "sim/core/world.hpp"
 
 template <int D>
 sim::World<D> makeWorld(sim::Boundary b, sim::Vec<D> min, sim::Vec<D> size) {

@@ -5,8 +5,8 @@
 // sum, scaled by maxForce, is clamped to maxForce (an acceleration, world units / s^2).
 #pragma once
 #include <cmath>
-#include "sim/math.hpp"
-#include "sim/world.hpp"
+#include "sim/core/math.hpp"
+#include "sim/core/world.hpp"
 
 namespace sim {
 

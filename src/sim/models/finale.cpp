@@ -1,4 +1,4 @@
-#include "sim/finale.hpp"
+#include "sim/models/finale.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
-#include "sim/parallel.hpp"
-#include "sim/rng.hpp"
+#include "sim/core/parallel.hpp"
+#include "sim/core/rng.hpp"
 #if defined(__SSE__) || defined(__AVX__)
 #include <immintrin.h>
 #endif
@@ -280,14 +280,14 @@ struct NeighborKeys {
 
 // The lane kernels: rulePass and orcaPass, for the build's target and, where the CPU has it, AVX2.
 namespace baseline {
-#include "sim/finale_lanes.inl"
+#include "sim/models/finale_lanes.inl"
 }  // namespace baseline
 #if CROWDLAB_AVX2_DISPATCH
 #pragma GCC push_options
 #pragma GCC target("avx2")
 namespace avx2 {
 #define CROWDLAB_LANES_AVX
-#include "sim/finale_lanes.inl"
+#include "sim/models/finale_lanes.inl"
 }  // namespace avx2
 #pragma GCC pop_options
 #endif

@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <span>
 #include <vector>
-#include "sim/grid.hpp"
-#include "sim/math.hpp"
-#include "sim/rng.hpp"
+#include "sim/core/grid.hpp"
+#include "sim/core/math.hpp"
+#include "sim/core/rng.hpp"
 
 namespace sim {
 

@@ -1,8 +1,8 @@
-#include "sim/steering_world.hpp"
+#include "sim/models/steering_world.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include "sim/parallel.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace sim {
 namespace {

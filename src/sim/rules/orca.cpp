@@ -1,4 +1,4 @@
-#include "sim/orca.hpp"
+#include "sim/rules/orca.hpp"
 
 #include <algorithm>
 #include <cmath>

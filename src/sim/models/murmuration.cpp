@@ -1,12 +1,12 @@
-#include "sim/murmuration.hpp"
+#include "sim/models/murmuration.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include "sim/boids.hpp"
-#include "sim/knn.hpp"
-#include "sim/metrics.hpp"
-#include "sim/parallel.hpp"
+#include "sim/rules/boids.hpp"
+#include "sim/core/knn.hpp"
+#include "sim/core/metrics.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace sim {
 

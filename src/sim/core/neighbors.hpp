@@ -6,8 +6,8 @@
 #pragma once
 #include <cstdint>
 #include <span>
-#include "sim/math.hpp"
-#include "sim/world.hpp"
+#include "sim/core/math.hpp"
+#include "sim/core/world.hpp"
 
 namespace sim {
 

@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
-#include "sim/grid.hpp"
-#include "sim/parallel.hpp"
+#include "sim/core/grid.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace sim {
 

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <span>
 #include <vector>
-#include "sim/math.hpp"
-#include "sim/rng.hpp"
-#include "sim/steering.hpp"
-#include "sim/world.hpp"
+#include "sim/core/math.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/rules/steering.hpp"
+#include "sim/core/world.hpp"
 
 namespace sim {
 

@@ -1,4 +1,4 @@
-#include "sim/parallel.hpp"
+#include "sim/core/parallel.hpp"
 
 #include <algorithm>
 #include <memory>

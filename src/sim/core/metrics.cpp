@@ -1,9 +1,9 @@
-#include "sim/metrics.hpp"
+#include "sim/core/metrics.hpp"
 
 #include <cmath>
 #include <limits>
 #include <vector>
-#include "sim/parallel.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace sim {
 

@@ -19,10 +19,10 @@
 #include <cstdint>
 #include <span>
 #include <vector>
-#include "sim/grid.hpp"
-#include "sim/math.hpp"
-#include "sim/neighbors.hpp"
-#include "sim/parallel.hpp"
+#include "sim/core/grid.hpp"
+#include "sim/core/math.hpp"
+#include "sim/core/neighbors.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace sim::orca {
 

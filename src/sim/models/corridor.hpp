@@ -37,9 +37,9 @@
 #include <string>
 #include <utility>
 #include <vector>
-#include "sim/grid.hpp"
-#include "sim/math.hpp"
-#include "sim/orca.hpp"
+#include "sim/core/grid.hpp"
+#include "sim/core/math.hpp"
+#include "sim/rules/orca.hpp"
 
 namespace sim {
 

@@ -12,8 +12,8 @@
 #include <limits>
 #include <span>
 #include <vector>
-#include "sim/math.hpp"
-#include "sim/rng.hpp"
+#include "sim/core/math.hpp"
+#include "sim/core/rng.hpp"
 
 namespace sim {
 

@@ -1,10 +1,10 @@
-#include "sim/corridor.hpp"
+#include "sim/models/corridor.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include "sim/boids.hpp"
-#include "sim/parallel.hpp"
-#include "sim/rng.hpp"
+#include "sim/rules/boids.hpp"
+#include "sim/core/parallel.hpp"
+#include "sim/core/rng.hpp"
 
 namespace sim {
 

@@ -13,11 +13,11 @@
 #include <limits>
 #include <span>
 #include <vector>
-#include "sim/boids.hpp"
-#include "sim/grid.hpp"
-#include "sim/neighbors.hpp"
-#include "sim/parallel.hpp"
-#include "sim/rng.hpp"
+#include "sim/rules/boids.hpp"
+#include "sim/core/grid.hpp"
+#include "sim/core/neighbors.hpp"
+#include "sim/core/parallel.hpp"
+#include "sim/core/rng.hpp"
 
 namespace sim {
 

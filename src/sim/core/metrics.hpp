@@ -1,8 +1,8 @@
 // Flock measurements that turn what the eye sees into numbers.
 #pragma once
 #include <span>
-#include "sim/math.hpp"
-#include "sim/world.hpp"
+#include "sim/core/math.hpp"
+#include "sim/core/world.hpp"
 
 namespace sim {
 

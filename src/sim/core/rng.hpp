@@ -4,7 +4,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
-#include "sim/math.hpp"
+#include "sim/core/math.hpp"
 
 namespace sim {
 

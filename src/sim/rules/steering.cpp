@@ -1,4 +1,4 @@
-#include "sim/steering.hpp"
+#include "sim/rules/steering.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <span>
 #include <vector>
-#include "sim/math.hpp"
-#include "sim/parallel.hpp"
-#include "sim/world.hpp"
+#include "sim/core/math.hpp"
+#include "sim/core/parallel.hpp"
+#include "sim/core/world.hpp"
 
 namespace sim {
 

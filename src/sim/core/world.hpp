@@ -1,7 +1,7 @@
 // The box the agents live in and what happens at its edges.
 #pragma once
 #include <cmath>
-#include "sim/math.hpp"
+#include "sim/core/math.hpp"
 
 namespace sim {
 

@@ -16,13 +16,13 @@
 #include <cstdint>
 #include <span>
 #include <vector>
-#include "sim/boids.hpp"
-#include "sim/grid.hpp"
-#include "sim/math.hpp"
-#include "sim/neighbors.hpp"
-#include "sim/orca.hpp"
-#include "sim/steering.hpp"
-#include "sim/world.hpp"
+#include "sim/rules/boids.hpp"
+#include "sim/core/grid.hpp"
+#include "sim/core/math.hpp"
+#include "sim/core/neighbors.hpp"
+#include "sim/rules/orca.hpp"
+#include "sim/rules/steering.hpp"
+#include "sim/core/world.hpp"
 
 namespace sim {
 

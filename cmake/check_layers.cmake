@@ -1,0 +1,34 @@
+# The layer rule, checked by a CTest: includes point only down the layers of DESIGN.md.
+#   sim     -> the standard library, GLM, oneTBB (no render, scenes, app, ImGui, GL, SDL)
+#   render  -> sim (no scenes, app)
+#   bench   -> sim only
+# Inside sim: core -> core; rules -> core, rules; models -> core, rules.
+# Run: cmake -DSRC=<repo>/src -P check_layers.cmake
+set(rules
+  "sim/core|sim/(rules|models)/|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
+  "sim/rules|sim/models/|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
+  "sim/models|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
+  "render|scenes/|app/|bench/"
+  "bench|render/|scenes/|app/|imgui|SDL|glad|GL/")
+set(bad 0)
+foreach(rule IN LISTS rules)
+  string(FIND "${rule}" "|" bar)
+  string(SUBSTRING "${rule}" 0 ${bar} layer)
+  math(EXPR rest "${bar} + 1")
+  string(SUBSTRING "${rule}" ${rest} -1 forbidden)
+  file(GLOB_RECURSE files "${SRC}/${layer}/*.hpp" "${SRC}/${layer}/*.cpp" "${SRC}/${layer}/*.inl")
+  foreach(f IN LISTS files)
+    file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+    foreach(line IN LISTS includes)
+      if(line MATCHES "include[ \t]*[<\"](${forbidden})")
+        file(RELATIVE_PATH rel "${SRC}" "${f}")
+        message(SEND_ERROR "layer rule: ${rel} (${layer}) includes a higher layer: ${line}")
+        set(bad 1)
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "include layers broken (see DESIGN.md)")
+endif()
+message(STATUS "include layers: ok")
