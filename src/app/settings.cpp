@@ -7,8 +7,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include "scenes/user_input.hpp"
 
 namespace app {
 
@@ -41,20 +41,25 @@ bool makeDirectories(const std::string& path, std::string& error) {
 }
 
 Settings loadSettings(const std::string& path, std::string& warning) {
+  std::string text, error;
+  switch (scenes::readUserFile(path, text, error)) {
+    case scenes::ReadStatus::Missing: return Settings{};  // first run
+    case scenes::ReadStatus::Failed: warning = error + "; using default settings"; return Settings{};
+    case scenes::ReadStatus::Ok: break;
+  }
+  return parseSettings(text, path, warning);
+}
+
+Settings parseSettings(const std::string& text, const std::string& label, std::string& warning) {
   Settings s;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return s;  // first run
-  std::stringstream text;
-  text << in.rdbuf();
   nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    warning = path + ": not valid JSON (byte " + std::to_string(e.byte) + "); using default settings";
+  std::string why;
+  if (!scenes::parseUserJson(text, j, why)) {
+    warning = label + ": not valid JSON (" + why + "); using default settings";
     return s;
   }
   if (!j.is_object()) {
-    warning = path + ": expected a JSON object; using default settings";
+    warning = label + ": expected a JSON object; using default settings";
     return s;
   }
   // Each field is taken only when it has the right type and a sensible value.
@@ -82,7 +87,7 @@ Settings loadSettings(const std::string& path, std::string& warning) {
   number("uiScale", 1.0, 3.0, s.uiScale);
   boolean("vsync", s.vsync);
   boolean("darkTheme", s.darkTheme);
-  if (!bad.empty()) warning = path + ": ignored bad field(s) " + bad + "; using defaults for them";
+  if (!bad.empty()) warning = label + ": ignored bad field(s) " + bad + "; using defaults for them";
   return s;
 }
 

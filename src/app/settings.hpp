@@ -19,8 +19,11 @@ std::string configDir();
 std::string settingsPath();
 std::string userPresetDir(const std::string& scene);
 
-// Missing file: defaults, no warning. Corrupt file or bad field: defaults for what is wrong and a warning.
+// Missing file: defaults, no warning. An unreadable, oversized or corrupt file, or a bad field:
+// defaults for what is wrong and a one-line warning.
 Settings loadSettings(const std::string& path, std::string& warning);
+// The same from text in memory; `label` names the source in the warning.
+Settings parseSettings(const std::string& text, const std::string& label, std::string& warning);
 // Written to a temporary file, then renamed: never a half-written settings file.
 bool saveSettings(const std::string& path, const Settings& s, std::string& error);
 

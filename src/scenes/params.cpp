@@ -1,13 +1,16 @@
 #include "scenes/params.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <fstream>
 #include <sstream>
 #include <nlohmann/json.hpp>
+#include "scenes/user_input.hpp"
 
 namespace scenes {
 
@@ -88,31 +91,63 @@ const Param* findParam(std::span<const Param> params, const std::string& name) {
 }
 
 namespace {
+// A number for p, checked as p will store it. A Float limit is a float: "0.2" must be compared as
+// the float 0.2 it becomes, or the documented minimum 0.2 would lie "outside 0.2..5".
+bool checkNumber(const Param& p, double v, const std::string& shown, double& out, std::string& why) {
+  auto outside = [&] {
+    why = shown + " is outside " + p.rangeText();
+    return false;
+  };
+  if (!std::isfinite(v)) { why = shown + " is not a finite number"; return false; }
+  if (p.type == ParamType::Int && v != std::floor(v)) { why = shown + " is not a whole number"; return false; }
+  if (p.type != ParamType::Float) {
+    if (v < p.min || v > p.max) return outside();
+    out = v;
+    return true;
+  }
+  if (std::fabs(v) > double(std::numeric_limits<float>::max())) return outside();
+  if (v != 0.0 && std::fabs(v) < double(std::numeric_limits<float>::min())) {
+    why = shown + " is too close to zero to store (denormal; use 0)";
+    return false;
+  }
+  const float stored = static_cast<float>(v);
+  if (stored < p.min || stored > p.max) return outside();
+  out = stored;
+  return true;
+}
+
 // Parses a value for p into `out` without writing it.
 bool parseValue(const Param& p, const std::string& text, double& out, std::string& error) {
   auto bad = [&](const std::string& why) {
     error = "parameter '" + std::string(p.name) + "': " + why;
     return false;
   };
+  const std::string shown = quoteText(text);
   if (p.type == ParamType::Bool) {
     if (text == "true" || text == "on" || text == "1" || text == "yes") { out = 1; return true; }
     if (text == "false" || text == "off" || text == "0" || text == "no") { out = 0; return true; }
-    return bad("'" + text + "' is not true or false");
+    return bad(shown + " is not true or false");
   }
   if (p.type == ParamType::Enum) {
     for (int k = 0; k < Param::optionCount(p.options); ++k)
       if (text == p.option(k)) { out = k; return true; }
-    return bad("'" + text + "' is not one of " + p.rangeText());
+    return bad(shown + " is not one of " + p.rangeText());
   }
   if (text.empty()) return bad("empty value");
+  // strtod skips leading blanks but stops at trailing ones: refuse both, so " 5" and "5 " agree.
+  if (std::isspace(static_cast<unsigned char>(text.front())) || std::isspace(static_cast<unsigned char>(text.back())))
+    return bad(shown + " has spaces around the number");
   errno = 0;
   char* end = nullptr;
   double v = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || errno == ERANGE) return bad("'" + text + "' is not a number");
-  if (!std::isfinite(v)) return bad("'" + text + "' is not a finite number");
-  if (p.type == ParamType::Int && v != std::floor(v)) return bad("'" + text + "' is not a whole number");
-  if (v < p.min || v > p.max) return bad(text + " is outside " + p.rangeText());
-  out = v;
+  if (end == text.c_str() || size_t(end - text.c_str()) != text.size()) return bad(shown + " is not a number");
+  if (errno == ERANGE) {
+    // Overflow gives +-HUGE_VAL, underflow a denormal or zero: both are numbers, just out of reach.
+    return bad(std::fabs(v) > 1.0 ? shown + " is out of range (too large)"
+                                  : shown + " is too close to zero to store (denormal; use 0)");
+  }
+  std::string why;
+  if (!checkNumber(p, v, shown, out, why)) return bad(why);
   return true;
 }
 
@@ -123,26 +158,20 @@ bool parseJsonValue(const Param& p, const nlohmann::json& j, double& out, std::s
   };
   switch (p.type) {
     case ParamType::Bool:
-      if (!j.is_boolean()) return bad("expected true or false, got " + j.dump());
+      if (!j.is_boolean()) return bad("expected true or false, got " + jsonExcerpt(j));
       out = j.get<bool>() ? 1 : 0;
       return true;
     case ParamType::Enum:
-      if (!j.is_string()) return bad("expected one of " + p.rangeText() + ", got " + j.dump());
+      if (!j.is_string()) return bad("expected one of " + p.rangeText() + ", got " + jsonExcerpt(j));
       {
         std::string ignored;
         if (parseValue(p, j.get<std::string>(), out, ignored)) return true;
       }
-      return bad("'" + j.get<std::string>() + "' is not one of " + p.rangeText());
+      return bad(jsonExcerpt(j) + " is not one of " + p.rangeText());
     case ParamType::Int:
-    case ParamType::Float: {
-      if (!j.is_number()) return bad("expected a number, got " + j.dump());
-      double v = j.get<double>();
-      if (!std::isfinite(v)) return bad("not a finite number");
-      if (p.type == ParamType::Int && v != std::floor(v)) return bad(j.dump() + " is not a whole number");
-      if (v < p.min || v > p.max) return bad(j.dump() + " is outside " + p.rangeText());
-      out = v;
-      return true;
-    }
+    case ParamType::Float:
+      if (!j.is_number()) return bad("expected a number, got " + jsonExcerpt(j));
+      return checkNumber(p, j.get<double>(), jsonExcerpt(j), out, error);
   }
   return false;
 }
@@ -158,13 +187,13 @@ bool setParamFromText(const Param& p, const std::string& text, std::string& erro
 bool setParamAssignment(std::span<const Param> params, const std::string& assignment, std::string& error) {
   size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
-    error = "--set expects name=value, got '" + assignment + "'";
+    error = "--set expects name=value, got " + quoteText(assignment);
     return false;
   }
   std::string name = assignment.substr(0, eq);
   const Param* p = findParam(params, name);
   if (!p) {
-    error = "unknown parameter '" + name + "' (see --list-params)";
+    error = "unknown parameter " + quoteText(name) + " (see --list-params)";
     return false;
   }
   return setParamFromText(*p, assignment.substr(eq + 1), error);
@@ -188,14 +217,14 @@ bool paramsFromJson(std::span<const Param> params, const nlohmann::json& doc, co
   if (!doc.is_object()) { error = "expected a JSON object"; return false; }
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     if (it.key() != "scene" && it.key() != "params" && it.key() != "name" && it.key() != "description") {
-      error = "unknown field '" + it.key() + "'";
+      error = "unknown field " + quoteText(it.key());
       return false;
     }
   }
   if (doc.contains("scene")) {
     if (!doc["scene"].is_string()) { error = "field 'scene': expected a string"; return false; }
     if (doc["scene"].get<std::string>() != sceneName) {
-      error = "field 'scene': this preset is for '" + doc["scene"].get<std::string>() + "', not '" + sceneName + "'";
+      error = "field 'scene': this preset is for " + quoteText(doc["scene"].get<std::string>()) + ", not '" + sceneName + "'";
       return false;
     }
   }
@@ -204,7 +233,7 @@ bool paramsFromJson(std::span<const Param> params, const nlohmann::json& doc, co
   std::vector<std::pair<const Param*, double>> staged;
   for (auto it = values.begin(); it != values.end(); ++it) {
     const Param* p = findParam(params, it.key());
-    if (!p) { error = "unknown field 'params." + it.key() + "'"; return false; }
+    if (!p) { error = "unknown field " + quoteText("params." + it.key()); return false; }
     double v = 0;
     std::string why;
     if (!parseJsonValue(*p, it.value(), v, why)) {
@@ -219,25 +248,17 @@ bool paramsFromJson(std::span<const Param> params, const nlohmann::json& doc, co
 
 bool loadPresetFile(std::span<const Param> params, const std::string& path, const std::string& sceneName,
                     std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) { error = path + ": cannot open (" + std::strerror(errno) + ")"; return false; }
-  std::stringstream text;
-  text << in.rdbuf();
-  if (in.bad()) { error = path + ": cannot read"; return false; }
-  return loadPresetText(params, text.str(), path, sceneName, error);
+  std::string text;
+  if (readUserFile(path, text, error) != ReadStatus::Ok) return false;
+  return loadPresetText(params, text, path, sceneName, error);
 }
 
 bool loadPresetText(std::span<const Param> params, const std::string& text, const std::string& label,
                     const std::string& sceneName, std::string& error) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) { error = label + ": the file is empty"; return false; }
   nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    error = label + ": invalid JSON at byte " + std::to_string(e.byte);
-    return false;
-  }
   std::string why;
+  if (!parseUserJson(text, doc, why)) { error = label + ": " + why; return false; }
   if (!paramsFromJson(params, doc, sceneName, why)) { error = label + ": " + why; return false; }
   return true;
 }
