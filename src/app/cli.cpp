@@ -1,7 +1,7 @@
 #include "app/cli.hpp"
 
-#include <cerrno>
-#include <cstdlib>
+#include <set>
+#include "scenes/user_input.hpp"
 
 namespace app {
 
@@ -17,15 +17,16 @@ const char* usage() {
 }
 
 namespace {
+// Digits only: strtoll would take " 5" and "+5" but not "5 ", and a number has no spaces anyway.
 bool parseInt(const std::string& flag, const std::string& text, long long lo, long long hi, long long& out,
               std::string& error) {
-  errno = 0;
-  char* end = nullptr;
-  long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE) {
-    error = flag + " expects a whole number, got '" + text + "'";
+  bool digits = !text.empty() && text.size() <= 18;
+  for (char c : text) digits = digits && c >= '0' && c <= '9';
+  if (!digits) {
+    error = flag + " expects a whole number, got " + scenes::quoteText(text);
     return false;
   }
+  const long long v = std::stoll(text);
   if (v < lo || v > hi) {
     error = flag + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + text;
     return false;
@@ -36,14 +37,23 @@ bool parseInt(const std::string& flag, const std::string& text, long long lo, lo
 }  // namespace
 
 bool parseOptions(const std::vector<std::string>& args, Options& o, std::string& error) {
+  std::set<std::string> seen;  // flags that take one value or none: a second one is a mistake, not an override
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (a.rfind("--", 0) == 0 && a != "--set" && !seen.insert(a).second) {
+      error = a + " is given more than once";
+      return false;
+    }
     auto value = [&](std::string& out) {
       if (i + 1 >= args.size() || (args[i + 1].rfind("--", 0) == 0 && args[i + 1].size() > 2)) {
         error = a + " needs a value";
         return false;
       }
       out = args[++i];
+      if (out.empty()) {  // an empty name would silently mean "not given"
+        error = a + " needs a value, got an empty one";
+        return false;
+      }
       return true;
     };
     std::string v;
@@ -55,7 +65,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       o.seed = uint64_t(n);
     } else if (a == "--set") {
       if (!value(v)) return false;
-      if (v.find('=') == std::string::npos) { error = "--set expects name=value, got '" + v + "'"; return false; }
+      if (v.find('=') == std::string::npos) { error = "--set expects name=value, got " + scenes::quoteText(v); return false; }
       o.sets.push_back(v);
     } else if (a == "--preset") { if (!value(o.preset)) return false; }
     else if (a == "--frames") {
@@ -72,7 +82,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       if (!value(v)) return false;
       if (v == "on") o.vsync = true;
       else if (v == "off") o.vsync = false;
-      else { error = "--vsync expects on or off, got '" + v + "'"; return false; }
+      else { error = "--vsync expects on or off, got " + scenes::quoteText(v); return false; }
     } else if (a == "--fullscreen") o.fullscreen = true;
     else if (a == "--headless") o.headless = true;
     else if (a == "--steps") {
@@ -85,7 +95,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       o.recordFrames = int(n);
     } else if (a == "--record-dir") { if (!value(o.recordDir)) return false; }
     else {
-      error = "unknown option '" + a + "'";
+      error = "unknown option " + scenes::quoteText(a);
       return false;
     }
   }

@@ -5,6 +5,7 @@
 #include "app/cli.hpp"
 #include "app/setup.hpp"
 #include "bench/bench.hpp"
+#include "scenes/user_input.hpp"
 
 std::string benchReportHeader();  // app.cpp: GL renderer and vendor, when a context can be made
 
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
     scenes::SceneContext ctx;
     const scenes::SceneEntry* entry = scenes::findScene(options.scene);
     if (!entry) {
-      std::fprintf(stderr, "crowdlab: unknown scene '%s' (scenes: %s)\n%s", options.scene.c_str(),
+      std::fprintf(stderr, "crowdlab: unknown scene %s (scenes: %s)\n%s", scenes::quoteText(options.scene).c_str(),
                    scenes::sceneNames().c_str(), app::usage());
       return 2;
     }
