@@ -651,22 +651,26 @@ class App {
 
 }  // namespace
 
-int runWindow(const Options& o) {
-  // Validate the scene and its parameters before opening anything, so mistakes exit 2 quickly.
-  {
-    scenes::SceneContext probe;
-    std::string error;
-    std::string name = o.scene.empty() ? "boids" : o.scene;
-    if (!o.scene.empty() || !o.sets.empty() || !o.preset.empty()) {
-      if (!makeScene(name, o, probe, error)) {
-        std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage());
-        return 2;
-      }
-    }
-  }
+int runWindow(const Options& given) {
   std::string warning, error;
   Settings settings = loadSettings(settingsPath(), warning);
   if (!warning.empty()) std::fprintf(stderr, "crowdlab: %s\n", warning.c_str());
+  // Resolve the scene the window will open, then check the flags against that scene before
+  // opening anything, so mistakes exit 2 quickly.
+  Options o = given;
+  std::string sceneWarning;
+  o.scene = resolveSceneName(given, settings, sceneWarning);
+  if (!sceneWarning.empty()) {
+    std::fprintf(stderr, "crowdlab: %s\n", sceneWarning.c_str());
+    if (warning.empty()) warning = sceneWarning;
+  }
+  if (!given.scene.empty() || !o.sets.empty() || !o.preset.empty()) {
+    scenes::SceneContext probe;
+    if (!makeScene(o.scene, o, probe, error)) {
+      std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage());
+      return 2;
+    }
+  }
   int width = o.sizeGiven ? o.width : settings.windowWidth, height = o.sizeGiven ? o.height : settings.windowHeight;
   SdlContext sdl;
   if (!openWindow(sdl, width, height, o.fullscreen, false, error)) {

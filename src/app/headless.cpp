@@ -2,7 +2,9 @@
 #include <cstdio>
 #include <vector>
 #include "app/metrics_log.hpp"
+#include "app/settings.hpp"
 #include "app/setup.hpp"
+#include "scenes/user_input.hpp"
 
 namespace app {
 
@@ -10,7 +12,7 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
                                          std::string& error) {
   const scenes::SceneEntry* entry = scenes::findScene(name);
   if (!entry) {
-    error = "unknown scene '" + name + "' (scenes: " + scenes::sceneNames() + ")";
+    error = "unknown scene " + scenes::quoteText(name) + " (scenes: " + scenes::sceneNames() + ")";
     return nullptr;
   }
   std::unique_ptr<scenes::Scene> scene = entry->create();
@@ -24,6 +26,16 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
   return scene;
 }
 
+std::string resolveSceneName(const Options& o, const Settings& settings, std::string& warning) {
+  if (!o.scene.empty()) return o.scene;  // makeScene names it if it is unknown
+  if (!settings.lastScene.empty()) {
+    if (scenes::findScene(settings.lastScene)) return settings.lastScene;
+    warning = settingsPath() + ": unknown lastScene " + scenes::quoteText(settings.lastScene) + "; opening " +
+              kDefaultScene;
+  }
+  return kDefaultScene;
+}
+
 int runHeadless(const Options& o) {
   scenes::SceneContext ctx;
   std::string error;
@@ -32,23 +44,27 @@ int runHeadless(const Options& o) {
     std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage());
     return 2;
   }
+  MetricsCsvStream csv;  // opened before the run: a path that cannot be written costs no waiting
+  if (!o.metricsCsv.empty() && !csv.open(o.metricsCsv, error)) {
+    std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+    return 1;
+  }
   const float dt = 1.0f / 60.0f;
-  MetricsLog log;
   std::vector<scenes::Metric> metrics;
   for (int s = 1; s <= o.steps; ++s) {
     scene->step(dt);
     ctx.simTime += dt;
-    if (!o.metricsCsv.empty()) {
+    if (csv.isOpen()) {
       metrics.clear();
       scene->metrics(metrics);
-      log.record(uint64_t(s), ctx.simTime, metrics);
+      csv.write(uint64_t(s), ctx.simTime, metrics);
     }
   }
   metrics.clear();
   scene->metrics(metrics);
   std::printf("scene=%s\nsteps=%d\nagents=%zu\n", o.scene.c_str(), o.steps, scene->agentCount());
   for (const scenes::Metric& m : metrics) std::printf("%s=%.6g\n", m.name, m.value);
-  if (!o.metricsCsv.empty() && !log.writeCsv(o.metricsCsv, error)) {
+  if (!csv.close(error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }

@@ -1,15 +1,35 @@
 #include "app/metrics_log.hpp"
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 
 namespace app {
 
+namespace {
+// One CSV line: step, time, then the values. The in-memory export and the stream share it.
+void printRow(std::FILE* f, uint64_t step, double simTime, const double* values, size_t count) {
+  std::fprintf(f, "%llu,%.6f", static_cast<unsigned long long>(step), simTime);
+  for (size_t c = 0; c < count; ++c) std::fprintf(f, ",%.9g", values[c]);
+  std::fputc('\n', f);
+}
+
+void printHeader(std::FILE* f, const std::vector<std::string>& names) {
+  std::fputs("step,time", f);
+  for (const std::string& n : names) std::fprintf(f, ",%s", n.c_str());
+  std::fputc('\n', f);
+}
+}  // namespace
+
 void MetricsLog::record(uint64_t step, double simTime, const std::vector<scenes::Metric>& metrics) {
   if (names_.empty())
     for (const scenes::Metric& m : metrics) names_.emplace_back(m.name);
-  if (metrics.size() != names_.size() || steps_.size() >= kMaxRows) return;
+  if (metrics.size() != names_.size()) return;
+  if (steps_.size() >= kMaxRows) {
+    const size_t drop = steps_.size() / 2;
+    steps_.erase(steps_.begin(), steps_.begin() + long(drop));
+    values_.erase(values_.begin(), values_.begin() + long(drop * names_.size()));
+    dropped_ += drop;
+  }
   steps_.emplace_back(step, simTime);
   for (const scenes::Metric& m : metrics) values_.push_back(m.value);
 }
@@ -25,14 +45,9 @@ bool MetricsLog::writeCsv(const std::string& path, std::string& error) const {
   std::string tmp = path + ".tmp";
   FILE* f = std::fopen(tmp.c_str(), "w");
   if (!f) { error = path + ": cannot write (" + std::strerror(errno) + ")"; return false; }
-  std::fprintf(f, "step,time");
-  for (const std::string& n : names_) std::fprintf(f, ",%s", n.c_str());
-  std::fprintf(f, "\n");
-  for (size_t r = 0; r < steps_.size(); ++r) {
-    std::fprintf(f, "%llu,%.6f", static_cast<unsigned long long>(steps_[r].first), steps_[r].second);
-    for (size_t c = 0; c < names_.size(); ++c) std::fprintf(f, ",%.9g", values_[r * names_.size() + c]);
-    std::fprintf(f, "\n");
-  }
+  printHeader(f, names_);
+  for (size_t r = 0; r < steps_.size(); ++r)
+    printRow(f, steps_[r].first, steps_[r].second, values_.data() + r * names_.size(), names_.size());
   bool ok = std::fflush(f) == 0;
   ok = (std::fclose(f) == 0) && ok;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
@@ -41,6 +56,67 @@ bool MetricsLog::writeCsv(const std::string& path, std::string& error) const {
     return false;
   }
   return true;
+}
+
+MetricsCsvStream::~MetricsCsvStream() {
+  std::string ignored;
+  close(ignored);
+}
+
+bool MetricsCsvStream::open(const std::string& path, std::string& error) {
+  std::string ignored;
+  close(ignored);
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) {
+    error = path + ": cannot write (" + std::strerror(errno) + ")";
+    return false;
+  }
+  path_ = path;
+  headerWritten_ = false;
+  writeErrno_ = 0;
+  lastFlush_ = std::chrono::steady_clock::now();
+  return true;
+}
+
+void MetricsCsvStream::restart() {
+  if (!file_) return;
+  std::fflush(file_);
+  if (std::FILE* f = std::freopen(path_.c_str(), "w", file_)) file_ = f;
+  else { file_ = nullptr; writeErrno_ = errno; }
+  headerWritten_ = false;
+}
+
+void MetricsCsvStream::write(uint64_t step, double simTime, const std::vector<scenes::Metric>& metrics) {
+  if (!file_ || writeErrno_) return;
+  if (!headerWritten_) {
+    std::vector<std::string> names;
+    for (const scenes::Metric& m : metrics) names.emplace_back(m.name);
+    printHeader(file_, names);
+    headerWritten_ = true;
+  }
+  row_.clear();
+  for (const scenes::Metric& m : metrics) row_.push_back(m.value);
+  printRow(file_, step, simTime, row_.data(), row_.size());
+  const auto now = std::chrono::steady_clock::now();
+  if (now - lastFlush_ >= std::chrono::seconds(1)) {
+    lastFlush_ = now;
+    if (std::fflush(file_) != 0) writeErrno_ = errno;
+  }
+  if (std::ferror(file_) && !writeErrno_) writeErrno_ = errno ? errno : EIO;
+}
+
+bool MetricsCsvStream::close(std::string& error) {
+  if (!file_) {
+    if (!writeErrno_) return true;
+  } else {
+    if (std::fflush(file_) != 0 && !writeErrno_) writeErrno_ = errno;
+    if (std::fclose(file_) != 0 && !writeErrno_) writeErrno_ = errno;
+    file_ = nullptr;
+  }
+  if (!writeErrno_) return true;
+  error = path_ + ": write failed (" + std::strerror(writeErrno_) + ")";
+  writeErrno_ = 0;
+  return false;
 }
 
 }  // namespace app

@@ -1,28 +1,63 @@
 // The current scene's metrics, one row per simulation step: plotted by the HUD and written as CSV.
 #pragma once
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 #include "scenes/scene.hpp"
 
 namespace app {
 
+// In memory, for the HUD's plots and its "export CSV" button. Keeps the most recent rows: past
+// kMaxRows the oldest half is dropped (and counted), so memory stays bounded on a run of days.
 class MetricsLog {
  public:
-  void clear() { names_.clear(); values_.clear(); steps_.clear(); }
+  static constexpr size_t kMaxRows = 1'000'000;  // about 4.6 hours at 60 Hz
+
+  void clear() { names_.clear(); values_.clear(); steps_.clear(); dropped_ = 0; }
   void record(uint64_t step, double simTime, const std::vector<scenes::Metric>& metrics);
   size_t rows() const { return steps_.size(); }
+  uint64_t droppedRows() const { return dropped_; }  // oldest rows no longer held
   const std::vector<std::string>& names() const { return names_; }
   // The last `count` values of metric `column` into out (oldest first).
   void tail(size_t column, size_t count, std::vector<float>& out) const;
-  // Header "step,time,<names>" and one row per recorded step; written via a temporary file.
+  // Header "step,time,<names>" and one row per held step; written via a temporary file.
   bool writeCsv(const std::string& path, std::string& error) const;
 
  private:
-  static constexpr size_t kMaxRows = 1'000'000;  // about 4.6 hours at 60 Hz
   std::vector<std::string> names_;
   std::vector<double> values_;  // rows * names_.size()
   std::vector<std::pair<uint64_t, double>> steps_;
+  uint64_t dropped_ = 0;
+};
+
+// --metrics-csv: rows go to the file as they are measured and are flushed every second, so a run
+// that is killed keeps what it measured, and a path that cannot be written fails before the run.
+class MetricsCsvStream {
+ public:
+  MetricsCsvStream() = default;
+  MetricsCsvStream(const MetricsCsvStream&) = delete;
+  MetricsCsvStream& operator=(const MetricsCsvStream&) = delete;
+  ~MetricsCsvStream();
+
+  // Creates (truncates) the file now; false with the path and the reason.
+  bool open(const std::string& path, std::string& error);
+  bool isOpen() const { return file_ != nullptr; }
+  // Starts the file again, empty (a new scene or a restart: the file holds the last run).
+  void restart();
+  // The header goes with the first row; metrics must keep their names until restart().
+  void write(uint64_t step, double simTime, const std::vector<scenes::Metric>& metrics);
+  // Flushes and closes; false with the path and the first write error's reason.
+  bool close(std::string& error);
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  bool headerWritten_ = false;
+  int writeErrno_ = 0;
+  std::vector<double> row_;
+  std::chrono::steady_clock::time_point lastFlush_{};
 };
 
 }  // namespace app

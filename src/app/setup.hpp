@@ -7,6 +7,13 @@
 
 namespace app {
 
+struct Settings;
+inline constexpr const char* kDefaultScene = "boids";
+
+// The scene a window run opens: --scene, else the settings' last scene when it still exists (a
+// warning when it does not), else kDefaultScene. --set and --preset are checked against it.
+std::string resolveSceneName(const Options& o, const Settings& settings, std::string& warning);
+
 // Creates the named scene and applies the preset, then every --set, then reset().
 // On a bad name, file or value: nullptr and a one-line message.
 std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options& o, scenes::SceneContext& ctx,
