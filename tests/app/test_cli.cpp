@@ -1,8 +1,11 @@
 // The command line: every mistake gets one clear line, the usage and exit code 2; headless runs print metrics.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include "app_util.hpp"
 
 using apptest::runCrowdlab;
@@ -98,4 +101,159 @@ TEST(Cli, NoUsableDisplayExitsOneAndSaysWhatIsMissing) {
   apptest::RunResult r = runCrowdlab("--scene boids --frames 1", "SDL_VIDEODRIVER=no-such-driver");
   EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("xvfb-run"), std::string::npos) << r.err;
+}
+
+// ---- issue 17: hostile input. Each test names the item it guards. ----
+namespace {
+std::string writeTestFile(const std::string& name, const std::string& text) {
+  std::string path = apptest::outDir() + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+std::string nested(int depth, const std::string& inner) {
+  return std::string(size_t(depth), '[') + inner + std::string(size_t(depth), ']');
+}
+double secondsOf(const std::function<void()>& f) {
+  auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+// Item 1: a number beyond a double threw json::out_of_range, which nothing caught (exit 134).
+TEST(Cli, PresetWithAnOverflowingNumberIsOneLineNotAnAbort) {
+  std::string path = writeTestFile("overflow.json", R"({"scene":"boids","params":{"wSep":1e400}})");
+  expectUsageError("--headless --scene boids --steps 1 --preset '" + path + "'", "too large");
+}
+
+// Item 2: a value nested 100,000 deep overflowed the stack when the message printed it.
+TEST(Cli, DeeplyNestedPresetValueIsOneShortLine) {
+  std::string path = writeTestFile("nested.json", R"({"scene":"boids","params":{"wSep":)" + nested(100000, "1") + "}}");
+  apptest::RunResult r = runCrowdlab("--headless --scene boids --steps 1 --preset '" + path + "'");
+  EXPECT_EQ(r.exitCode, 2) << r.err.substr(0, 300);
+  EXPECT_NE(r.err.find("nested deeper than"), std::string::npos) << r.err.substr(0, 300);
+  // Within the nesting cap the message still quotes the value flat, not as a 50 KB dump.
+  path = writeTestFile("nested-shallow.json", R"({"scene":"boids","params":{"wSep":)" + nested(60, "1") + "}}");
+  r = runCrowdlab("--headless --scene boids --steps 1 --preset '" + path + "'");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("expected a number, got an array"), std::string::npos) << r.err;
+  EXPECT_LT(r.err.find('\n'), 200u) << r.err;
+}
+
+// Item 5: float limits compared as doubles rejected documented minimums such as 0.2.
+// Every number parameter of every scene at its printed minimum, then maximum, by --set and by preset.
+TEST(Cli, EveryParameterAcceptsItsPrintedMinimumAndMaximum) {
+  for (const char* scene : {"boids", "spatial-hash", "murmuration", "orca-corridor", "steering", "finale"}) {
+    apptest::RunResult list = runCrowdlab(std::string("--scene ") + scene + " --list-params");
+    ASSERT_EQ(list.exitCode, 0) << scene << list.err;
+    std::vector<std::pair<std::string, std::pair<std::string, std::string>>> ranges;
+    std::istringstream in(list.out);
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream words(line);
+      std::string name, def, range;
+      words >> name >> def >> range;
+      size_t dots = range.find("..");
+      if (range.rfind("range=", 0) != 0 || dots == std::string::npos) continue;  // booleans and options
+      ranges.push_back({name, {range.substr(6, dots - 6), range.substr(dots + 2)}});
+    }
+    ASSERT_GE(ranges.size(), 3u) << scene << ":\n" << list.out;
+    for (int end = 0; end < 2; ++end) {
+      std::string sets, json;
+      for (const auto& [name, r] : ranges) {
+        const std::string& v = end == 0 ? r.first : r.second;
+        sets += " --set " + name + "=" + v;
+        json += std::string(json.empty() ? "" : ",") + "\"" + name + "\":" + v;
+      }
+      apptest::RunResult bySet = runCrowdlab(std::string("--headless --scene ") + scene + " --steps 1" + sets);
+      EXPECT_EQ(bySet.exitCode, 0) << scene << (end ? " maximum" : " minimum") << " by --set: " << bySet.err;
+      std::string path = writeTestFile(std::string("limits-") + scene + ".json",
+                                       std::string("{\"scene\":\"") + scene + "\",\"params\":{" + json + "}}");
+      apptest::RunResult byPreset = runCrowdlab(std::string("--headless --scene ") + scene + " --steps 1 --preset '" + path + "'");
+      EXPECT_EQ(byPreset.exitCode, 0) << scene << (end ? " maximum" : " minimum") << " by preset: " << byPreset.err;
+    }
+  }
+}
+
+// Item 7: the CSV path was checked only after the whole run.
+TEST(Cli, MetricsCsvPathIsCheckedBeforeTheRun) {
+  apptest::RunResult r;
+  double seconds = secondsOf([&] {
+    r = runCrowdlab("--headless --scene finale --steps 20000 --metrics-csv /nonexistent-dir/m.csv");
+  });
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent-dir/m.csv: cannot write (No such file or directory)"), std::string::npos) << r.err;
+  EXPECT_LT(seconds, 5.0) << "the path should fail before the 20,000-step run";
+}
+
+// Item 7: rows were kept in memory until the end, so a killed run left no file.
+TEST(Cli, MetricsCsvKeepsWhatAKilledRunMeasured) {
+  std::string path = apptest::outDir() + "/killed.csv";
+  std::remove(path.c_str());
+  std::string cmd = "CROWDLAB_CONFIG_DIR='" + apptest::outDir() + "/config-killed' timeout -s KILL 4 '" CROWDLAB_EXE
+                    "' --headless --scene boids --steps 100000000 --metrics-csv '" + path + "' >/dev/null 2>&1";
+  int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + 9) << status;  // killed, as intended
+  std::istringstream in(apptest::slurp(path));
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header, "step,time,mean_neighbors,polarization,mean_nn_distance");
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) rows++;
+  EXPECT_GT(rows, 60) << "rows are flushed every second";
+}
+
+// Item 8: /dev/zero grew without bound, a FIFO hung, a folder was "empty", a huge file loaded whole.
+TEST(Cli, PresetsAreReadOnlyFromRegularFilesUnderACap) {
+  double seconds = secondsOf([] {
+    expectUsageError("--headless --scene boids --steps 1 --preset /dev/zero", "/dev/zero: not a regular file (a device)");
+  });
+  EXPECT_LT(seconds, 5.0);
+  std::string fifo = apptest::outDir() + "/preset.fifo";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expectUsageError("--headless --scene boids --steps 1 --preset '" + fifo + "'", "not a regular file (a FIFO)");
+  expectUsageError("--headless --scene boids --steps 1 --preset '" + apptest::outDir() + "'", "is a folder, not a file");
+  std::string big = writeTestFile("big.json", R"({"scene":"boids","params":{}})" + std::string(2 << 20, ' '));
+  expectUsageError("--headless --scene boids --steps 1 --preset '" + big + "'", "too large");
+}
+
+// Item 9: each hostile value gets one clear line.
+TEST(Cli, EmptyFileNamesAreRejected) {
+  expectUsageError("--headless --scene boids --steps 1 --preset ''", "--preset needs a value, got an empty one");
+  expectUsageError("--headless --scene boids --steps 1 --metrics-csv ''", "--metrics-csv needs a value, got an empty one");
+}
+TEST(Cli, NumbersWithSpacesAreRejectedOnEitherSide) {
+  expectUsageError("--headless --scene boids --steps ' 5'", "--steps expects a whole number");
+  expectUsageError("--headless --scene boids --steps '5 '", "--steps expects a whole number");
+  expectUsageError("--headless --scene boids --steps 1 --set 'wSep= 1'", "spaces");
+  expectUsageError("--headless --scene boids --steps 1 --set 'wSep=1 '", "spaces");
+}
+TEST(Cli, DuplicatedFlagIsOneClearLine) {
+  expectUsageError("--headless --scene boids --scene finale --steps 1", "--scene is given more than once");
+  expectUsageError("--headless --scene boids --steps 1 --steps 2", "--steps is given more than once");
+  EXPECT_EQ(runCrowdlab("--headless --scene boids --steps 1 --set N=20 --set wSep=1").exitCode, 0);  // --set repeats
+}
+TEST(Cli, DenormalIsOutOfRangeNotNotANumber) {
+  expectUsageError("--headless --scene boids --steps 1 --set wSep=1e-320", "too close to zero");
+  expectUsageError("--headless --scene boids --steps 1 --set wSep=1e400", "out of range");
+  std::string path = writeTestFile("denormal.json", R"({"scene":"boids","params":{"wSep":1e-320}})");
+  expectUsageError("--headless --scene boids --steps 1 --preset '" + path + "'", "too close to zero");
+}
+TEST(Cli, JunkAfterANulByteIsRejected) {
+  std::string path = writeTestFile("nul.json", std::string(R"({"scene":"boids","params":{}})") + '\0' + "junk");
+  expectUsageError("--headless --scene boids --steps 1 --preset '" + path + "'", "NUL byte");
+}
+TEST(Cli, MetricsCsvToAnUnwritableFileNamesTheFileAndTheReason) {
+  apptest::RunResult r = runCrowdlab("--headless --scene boids --steps 1 --metrics-csv /proc/version");
+  EXPECT_EQ(r.exitCode, 1);
+  // Root may open it and fail on the first flush: either way the real path and errno's reason.
+  EXPECT_TRUE(r.err.find("crowdlab: /proc/version: cannot write (") == 0 ||
+              r.err.find("crowdlab: /proc/version: write failed (Input/output error)") == 0) << r.err;
+  EXPECT_EQ(r.err.find(".tmp"), std::string::npos) << r.err;
+}
+TEST(Cli, ControlCharactersInValuesAreShownNotSent) {
+  apptest::RunResult r = runCrowdlab("--headless --scene boids --steps 1 --set \"wSep=$(printf '\\033[2J')\"");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err.find('\033'), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\\x1B"), std::string::npos) << r.err;
 }

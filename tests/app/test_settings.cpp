@@ -56,3 +56,42 @@ TEST(Recording, WritesTheRequestedNumberOfPngFrames) {
   EXPECT_EQ(pngs, 5);
   EXPECT_TRUE(apptest::pngStats(dir + "/frame_00005.png").loaded);
 }
+
+// ---- issue 17: hostile settings files and scene resolution ----
+
+// Item 1: {"uiScale":1e400} aborted the app at every start until the file was deleted.
+TEST(Settings, OverflowingNumberGivesAWarningNotAnAbort) {
+  std::string dir = freshConfigDir("settings-overflow");
+  std::ofstream(dir + "/settings.json") << R"({"lastScene": "steering", "uiScale": 1e400})";
+  apptest::RunResult r = apptest::runCrowdlab("--frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("settings.json: not valid JSON (a number is too large"), std::string::npos) << r.err;
+}
+
+// Item 6: --set without --scene was checked against boids, while the window opened the last scene.
+TEST(Settings, SetWithoutSceneIsCheckedAgainstTheSceneThatOpens) {
+  std::string dir = freshConfigDir("settings-resolve");
+  std::ofstream(dir + "/settings.json") << R"({"lastScene": "finale"})";
+  apptest::RunResult r = apptest::runCrowdlab("--set threads=1 --frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.value("scene"), "finale");
+  std::ofstream(dir + "/settings.json") << R"({"lastScene": "murmuration"})";
+  // Rejected before any window: a display driver that cannot exist would make that exit 1.
+  r = apptest::runCrowdlab("--set N=20 --frames 2", "SDL_VIDEODRIVER=no-such-driver CROWDLAB_CONFIG_DIR='" + dir + "'");
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_NE(r.err.find("parameter 'N': '20' is outside 100..50000"), std::string::npos) << r.err;
+}
+
+// Item 9: an unknown lastScene, or a settings "file" that cannot be read, was silent.
+TEST(Settings, UnknownLastSceneAndUnreadableFileAreWarnedAbout) {
+  std::string dir = freshConfigDir("settings-unknown-scene");
+  std::ofstream(dir + "/settings.json") << R"({"lastScene": "no-such-scene"})";
+  apptest::RunResult r = apptest::runCrowdlab("--frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("unknown lastScene 'no-such-scene'; opening boids"), std::string::npos) << r.err;
+  EXPECT_EQ(r.value("scene"), "boids");
+  dir = freshConfigDir("settings-folder");
+  std::filesystem::create_directories(dir + "/settings.json");  // unreadable as a file (root reads any mode)
+  r = apptest::runCrowdlab("--scene boids --frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
+  EXPECT_NE(r.err.find("settings.json: is a folder, not a file; using default settings"), std::string::npos) << r.err;
+}
