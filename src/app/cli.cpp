@@ -12,7 +12,7 @@ const char* usage() {
          "           [--metrics-csv FILE] [--record N --record-dir DIR]\n"
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
          "  crowdlab --scene NAME --list-params\n"
-         "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--csv FILE] [--report]\n"
+         "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--mode grid|brute|all] [--csv FILE] [--report]\n"
          "scenes: murmuration, boids, spatial-hash, orca-corridor, steering, finale\n";
 }
 

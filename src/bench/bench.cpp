@@ -21,12 +21,14 @@ std::vector<Case>& registry() {
 
 const char* kUsage =
     "usage: crowdlab bench [--case NAME] [--n N[,N...]] [--threads T[,T...]] [--steps S] [--warmup W]\n"
-    "                      [--csv FILE] [--report] [--list] [--help]\n"
+    "                      [--mode grid|brute|all] [--csv FILE] [--report] [--list] [--help]\n"
     "  --case NAME    run one case (default: every case; --list names them)\n"
     "  --n N          agent counts, repeatable or comma-separated (default: the case's own list)\n"
     "  --threads T    thread counts, repeatable or comma-separated; 0 = all cores (default: 1 and all cores)\n"
     "  --steps S      measured steps per row (default 200)\n"
     "  --warmup W     unmeasured steps first (default 20)\n"
+    "  --mode M       grid, brute or all (default): the neighbour searches boids2d runs; brute force\n"
+    "                 above 20,000 agents is timed on a sample and reported as brute-est\n"
     "  --csv FILE     also write the rows as CSV\n"
     "  --report       a block to share: GL renderer, CPU model, cores, threads used, then the table\n";
 
@@ -77,12 +79,12 @@ std::string cpuModel() {
 }
 
 void printTableHeader() {
-  std::printf("%-12s %9s %-6s %7s %6s %11s %14s %13s %11s  %s\n", "case", "n", "mode", "threads", "steps", "ms/step",
+  std::printf("%-12s %9s %-9s %7s %6s %11s %14s %13s %11s  %s\n", "case", "n", "mode", "threads", "steps", "ms/step",
               "ns/agent-step", "checks/agent", "nbrs/agent", "extra");
 }
 
 void printRow(const Row& r) {
-  std::printf("%-12s %9zu %-6s %7d %6d %11.4f %14.2f %13.2f %11.3f  %s\n", r.caseName.c_str(), r.n, r.mode.c_str(),
+  std::printf("%-12s %9zu %-9s %7d %6d %11.4f %14.2f %13.2f %11.3f  %s\n", r.caseName.c_str(), r.n, r.mode.c_str(),
               r.threads, r.steps, r.medianMsPerStep, r.nsPerAgentStep, r.checksPerAgent, r.neighborsPerAgent,
               r.extra.c_str());
   std::fflush(stdout);
@@ -132,16 +134,39 @@ double medianMs(std::vector<double>& samples) {
   return 0.5 * (lower + upper);
 }
 
-double timeSteps(const Options& options, const std::function<void(bool measured)>& step) {
-  for (int s = 0; s < options.warmup; ++s) step(false);
+double timeSteps(const Options& options, const std::function<void(bool measured)>& step, const std::string& label) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto lastShown = start;
+  bool shown = false;
+  const int total = options.warmup + options.steps;
+  // After a few quiet seconds, one line every two: which row, how far, about how long is left.
+  auto progress = [&](int done) {
+    const auto now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start).count();
+    if (elapsed < 3.0 || std::chrono::duration<double>(now - lastShown).count() < 2.0) return;
+    lastShown = now;
+    shown = true;
+    const double left = elapsed / done * (total - done);
+    std::fprintf(stderr, "crowdlab bench: %s%sstep %d of %d, %.0f s so far, about %.0f s left\n", label.c_str(),
+                 label.empty() ? "" : ": ", done, total, elapsed, left);
+  };
+  for (int s = 0; s < options.warmup; ++s) {
+    step(false);
+    progress(s + 1);
+  }
   std::vector<double> ms;
   ms.reserve(size_t(std::max(options.steps, 0)));
   for (int s = 0; s < options.steps; ++s) {
-    auto t0 = std::chrono::steady_clock::now();
+    auto t0 = Clock::now();
     step(true);
-    auto t1 = std::chrono::steady_clock::now();
+    auto t1 = Clock::now();
     ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    progress(options.warmup + s + 1);
   }
+  if (shown)
+    std::fprintf(stderr, "crowdlab bench: %s%sdone in %.0f s\n", label.c_str(), label.empty() ? "" : ": ",
+                 std::chrono::duration<double>(Clock::now() - start).count());
   return medianMs(ms);
 }
 
@@ -161,6 +186,7 @@ std::vector<int> threadCounts(const Options& options) {
 int run(const std::vector<std::string>& args, const std::string& reportHeader) {
   Options o;
   bool list = false, help = false;
+  std::vector<std::string> seen;  // --n and --threads add up; any other flag twice is a mistake
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i], value;
     bool hasValue = false;
@@ -168,6 +194,10 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
       value = flag.substr(eq + 1);
       flag = flag.substr(0, eq);
       hasValue = true;
+    }
+    if (flag != "--n" && flag != "--threads" && flag.rfind("--", 0) == 0) {
+      if (std::find(seen.begin(), seen.end(), flag) != seen.end()) return fail(flag + " is given more than once");
+      seen.push_back(flag);
     }
     auto needValue = [&]() -> bool {
       if (hasValue) return true;
@@ -205,6 +235,11 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
       if (!parseCount(value, 1000000, v) || v < min)
         return fail(flag + ": '" + value + "' is not a whole number " + std::to_string(min) + "..1000000");
       (flag == "--steps" ? o.steps : o.warmup) = int(v);
+    } else if (flag == "--mode") {
+      if (!needValue()) return fail("--mode needs grid, brute or all");
+      if (value != "grid" && value != "brute" && value != "all")
+        return fail("--mode: '" + value + "' is not grid, brute or all");
+      o.mode = value;
     } else if (flag == "--csv") {
       if (!needValue() || value.empty()) return fail("--csv needs a file name");
       o.csvPath = value;

@@ -17,6 +17,7 @@ struct Options {
   int steps = 200;             // measured steps
   int warmup = 20;             // unmeasured steps first
   std::string csvPath;         // --csv FILE
+  std::string mode = "all";    // --mode grid|brute|all: which neighbour searches boids2d runs
   bool report = false;         // --report: a shareable block (machine, GL, table)
 };
 
@@ -48,8 +49,10 @@ const std::vector<Case>& cases();
 double medianMs(std::vector<double>& samples);
 
 // Runs options.warmup unmeasured steps, then options.steps timed ones; step(measured) does one step.
-// Returns the median wall time of the measured steps in milliseconds.
-double timeSteps(const Options& options, const std::function<void(bool measured)>& step);
+// Returns the median wall time of the measured steps in milliseconds. A row that takes longer than
+// a few seconds shows a progress line on stderr, named by `label`.
+double timeSteps(const Options& options, const std::function<void(bool measured)>& step,
+                 const std::string& label = "");
 
 // The thread counts a case runs: --threads (0 = all cores), or 1 and all cores; no repeats.
 std::vector<int> threadCounts(const Options& options);

@@ -1,0 +1,50 @@
+// `crowdlab bench` (issue 17, item 11): brute force never runs for minutes unasked, --mode picks the
+// searches, and a long row shows progress.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include "app_util.hpp"
+
+namespace {
+struct Timed {
+  apptest::RunResult r;
+  double seconds = 0;
+};
+Timed timedBench(const std::string& args) {
+  auto t0 = std::chrono::steady_clock::now();
+  Timed t{apptest::runCrowdlab("bench " + args), 0};
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return t;
+}
+}  // namespace
+
+// At a million agents brute force is 10^12 checks a step: it used to run them, silently.
+TEST(Bench, BruteForceAboveTheLimitIsEstimatedNotRun) {
+  Timed t = timedBench("--case boids2d --n 1000000 --mode brute --threads 1 --steps 3 --warmup 0");
+  ASSERT_EQ(t.r.exitCode, 0) << t.r.err;
+  EXPECT_LT(t.seconds, 60.0);
+  EXPECT_NE(t.r.out.find("brute-est"), std::string::npos) << t.r.out;
+  EXPECT_NE(t.r.out.find("estimated=brute force timed at n=4000"), std::string::npos) << t.r.out;
+  EXPECT_EQ(t.r.out.find(" grid "), std::string::npos) << "--mode brute runs no grid row\n" << t.r.out;
+  EXPECT_NE(t.r.err.find("brute force at n=1000000 would take about"), std::string::npos) << t.r.err;
+}
+
+TEST(Bench, ModeGridRunsOnlyTheGridAndShowsProgressOnALongRow) {
+  // About half a second a step on one core: progress lines start after three seconds.
+  Timed t = timedBench("--case boids2d --n 1000000 --mode grid --threads 1 --steps 14 --warmup 0");
+  ASSERT_EQ(t.r.exitCode, 0) << t.r.err;
+  EXPECT_EQ(t.r.out.find("brute"), std::string::npos) << t.r.out;
+  EXPECT_NE(t.r.out.find(" grid "), std::string::npos) << t.r.out;
+  if (t.seconds > 6.0) {
+    EXPECT_NE(t.r.err.find("crowdlab bench: boids2d n=1000000 grid threads=1: step "), std::string::npos) << t.r.err;
+  }
+}
+
+TEST(Bench, BadOrRepeatedModeIsOneLine) {
+  apptest::RunResult r = apptest::runCrowdlab("bench --mode fast");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--mode: 'fast' is not grid, brute or all"), std::string::npos) << r.err;
+  r = apptest::runCrowdlab("bench --mode grid --mode brute");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--mode is given more than once"), std::string::npos) << r.err;
+}
