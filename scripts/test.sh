@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything warning-free, runs every test (window tests under
-# Xvfb + Mesa), then builds the core and scene tests with AddressSanitizer + UBSan and runs them.
+# Xvfb + Mesa), then builds the core and scene tests with AddressSanitizer + UBSan and runs them,
+# then the async stepper's tests with ThreadSanitizer.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
@@ -17,3 +18,11 @@ cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDLA
 cmake --build "$asan" -j "$jobs" --target crowdlab_unit_tests crowdlab_scene_tests
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$asan" -L unit --output-on-failure -j "$jobs" --timeout 900
+
+# The async stepper under ThreadSanitizer: UI-thread reads of simulation state must never overlap
+# a step running on the worker thread.
+tsan="$root/build-tsan"
+cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDLAB_WERROR=ON -DCROWDLAB_TSAN=ON >/dev/null
+cmake --build "$tsan" -j "$jobs" --target crowdlab_stepper_tests
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  ctest --test-dir "$tsan" -R '^Stepper\.' --output-on-failure -j "$jobs" --timeout 600

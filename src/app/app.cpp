@@ -1,25 +1,29 @@
-// The window: SDL2 + OpenGL 3.3 core + Dear ImGui, the fixed-step main loop, keys, cameras and HUD.
-#include <SDL.h>
+// The window app: the main loop and the scene switcher, tying together the units that each do one
+// job: input (input.hpp), stepping (stepper.hpp), recording (recording.hpp), the look (look.hpp),
+// settings (settings.hpp), the HUD and panels (hud.hpp).
 #include <imgui.h>
+#include <imgui_internal.h>  // ClosePopupToLevel: Esc closes an open menu
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
-#include <future>
+#include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 #include "app/hud.hpp"
+#include "app/input.hpp"
+#include "app/look.hpp"
 #include "app/metrics_log.hpp"
+#include "app/recording.hpp"
 #include "app/settings.hpp"
 #include "app/setup.hpp"
+#include "app/stepper.hpp"
+#include "app/window.hpp"
 #include "render/gl.hpp"
 #include "render/renderer.hpp"
-#include "sim/core/parallel.hpp"
 
 namespace app {
 namespace {
@@ -27,164 +31,143 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-constexpr float kStepSeconds = 1.0f / 60.0f;
-// A step slower than this runs on a worker thread so the window keeps answering.
-constexpr double kAsyncStepThresholdMs = 40.0;
+// Esc pressed again within this many seconds quits.
+constexpr double kEscQuitSeconds = 1.0;
 
-void GLAPIENTRY onGlDebugMessage(GLenum, GLenum type, GLuint id, GLenum severity, GLsizei, const GLchar* message, const void*) {
-  if (severity == GL_DEBUG_SEVERITY_NOTIFICATION) return;
-  static std::vector<GLuint> seen;  // each message once, not every frame
-  if (std::find(seen.begin(), seen.end(), id) != seen.end() || seen.size() > 64) return;
-  seen.push_back(id);
-  std::fprintf(stderr, "crowdlab: OpenGL %s: %s\n", type == GL_DEBUG_TYPE_ERROR ? "error" : "warning", message);
-}
-
-std::string timestamp() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", std::localtime(&t));
-  return buf;
-}
-
-struct SdlContext {
-  SDL_Window* window = nullptr;
-  SDL_GLContext gl = nullptr;
-  ~SdlContext() {
-    if (gl) SDL_GL_DeleteContext(gl);
-    if (window) SDL_DestroyWindow(window);
-    SDL_Quit();
-  }
-};
-
-// Opens a hidden-or-shown window with a GL 3.3 core context; message + false when impossible.
-bool openWindow(SdlContext& sdl, int width, int height, bool fullscreen, bool hidden, std::string& error) {
-  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
-    error = std::string("cannot open a display (") + SDL_GetError() +
-            "). On a machine without a screen, run it under a virtual one: xvfb-run -a crowdlab ...";
-    return false;
-  }
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);  // macOS needs it
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
-  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
-  Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
-  if (fullscreen) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
-  if (hidden) flags |= SDL_WINDOW_HIDDEN;
-  sdl.window = SDL_CreateWindow("crowdlab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
-  if (!sdl.window) {
-    error = std::string("cannot create a window (") + SDL_GetError() + ")";
-    return false;
-  }
-  sdl.gl = SDL_GL_CreateContext(sdl.window);
-  if (!sdl.gl) {
-    error = std::string("OpenGL 3.3 core is not available on this display (") + SDL_GetError() +
-            "). crowdlab needs OpenGL 3.3; under xvfb-run, Mesa's llvmpipe provides it";
-    return false;
-  }
-  SDL_GL_MakeCurrent(sdl.window, sdl.gl);
-  int version = gladLoadGL(reinterpret_cast<GLADloadfunc>(SDL_GL_GetProcAddress));
-  if (!version || GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 33) {
-    error = "OpenGL 3.3 core functions could not be loaded";
-    return false;
+// "--keys" entries as SDL key events: "Tab", "F1", "ctrl+q", "shift+a". False on an unknown name.
+bool parseKeys(const std::vector<std::string>& names, std::vector<SDL_Keysym>& out, std::string& error) {
+  for (const std::string& entry : names) {
+    SDL_Keysym k{};
+    std::string name = entry;
+    for (auto [prefix, mod] : {std::pair{"ctrl+", KMOD_LCTRL}, std::pair{"shift+", KMOD_LSHIFT}}) {
+      if (name.size() > std::string(prefix).size() && SDL_strncasecmp(name.c_str(), prefix, std::string(prefix).size()) == 0) {
+        k.mod = Uint16(k.mod | mod);
+        name = name.substr(std::string(prefix).size());
+      }
+    }
+    k.sym = SDL_GetKeyFromName(name.c_str());
+    if (k.sym == SDLK_UNKNOWN) {
+      error = "--keys: unknown key '" + entry + "' (SDL key names: Tab, Escape, F1, Home, a, 1, ctrl+q)";
+      return false;
+    }
+    k.scancode = SDL_GetScancodeFromKey(k.sym);
+    out.push_back(k);
   }
   return true;
 }
 
 class App {
  public:
-  App(const Options& o, SdlContext& sdl, Settings& settings) : options_(o), sdl_(sdl), settings_(settings) {}
+  App(const Options& o, SdlContext& sdl, Settings& settings)
+      : options_(o), sdl_(sdl), settings_(settings), stepper_([this](float dt) { scene_->step(dt); }) {
+    stepper_.onStepped = [this] { recordMetrics(); };
+  }
 
   void showMessage(const std::string& text) { hud_.message = text; }
 
   int run() {
     std::string error;
+    std::vector<SDL_Keysym> keys;
+    if (!parseKeys(options_.keys, keys, error)) {
+      std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+      return 2;
+    }
+    scriptedKeys_.assign(keys.begin(), keys.end());
     if (!renderer_.init(error)) {
       std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
       return 1;
     }
-    if (GLAD_GL_KHR_debug) {
-      glEnable(GL_DEBUG_OUTPUT);
-      glDebugMessageCallback(onGlDebugMessage, nullptr);
-    }
+    enableGlDebugMessages();
     vsync_ = options_.vsync.value_or(settings_.vsync);
-    darkTheme_ = settings_.darkTheme;
+    look_ = {settings_.uiScale, settings_.darkTheme};
     updateViewport();
-    applyUiScale(settings_.uiScale);
+    applyLook(look_, pixelsPerPoint());
     SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
     glInfo_ = render::Renderer::glInfo();
 
     scenes_ = scenes::registeredScenes();
     std::string first = !options_.scene.empty() ? options_.scene : !settings_.lastScene.empty() ? settings_.lastScene : "boids";
     if (!scenes::findScene(first) && !scenes_.empty()) first = scenes_.front().name;
-    updateViewport();
-    scene_ = makeScene(first, options_, ctx_, error);
-    if (!scene_) {
-      std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage());
+    if (!switchScene(first, &options_, error)) {
+      std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage().c_str());
       return 2;
     }
-    sceneName_ = first;
-    afterSceneCreated();
-    if (options_.recordFrames) startRecording(options_.recordFrames, options_.recordDir);
+    if (options_.recordFrames)
+      startRecording(options_.recordFrames, options_.recordDir.empty() ? timestampedName(sceneName_, "") : options_.recordDir);
 
     const auto start = Clock::now();
     auto last = start;
     while (!quit_) {
-      auto now = Clock::now();
-      double frameSeconds = std::chrono::duration<double>(now - last).count();
+      const auto now = Clock::now();
+      const double frameSeconds = std::chrono::duration<double>(now - last).count();
       last = now;
       ctx_.realTime = secondsSince(start);
       hud_.frameTimes.push(float(frameSeconds * 1000.0));
-      pollEvents();
-      if (pendingUiScale_ > 0) {
-        applyUiScale(pendingUiScale_);  // between frames: the font atlas cannot change inside one
-        pendingUiScale_ = 0;
+      feedScriptedKey();
+      for (const Command& c : input_.poll(*scene_, ctx_, stepper_.idle())) onCommand(c);
+      if (!(pendingLook_ == look_)) {
+        look_ = pendingLook_;
+        applyLook(look_, pixelsPerPoint());  // between frames: the font atlas cannot change inside one
       }
       updateViewport();
-      simulate(frameSeconds);
+      ctx_.paused = stepper_.paused;
+      stepper_.advance(frameSeconds, lockstep());
       renderFrame();
       if (options_.frames && ++frame_ >= options_.frames) break;
     }
-    finishStep();
+    stepper_.waitIdle();
     return finish();
   }
 
  private:
-  void afterSceneCreated() {
-    ctx_.simTime = 0;
-    steps_ = 0;
-    log_.clear();
-    scene_->homeCamera(ctx_);
-    lastStepMs_ = 0;
-    recordMetrics();
-    std::string title = "crowdlab — " + sceneTitle();
-    SDL_SetWindowTitle(sdl_.window, title.c_str());
-  }
+  // Scripted runs and recordings take exactly one step per frame, never on the worker.
+  bool lockstep() const { return options_.frames || recorder_.active(); }
 
-  std::string sceneTitle() const {
-    for (const auto& e : scenes_) if (sceneName_ == e.name) return e.title;
-    return sceneName_;
-  }
+  float pixelsPerPoint() const { return std::max(1.0f, float(drawableSize_.x) / windowSize_.x); }
 
-  void switchScene(const std::string& name) {
-    finishStep();
-    const scenes::SceneEntry* entry = scenes::findScene(name);
-    if (!entry) return;
-    auto scene = entry->create();
-    scene->seed = options_.seed;
-    scene->ctx = &ctx_;
-    scene->paramsChanged();
-    scene->reset();
+  // The one way to a new scene: the factory (preset and --set from the command line only for the
+  // first), then the app's own state for it starts over.
+  bool switchScene(const std::string& name, const Options* commandLine, std::string& error) {
+    stepper_.waitIdle();
+    Options recipe;
+    recipe.seed = options_.seed;
+    if (commandLine) recipe = *commandLine;
+    auto scene = makeScene(name, recipe, ctx_, error);
+    if (!scene) return false;
     scene_ = std::move(scene);
     sceneName_ = name;
     afterSceneCreated();
+    return true;
+  }
+
+  void switchToNumber(int number) {
+    if (number < 1 || number > int(scenes_.size())) return;
+    std::string error;
+    const std::string name = scenes_[size_t(number - 1)].name;
+    if (name != sceneName_ && !switchScene(name, nullptr, error)) hud_.message = error;
+  }
+
+  void afterSceneCreated() {
+    stepper_.restart();
+    log_.clear();
+    ctx_.simTime = 0;
+    input_.cancelDrag();
+    scene_->homeCamera(ctx_);
+    recordMetrics();
+    const std::string title = "crowdlab — " + sceneTitle();
+    SDL_SetWindowTitle(sdl_.window, title.c_str());
   }
 
   void restartScene() {
-    finishStep();
+    stepper_.waitIdle();
     scene_->reset();
     afterSceneCreated();
+  }
+
+  std::string sceneTitle() const {
+    for (const auto& e : scenes_)
+      if (sceneName_ == e.name) return e.title;
+    return sceneName_;
   }
 
   void updateViewport() {
@@ -197,206 +180,82 @@ class App {
     ctx_.camera3D.viewport = windowSize_;
   }
 
-  // ---- input ----
-  void pollEvents() {
-    SDL_Event e;
-    ImGuiIO& io = ImGui::GetIO();
-    while (SDL_PollEvent(&e)) {
-      ImGui_ImplSDL2_ProcessEvent(&e);
-      switch (e.type) {
-        case SDL_QUIT: quit_ = true; break;
-        case SDL_WINDOWEVENT:
-          if (e.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
-          break;
-        case SDL_KEYDOWN:
-          if (!io.WantCaptureKeyboard) onKey(e.key.keysym);
-          break;
-        case SDL_MOUSEBUTTONDOWN:
-        case SDL_MOUSEBUTTONUP:
-          if (io.WantCaptureMouse && e.type == SDL_MOUSEBUTTONDOWN) break;
-          onMouseButton(e.button, e.type == SDL_MOUSEBUTTONDOWN);
-          break;
-        case SDL_MOUSEMOTION: onMouseMotion(e.motion); break;
-        case SDL_MOUSEWHEEL:
-          if (!io.WantCaptureMouse) onWheel(float(e.wheel.y));
-          break;
-        default: break;
-      }
+  // ---- commands from keys and menus ----
+  void feedScriptedKey() {
+    if (scriptedKeys_.empty()) return;
+    // One key a frame, as a person would type them: each sees the frame the previous one made.
+    const SDL_Keysym k = scriptedKeys_.front();
+    scriptedKeys_.pop_front();
+    for (Uint32 type : {Uint32(SDL_KEYDOWN), Uint32(SDL_KEYUP)}) {
+      SDL_Event e{};
+      e.type = type;
+      e.key.windowID = SDL_GetWindowID(sdl_.window);
+      e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+      e.key.keysym = k;
+      SDL_PushEvent(&e);
     }
-    ctx_.mouseInView = !io.WantCaptureMouse;
   }
 
-  void onKey(const SDL_Keysym& k) {
-    const bool shift = (k.mod & KMOD_SHIFT) != 0, ctrl = (k.mod & KMOD_CTRL) != 0;
-    switch (k.sym) {
-      case SDLK_ESCAPE: quit_ = true; return;
-      case SDLK_SPACE: paused_ = !paused_; return;
-      case SDLK_RIGHT: singleStep_ = true; paused_ = true; return;
-      case SDLK_r: if (!ctrl) { restartScene(); return; } break;
-      case SDLK_TAB: uiVisible_ = !uiVisible_; return;
-      case SDLK_F1: hud_.showHelp = !hud_.showHelp; return;
-      case SDLK_F11: toggleFullscreen(); return;
-      case SDLK_F12: screenshotRequested_ = true; return;
-      case SDLK_HOME: scene_->homeCamera(ctx_); return;
-      default: break;
+  void onCommand(const Command& c) {
+    switch (c.kind) {
+      case Command::Quit: quit_ = true; break;
+      case Command::Escape: onEscape(); break;
+      case Command::TogglePause: stepper_.paused = !stepper_.paused; break;
+      case Command::SingleStep: stepper_.requestSingleStep(); break;
+      case Command::Restart: restartScene(); break;
+      case Command::ToggleUi: uiVisible_ = !uiVisible_; break;
+      case Command::ToggleHelp: hud_.showHelp = !hud_.showHelp; break;
+      case Command::Fullscreen: setFullscreen(!fullscreen()); break;
+      case Command::Screenshot: screenshotRequested_ = true; break;
+      case Command::Home:
+        stepper_.waitIdle();  // Home reads agent positions: never while the worker moves them
+        scene_->homeCamera(ctx_);
+        break;
+      case Command::LargerUi: pendingLook_.uiScale = std::min(3.0f, look_.uiScale + 0.25f); break;
+      case Command::SmallerUi: pendingLook_.uiScale = std::max(1.0f, look_.uiScale - 0.25f); break;
+      case Command::SwitchScene: switchToNumber(c.number); break;
     }
-    if (ctrl && (k.sym == SDLK_EQUALS || k.sym == SDLK_PLUS || k.sym == SDLK_KP_PLUS)) {
-      pendingUiScale_ = std::min(3.0f, uiScale_ + 0.25f);
+  }
+
+  // Esc closes what is open, one thing a press: a menu, the help, fullscreen. With nothing open,
+  // a second Esc within a second quits; the first says so.
+  void onEscape() {
+    if (ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+      ImGui::ClosePopupToLevel(0, true);
+    } else if (hud_.showHelp) {
+      hud_.showHelp = false;
+    } else if (fullscreen()) {
+      setFullscreen(false);
+    } else if (escapePressedAt_ && secondsSince(*escapePressedAt_) <= kEscQuitSeconds) {
+      quit_ = true;
+    } else {
+      escapePressedAt_ = Clock::now();
       return;
     }
-    if (ctrl && (k.sym == SDLK_MINUS || k.sym == SDLK_KP_MINUS)) {
-      pendingUiScale_ = std::max(1.0f, uiScale_ - 0.25f);
-      return;
-    }
-    if (k.sym >= SDLK_1 && k.sym <= SDLK_6 && !ctrl) {
-      int order = int(k.sym - SDLK_1) + 1;
-      for (const auto& e : scenes_)
-        if (e.order == order) { switchScene(e.name); return; }
-      return;
-    }
-    if (!stepInFlight()) scene_->onKey(int(k.sym), shift);
+    escapePressedAt_.reset();
   }
 
-  scenes::MouseEvent mouseEvent(scenes::MouseEvent::Kind kind, int button, int x, int y) {
-    scenes::MouseEvent m;
-    m.kind = kind;
-    m.button = button;
-    m.screen = {float(x), float(y)};
-    m.world = ctx_.camera2D.screenToWorld(m.screen);
-    SDL_Keymod mod = SDL_GetModState();
-    m.shift = (mod & KMOD_SHIFT) != 0;
-    m.ctrl = (mod & KMOD_CTRL) != 0;
-    return m;
-  }
-
-  void onMouseButton(const SDL_MouseButtonEvent& b, bool down) {
-    int button = b.button == SDL_BUTTON_LEFT ? 1 : b.button == SDL_BUTTON_MIDDLE ? 2 : b.button == SDL_BUTTON_RIGHT ? 3 : 0;
-    auto m = mouseEvent(down ? scenes::MouseEvent::Down : scenes::MouseEvent::Up, button, b.x, b.y);
-    bool used = !stepInFlight() && scene_->onMouse(m);
-    if (down && !used) {
-      // Camera drags: 2D pans with right/middle; 3D orbits with left and pans with right/middle.
-      if (scene_->view() == scenes::View::TwoD) dragging_ = (button == 2 || button == 3) ? button : 0;
-      else dragging_ = button;
-    }
-    if (!down && button == dragging_) dragging_ = 0;
-  }
-
-  void onMouseMotion(const SDL_MouseMotionEvent& mm) {
-    ctx_.mouseScreen = {float(mm.x), float(mm.y)};
-    ctx_.mouseWorld = ctx_.camera2D.screenToWorld(ctx_.mouseScreen);
-    glm::vec2 d{float(mm.xrel), float(mm.yrel)};
-    if (dragging_) {
-      if (scene_->view() == scenes::View::TwoD) ctx_.camera2D.panPixels(d);
-      else if (dragging_ == 1) ctx_.camera3D.orbit(d);
-      else {
-        render::OrbitCamera& c = ctx_.camera3D;
-        glm::vec3 fwd = glm::normalize(c.target - c.eye());
-        glm::vec3 right = glm::normalize(glm::cross(fwd, glm::vec3(0, 0, 1)));
-        glm::vec3 up = glm::cross(right, fwd);
-        float s = c.distance * 0.0015f;
-        c.target += (-right * d.x + up * d.y) * s;
-      }
-      return;
-    }
-    if (!stepInFlight() && !ImGui::GetIO().WantCaptureMouse)
-      scene_->onMouse(mouseEvent(scenes::MouseEvent::Move, 0, mm.x, mm.y));
-  }
-
-  void onWheel(float amount) {
-    float factor = std::pow(1.15f, amount);
-    if (scene_->view() == scenes::View::TwoD) ctx_.camera2D.zoomAt(ctx_.mouseScreen, factor);
-    else ctx_.camera3D.zoom(1.0f / factor);
-    ctx_.mouseWorld = ctx_.camera2D.screenToWorld(ctx_.mouseScreen);
-  }
-
-  void toggleFullscreen() {
-    bool full = (SDL_GetWindowFlags(sdl_.window) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0;
-    SDL_SetWindowFullscreen(sdl_.window, full ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP);
-  }
-
-  // ---- simulation ----
-  bool stepInFlight() const { return pendingStep_.valid(); }
-
-  // Waits for a step running on the worker and books it.
-  void finishStep() {
-    if (!pendingStep_.valid()) return;
-    lastStepMs_ = pendingStep_.get();
-    hud_.stepMs.push(float(lastStepMs_));
-    afterStep();
-  }
-
-  void afterStep() {
-    ++steps_;
-    ctx_.simTime += kStepSeconds;
-    recordMetrics();
-  }
+  bool fullscreen() const { return (SDL_GetWindowFlags(sdl_.window) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0; }
+  void setFullscreen(bool on) { SDL_SetWindowFullscreen(sdl_.window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0); }
 
   void recordMetrics() {
     metrics_.clear();
     scene_->metrics(metrics_);
-    log_.record(steps_, ctx_.simTime, metrics_);
-  }
-
-  double timedStep() {
-    auto t0 = Clock::now();
-    scene_->step(kStepSeconds);
-    return secondsSince(t0) * 1000.0;
-  }
-
-  void simulate(double frameSeconds) {
-    ctx_.paused = paused_;
-    if (stepInFlight()) {
-      // A slow step runs on the worker; the window keeps drawing the last frame meanwhile.
-      if (pendingStep_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-        hud_.slowStepSeconds = secondsSince(asyncStart_);
-        return;
-      }
-      finishStep();
-      stepsDropped_++;  // real time moved on while it ran
-      accumulator_ = 0;
-      return;
-    }
-    int budget = 4;
-    if (options_.frames || recording_.active()) {
-      budget = paused_ && !singleStep_ ? 0 : 1;  // scripted runs and recordings: exactly one step per frame
-      accumulator_ = budget * kStepSeconds;
-    } else if (paused_) {
-      accumulator_ = singleStep_ ? kStepSeconds : 0;
-    } else {
-      accumulator_ += std::min(frameSeconds, 0.25) * speed_;
-    }
-    singleStep_ = false;
-    auto frameStart = Clock::now();
-    int taken = 0;
-    while (accumulator_ >= kStepSeconds - 1e-9 && taken < budget) {
-      if (!options_.frames && !recording_.active() && lastStepMs_ > kAsyncStepThresholdMs) {
-        asyncStart_ = Clock::now();
-        pendingStep_ = std::async(std::launch::async, [this] { return timedStep(); });
-        accumulator_ = 0;
-        return;
-      }
-      lastStepMs_ = timedStep();
-      hud_.stepMs.push(float(lastStepMs_));
-      afterStep();
-      accumulator_ -= kStepSeconds;
-      ++taken;
-      if (secondsSince(frameStart) > 0.030) break;  // keep the frame responsive
-    }
-    if (accumulator_ >= kStepSeconds) {
-      // Behind real time: drop the backlog instead of spiralling.
-      stepsDropped_ += int(accumulator_ / kStepSeconds);
-      accumulator_ = 0;
-    }
+    log_.record(stepper_.steps(), stepper_.simTime(), metrics_);
+    ctx_.simTime = stepper_.simTime();
   }
 
   // ---- drawing ----
   void renderFrame() {
-    auto t0 = Clock::now();
+    const auto t0 = Clock::now();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
+    input_.feedImGuiPointer();
     ImGui::NewFrame();
 
-    if (!stepInFlight()) {
+    // The scene is read only when no step is in flight; otherwise the last frame's batch is drawn again.
+    const bool sceneIdle = stepper_.idle();
+    if (sceneIdle) {
       batch_.clear();
       debug_.clear();
       scene_->draw(batch_, debug_);
@@ -412,8 +271,9 @@ class App {
       view.viewProjection = ctx_.camera2D.viewProjection();
     }
     drawLabels(view);
-    if (uiVisible_) drawUi();
+    if (uiVisible_) drawUi(sceneIdle);
     if (hud_.showHelp) drawHelp(scenes_);
+    drawEscapeToast();
     ImGui::Render();
 
     glViewport(0, 0, drawableSize_.x, drawableSize_.y);
@@ -422,88 +282,115 @@ class App {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     renderMs_ = secondsSince(t0) * 1000.0;
 
-    bool last = options_.frames && frame_ + 1 >= options_.frames;
-    if (screenshotRequested_ || (last && !options_.screenshot.empty())) {
-      std::string path = screenshotRequested_ ? "crowdlab-" + sceneName_ + "-" + timestamp() + ".png" : options_.screenshot;
-      saveScreenshot(path);
+    const bool lastFrame = options_.frames && frame_ + 1 >= options_.frames;
+    if (screenshotRequested_) {
+      screenshot(timestampedName(sceneName_, ".png"));
       screenshotRequested_ = false;
     }
-    if (recording_.active()) recordFrame();
+    if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot);
+    if (recorder_.active()) {
+      std::string message;
+      if (!recorder_.frame(message)) fail(message, recordFailed_);
+      else if (!message.empty()) hud_.message = message;
+    }
     SDL_GL_SwapWindow(sdl_.window);
+  }
+
+  void drawEscapeToast() {
+    if (!escapePressedAt_ || secondsSince(*escapePressedAt_) > kEscQuitSeconds) return;
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.85f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowBgAlpha(0.9f);
+    ImGui::Begin("##esc", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
+                                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+    ImGui::TextUnformatted("Press Esc again to quit (Ctrl+Q quits at once)");
+    ImGui::End();
+  }
+
+  void fail(const std::string& message, bool& flag) {
+    hud_.message = message;
+    std::fprintf(stderr, "crowdlab: %s\n", message.c_str());
+    flag = true;
+  }
+
+  void screenshot(const std::string& path) {
+    std::string message;
+    if (!saveScreenshot(path, drawableSize_.x, drawableSize_.y, message)) return fail(message, screenshotFailed_);
+    hud_.message = message;
+    std::printf("screenshot=%s\n", path.c_str());
+  }
+
+  void startRecording(int frames, const std::string& dir) {
+    std::string message;
+    if (!recorder_.start(frames, dir, drawableSize_.x, drawableSize_.y, message)) return fail(message, recordFailed_);
+    hud_.message = message;
   }
 
   void drawLabels(const render::FrameView& view) {
     if (debug_.texts().empty()) return;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     for (const auto& t : debug_.texts()) {
-      glm::vec4 clip = view.viewProjection * glm::vec4(t.position, 1.0f);
+      const glm::vec4 clip = view.viewProjection * glm::vec4(t.position, 1.0f);
       if (clip.w <= 0) continue;
-      glm::vec2 ndc = glm::vec2(clip) / clip.w;
-      ImVec2 p{(ndc.x * 0.5f + 0.5f) * windowSize_.x, (0.5f - ndc.y * 0.5f) * windowSize_.y};
+      const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+      const ImVec2 p{(ndc.x * 0.5f + 0.5f) * windowSize_.x, (0.5f - ndc.y * 0.5f) * windowSize_.y};
       dl->AddText(p, t.color, t.text.c_str());
     }
   }
 
-  void drawUi() {
+  void drawUi(bool sceneIdle) {
     HudState state;
     state.fps = ImGui::GetIO().Framerate;
-    state.stepMs = lastStepMs_;
+    state.stepMs = stepper_.lastStepMs();
     state.renderMs = renderMs_;
     state.stats = lastStats_;
-    state.paused = paused_;
-    state.stepsDropped = stepsDropped_;
-    state.steps = steps_;
+    state.paused = stepper_.paused;
+    state.stepsDropped = stepper_.stepsDropped();
+    state.steps = stepper_.steps();
     state.glInfo = glInfo_;
-    state.stepRunning = stepInFlight();
-    state.uiScale = uiScale_;
-    state.darkTheme = darkTheme_;
-    state.recording = recording_.active();
-    state.recordedFrames = recording_.written;
-    state.recordTotal = recording_.total;
-    HudActions act = drawHud(hud_, state, scenes_, sceneName_, speed_, vsync_, log_);
-    if (act.uiScale > 0) pendingUiScale_ = act.uiScale;
-    if (act.toggleTheme) {
-      darkTheme_ = !darkTheme_;
-      pendingUiScale_ = uiScale_;  // the theme is re-applied with the scaled style
-    }
-    if (act.recordFrames > 0) startRecording(act.recordFrames, "");
-    if (act.stopRecording) stopRecording();
+    state.stepRunning = !sceneIdle;
+    state.slowStepSeconds = stepper_.inFlightSeconds();
+    state.uiScale = look_.uiScale;
+    state.darkTheme = look_.darkTheme;
+    state.recording = recorder_.active();
+    state.recordedFrames = recorder_.written();
+    state.recordTotal = recorder_.total();
+    HudActions act = drawHud(hud_, state, scenes_, sceneName_, stepper_.speed, vsync_, log_);
+    if (act.uiScale > 0) pendingLook_.uiScale = act.uiScale;
+    if (act.toggleTheme) pendingLook_.darkTheme = !look_.darkTheme;
+    if (act.recordFrames > 0) startRecording(act.recordFrames, timestampedName(sceneName_, ""));
+    if (act.stopRecording) hud_.message = recorder_.stop();
     if (act.vsyncChanged) SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
-    if (act.togglePause) paused_ = !paused_;
-    if (act.singleStep) { singleStep_ = true; paused_ = true; }
+    if (act.togglePause) stepper_.paused = !stepper_.paused;
+    if (act.singleStep) stepper_.requestSingleStep();
     if (act.restart) restartScene();
     if (act.screenshot) screenshotRequested_ = true;
-    if (!act.switchTo.empty() && act.switchTo != sceneName_) switchScene(act.switchTo);
     if (act.exportCsv) {
-      std::string path = "crowdlab-" + sceneName_ + "-metrics-" + timestamp() + ".csv", error;
-      hud_.message = log_.writeCsv(path, error) ? "saved " + path : error;
+      const std::string path = timestampedName(sceneName_, "-metrics.csv");
+      std::string error;
+      hud_.message = log_.writeCsv(path, error) ? "saved " + fullPath(path) : error;
     }
-    if (drawScenePanel(*scene_, sceneName_, sceneTitle(), stepInFlight(), panel_)) {
+    if (!act.switchTo.empty() && act.switchTo != sceneName_) {
+      std::string error;
+      if (!switchScene(act.switchTo, nullptr, error)) hud_.message = error;
+      return;  // the panel below belongs to the old scene
+    }
+    if (drawScenePanel(*scene_, sceneName_, sceneTitle(), !stepper_.idle(), panel_)) {
       // A parameter changed: the scene reconciles (N, radii, clamps) between steps.
       scene_->paramsChanged();
     }
   }
 
-  void saveScreenshot(const std::string& path) {
-    std::vector<uint8_t> pixels;
-    render::readFramebuffer(drawableSize_.x, drawableSize_.y, pixels);
-    std::string error;
-    if (render::writePng(path, drawableSize_.x, drawableSize_.y, pixels, error)) {
-      hud_.message = "saved " + path;
-      std::printf("screenshot=%s\n", path.c_str());
-    } else {
-      hud_.message = error;
-      std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
-      screenshotFailed_ = true;
-    }
-  }
+  // ---- settings: only a person's session is remembered, never a scripted run's ----
+  bool scriptedRun() const { return options_.frames || !options_.screenshot.empty(); }
 
   void saveUserSettings() {
+    if (scriptedRun()) return;
     settings_.lastScene = sceneName_;
-    settings_.uiScale = uiScale_;
+    settings_.uiScale = look_.uiScale;
     settings_.vsync = vsync_;
-    settings_.darkTheme = darkTheme_;
-    Uint32 flags = SDL_GetWindowFlags(sdl_.window);
+    settings_.darkTheme = look_.darkTheme;
+    const Uint32 flags = SDL_GetWindowFlags(sdl_.window);
     // A size given on the command line is for that run (a screenshot, a test), not the user's window.
     if (!options_.sizeGiven && !(flags & (SDL_WINDOW_FULLSCREEN | SDL_WINDOW_FULLSCREEN_DESKTOP | SDL_WINDOW_MAXIMIZED))) {
       SDL_GetWindowSize(sdl_.window, &settings_.windowWidth, &settings_.windowHeight);
@@ -513,101 +400,12 @@ class App {
     if (!saveSettings(settingsPath(), settings_, error)) std::fprintf(stderr, "crowdlab: settings not saved: %s\n", error.c_str());
   }
 
-  // ---- UI scale and theme: fonts are rebuilt at the new size so text stays crisp ----
-  void applyUiScale(float scale) {
-    uiScale_ = std::clamp(scale, 1.0f, 3.0f);
-    ImGuiIO& io = ImGui::GetIO();
-    io.Fonts->Clear();
-    float pixelsPerPoint = windowSize_.x > 0 ? float(drawableSize_.x) / windowSize_.x : 1.0f;
-    pixelsPerPoint = std::max(1.0f, pixelsPerPoint);
-    const float points = 15.0f * uiScale_;
-    ImFont* font = nullptr;
-    for (const char* path : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/System/Library/Fonts/SFNS.ttf",
-                             "C:\\Windows\\Fonts\\segoeui.ttf"}) {
-      if (std::FILE* f = std::fopen(path, "rb")) {
-        std::fclose(f);
-        font = io.Fonts->AddFontFromFileTTF(path, points * pixelsPerPoint);
-        if (font) break;
-      }
-    }
-    if (!font) {
-      // No TTF on this system: ImGui's built-in font, rasterised at the scaled size.
-      ImFontConfig config;
-      config.SizePixels = 13.0f * uiScale_ * pixelsPerPoint;
-      io.Fonts->AddFontDefault(&config);
-    }
-    io.FontGlobalScale = 1.0f / pixelsPerPoint;
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
-    applyTheme(darkTheme_);
-    ImGui::GetStyle().ScaleAllSizes(uiScale_);
-  }
-
-  // ---- recording for slides: a PNG sequence, and an MP4 when ffmpeg is on the PATH ----
-  struct Recording {
-    std::string dir;
-    int total = 0, written = 0;
-    std::FILE* ffmpeg = nullptr;
-    bool active() const { return total > 0 && written < total; }
-  };
-
-  void startRecording(int frames, const std::string& dir) {
-    stopRecording();
-    recording_ = {};
-    recording_.dir = dir.empty() ? "crowdlab-" + sceneName_ + "-" + timestamp() : dir;
-    std::string error;
-    if (!makeDirectories(recording_.dir, error)) {
-      hud_.message = error;
-      std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
-      recordFailed_ = true;
-      return;
-    }
-    recording_.total = frames;
-    if (std::system("command -v ffmpeg >/dev/null 2>&1") == 0) {
-      char cmd[1024];
-      std::snprintf(cmd, sizeof(cmd),
-                    "ffmpeg -y -loglevel error -f rawvideo -pixel_format rgba -video_size %dx%d -framerate 60 -i - "
-                    "-pix_fmt yuv420p '%s/recording.mp4'",
-                    drawableSize_.x, drawableSize_.y, recording_.dir.c_str());
-      recording_.ffmpeg = popen(cmd, "w");
-    }
-    hud_.message = "recording " + std::to_string(frames) + " frames to " + recording_.dir;
-  }
-
-  void recordFrame() {
-    std::vector<uint8_t> pixels;
-    render::readFramebuffer(drawableSize_.x, drawableSize_.y, pixels);
-    char name[64];
-    std::snprintf(name, sizeof(name), "/frame_%05d.png", recording_.written + 1);
-    std::string error;
-    if (!render::writePng(recording_.dir + name, drawableSize_.x, drawableSize_.y, pixels, error)) {
-      hud_.message = error;
-      std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
-      recordFailed_ = true;
-      stopRecording();
-      return;
-    }
-    if (recording_.ffmpeg) std::fwrite(pixels.data(), 1, pixels.size(), recording_.ffmpeg);
-    if (++recording_.written >= recording_.total) stopRecording();
-  }
-
-  void stopRecording() {
-    if (recording_.ffmpeg) {
-      pclose(recording_.ffmpeg);
-      recording_.ffmpeg = nullptr;
-    }
-    if (recording_.total) {
-      hud_.message = "recorded " + std::to_string(recording_.written) + " frames in " + recording_.dir;
-      std::printf("recorded=%d\nrecord_dir=%s\n", recording_.written, recording_.dir.c_str());
-    }
-    recording_.total = 0;
-  }
-
   int finish() {
-    stopRecording();
+    recorder_.stop();
     saveUserSettings();
-    std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\n", sceneName_.c_str(), frame_,
-                static_cast<unsigned long long>(steps_), lastStats_.agents, lastStats_.drawCalls, lastStats_.agentDrawCalls);
+    std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\nui_visible=%d\nhelp_open=%d\n",
+                sceneName_.c_str(), frame_, static_cast<unsigned long long>(stepper_.steps()), lastStats_.agents,
+                lastStats_.drawCalls, lastStats_.agentDrawCalls, int(uiVisible_), int(hud_.showHelp));
     if (!options_.metricsCsv.empty()) {
       std::string error;
       if (!log_.writeCsv(options_.metricsCsv, error)) {
@@ -621,6 +419,7 @@ class App {
 
   const Options& options_;
   SdlContext& sdl_;
+  Settings& settings_;
   render::Renderer renderer_;
   render::AgentBatch batch_;
   render::DebugDraw debug_;
@@ -629,24 +428,22 @@ class App {
   std::unique_ptr<scenes::Scene> scene_;
   std::string sceneName_, glInfo_;
   scenes::SceneContext ctx_;
+  Stepper stepper_;  // after scene_: it is destroyed first, waiting for a step in flight
+  Input input_;
+  Recorder recorder_;
+  LookChoice look_, pendingLook_;
   std::vector<scenes::Metric> metrics_;
   MetricsLog log_;
   HudMemory hud_;
   PanelMemory panel_;
-  Settings& settings_;
-  Recording recording_;
-  float uiScale_ = 1.0f, pendingUiScale_ = 0.0f;
-  bool darkTheme_ = true, recordFailed_ = false;
+  std::deque<SDL_Keysym> scriptedKeys_;
+  std::optional<Clock::time_point> escapePressedAt_;
   glm::vec2 windowSize_{1280, 720};
   glm::ivec2 drawableSize_{1280, 720};
-  std::future<double> pendingStep_;
-  Clock::time_point asyncStart_;
-  double accumulator_ = 0, lastStepMs_ = 0, renderMs_ = 0;
-  float speed_ = 1.0f;
-  uint64_t steps_ = 0;
-  int frame_ = 0, stepsDropped_ = 0, dragging_ = 0;
-  bool quit_ = false, paused_ = false, singleStep_ = false, uiVisible_ = true, vsync_ = true;
-  bool screenshotRequested_ = false, screenshotFailed_ = false;
+  double renderMs_ = 0;
+  int frame_ = 0;
+  bool quit_ = false, uiVisible_ = true, vsync_ = true;
+  bool screenshotRequested_ = false, screenshotFailed_ = false, recordFailed_ = false;
 };
 
 }  // namespace
@@ -667,7 +464,7 @@ int runWindow(const Options& given) {
   if (!given.scene.empty() || !o.sets.empty() || !o.preset.empty()) {
     scenes::SceneContext probe;
     if (!makeScene(o.scene, o, probe, error)) {
-      std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage());
+      std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage().c_str());
       return 2;
     }
   }
@@ -696,11 +493,3 @@ int runWindow(const Options& given) {
 }
 
 }  // namespace app
-
-// For `crowdlab bench --report`: the GL renderer, from a hidden window when a display is there.
-std::string benchReportHeader() {
-  app::SdlContext sdl;
-  std::string error;
-  if (!app::openWindow(sdl, 64, 64, false, true, error)) return "GL renderer: unavailable (" + error + ")\n";
-  return "GL renderer: " + render::Renderer::glInfo() + "\n";
-}

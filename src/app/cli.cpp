@@ -1,19 +1,22 @@
 #include "app/cli.hpp"
 
 #include <set>
+#include <sstream>
+#include "scenes/scene.hpp"
 #include "scenes/user_input.hpp"
 
 namespace app {
 
-const char* usage() {
+std::string usage() {
   return "usage:\n"
          "  crowdlab [--scene NAME] [--seed N] [--set k=v]... [--preset FILE] [--frames N]\n"
          "           [--screenshot FILE] [--width W] [--height H] [--vsync on|off] [--fullscreen]\n"
-         "           [--metrics-csv FILE] [--record N --record-dir DIR]\n"
+         "           [--metrics-csv FILE] [--record N --record-dir DIR] [--keys K1,K2,...]\n"
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
          "  crowdlab --scene NAME --list-params\n"
          "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--mode grid|brute|all] [--csv FILE] [--report]\n"
-         "scenes: murmuration, boids, spatial-hash, orca-corridor, steering, finale\n";
+         "scenes: " +
+         scenes::sceneNames() + "\n";
 }
 
 namespace {
@@ -94,6 +97,12 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       if (!value(v) || !parseInt(a, v, 1, 100000, n, error)) return false;
       o.recordFrames = int(n);
     } else if (a == "--record-dir") { if (!value(o.recordDir)) return false; }
+    else if (a == "--keys") {
+      if (!value(v)) return false;
+      std::istringstream list(v);
+      for (std::string key; std::getline(list, key, ',');)
+        if (!key.empty()) o.keys.push_back(key);
+    }
     else {
       error = "unknown option " + scenes::quoteText(a);
       return false;

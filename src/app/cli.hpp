@@ -25,10 +25,12 @@ struct Options {
   bool help = false;
   int recordFrames = 0;          // --record N: save N frames as a PNG sequence
   std::string recordDir;
+  std::vector<std::string> keys; // --keys LIST: key presses fed one a frame at start (scripted slides, tests)
 };
 
 // Parses argv (after the program name). On a bad flag or value returns false with a one-line message.
 bool parseOptions(const std::vector<std::string>& args, Options& out, std::string& error);
-const char* usage();
+// The usage text; the scene list comes from the registry.
+std::string usage();
 
 }  // namespace app

@@ -5,6 +5,7 @@
 #include "app/settings.hpp"
 #include "app/setup.hpp"
 #include "scenes/user_input.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace app {
 
@@ -22,6 +23,9 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
   for (const std::string& s : o.sets)
     if (!scenes::setParamAssignment(scene->params(), s, error)) return nullptr;
   scene->paramsChanged();
+  // Every new scene starts on the thread count the user chose (all cores); a scene's own setting,
+  // like the finale's `threads`, holds only inside its steps.
+  sim::setThreadCount(0);
   scene->reset();
   return scene;
 }
@@ -41,7 +45,7 @@ int runHeadless(const Options& o) {
   std::string error;
   std::unique_ptr<scenes::Scene> scene = makeScene(o.scene, o, ctx, error);
   if (!scene) {
-    std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage());
+    std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage().c_str());
     return 2;
   }
   MetricsCsvStream csv;  // opened before the run: a path that cannot be written costs no waiting

@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 namespace app {
 
@@ -31,9 +32,10 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
   HudActions act;
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu("Scene")) {
-      for (const auto& e : scenes) {
-        char key[4];
-        std::snprintf(key, sizeof(key), "%d", e.order);
+      for (size_t i = 0; i < scenes.size(); ++i) {
+        const scenes::SceneEntry& e = scenes[i];
+        char key[8] = "";
+        if (i < 9) std::snprintf(key, sizeof(key), "%zu", i + 1);  // keys 1-9: the registry's order
         if (ImGui::MenuItem(e.title, key, current == e.name)) act.switchTo = e.name;
       }
       ImGui::Separator();
@@ -80,7 +82,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     ImGui::Text("steps %llu%s", static_cast<unsigned long long>(s.steps), s.paused ? "   PAUSED" : "");
     if (s.stepRunning || s.stepMs > 40.0) {
       ImGui::TextColored(ImVec4(1, 0.55f, 0.3f, 1), "Simulation slower than real time:\none step takes %.0f ms%s",
-                         std::max(s.stepMs, hud.slowStepSeconds * 1000.0), s.stepRunning ? " (running...)" : "");
+                         std::max(s.stepMs, s.slowStepSeconds * 1000.0), s.stepRunning ? " (running...)" : "");
     }
     if (s.stepsDropped) ImGui::TextDisabled("steps dropped to keep up: %d", s.stepsDropped);
     ImGui::SliderFloat("speed", &speed, 0.1f, 4.0f, "%.1fx", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
@@ -135,11 +137,12 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes) {
   ImGui::SetNextWindowBgAlpha(0.92f);
   ImGui::Begin("Keys", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
   const char* keys[][2] = {
-      {"1 - 6", "switch scene"},       {"Space", "pause / resume"},
+      {"1 - 9", "switch scene (the order below)"},       {"Space", "pause / resume"},
       {"Right arrow", "single step"},  {"R", "restart the scene"},
       {"Tab", "hide / show all UI"},   {"F1", "this help"},
       {"F11", "fullscreen"},           {"F12", "screenshot (PNG named after scene and time)"},
-      {"Home", "reset the camera"},    {"Esc", "quit"},
+      {"Home", "reset the camera"},    {"Esc", "close menu / help / fullscreen; twice: quit"},
+      {"Ctrl Q", "quit"},
       {"Wheel", "zoom at the cursor"}, {"Right / middle drag", "pan (2D), pan (3D)"},
       {"Left drag (3D)", "orbit"},     {"Left click", "the scene's action (select, target, place)"},
       {"Ctrl + / Ctrl -", "larger / smaller UI (1x - 3x)"},
@@ -155,17 +158,9 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes) {
     ImGui::EndTable();
   }
   ImGui::Separator();
-  for (const auto& e : scenes) ImGui::Text("%d  %s  (--scene %s)", e.order, e.title, e.name);
+  for (size_t i = 0; i < scenes.size(); ++i)
+    ImGui::Text("%s  %s  (--scene %s)", i < 9 ? std::to_string(i + 1).c_str() : " ", scenes[i].title, scenes[i].name);
   ImGui::End();
-}
-
-void applyTheme(bool dark) {
-  if (dark) ImGui::StyleColorsDark();
-  else ImGui::StyleColorsLight();
-  ImGuiStyle& st = ImGui::GetStyle();
-  st.WindowRounding = 6;
-  st.FrameRounding = 4;
-  st.GrabRounding = 4;
 }
 
 }  // namespace app

@@ -19,10 +19,9 @@ struct RingPlot {
 
 // What the HUD remembers between frames.
 struct HudMemory {
-  RingPlot frameTimes, stepMs;
+  RingPlot frameTimes;
   bool showHelp = false;
   std::string message;          // last screenshot / export / error line
-  double slowStepSeconds = 0;   // how long the step on the worker has been running
   int recordFrames = 300;
   float uiScaleEdit = 1.0f;
   bool editingScale = false;
@@ -33,6 +32,7 @@ struct HudState {
   double stepMs = 0, renderMs = 0;
   render::FrameStats stats;
   bool paused = false, stepRunning = false;
+  double slowStepSeconds = 0;   // how long the step on the worker has been running
   int stepsDropped = 0;
   uint64_t steps = 0;
   std::string glInfo;
@@ -62,6 +62,5 @@ struct PanelMemory {
 bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const std::string& title, bool stepRunning,
                     PanelMemory& memory);
 void drawHelp(const std::vector<scenes::SceneEntry>& scenes);
-void applyTheme(bool dark);
 
 }  // namespace app

@@ -7,24 +7,22 @@
 #include "bench/bench.hpp"
 #include "scenes/user_input.hpp"
 
-std::string benchReportHeader();  // app.cpp: GL renderer and vendor, when a context can be made
-
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "bench") {
     std::vector<std::string> rest(args.begin() + 1, args.end());
     bool report = false;
     for (const std::string& a : rest) report |= (a == "--report");
-    return bench::run(rest, report ? benchReportHeader() : std::string());
+    return bench::run(rest, report ? app::benchReportHeader() : std::string());
   }
   app::Options options;
   std::string error;
   if (!app::parseOptions(args, options, error)) {
-    std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), app::usage());
+    std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), app::usage().c_str());
     return 2;
   }
   if (options.help) {
-    std::printf("crowdlab — crowd simulation, six interactive scenes\n%s", app::usage());
+    std::printf("crowdlab — crowd simulation, six interactive scenes\n%s", app::usage().c_str());
     return 0;
   }
   if (options.listParams) {
@@ -32,7 +30,7 @@ int main(int argc, char** argv) {
     const scenes::SceneEntry* entry = scenes::findScene(options.scene);
     if (!entry) {
       std::fprintf(stderr, "crowdlab: unknown scene %s (scenes: %s)\n%s", scenes::quoteText(options.scene).c_str(),
-                   scenes::sceneNames().c_str(), app::usage());
+                   scenes::sceneNames().c_str(), app::usage().c_str());
       return 2;
     }
     auto scene = entry->create();

@@ -20,5 +20,7 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
                                          std::string& error);
 int runHeadless(const Options& o);
 int runWindow(const Options& o);
+// For `crowdlab bench --report`: the GL renderer, from a hidden window when a display is there.
+std::string benchReportHeader();
 
 }  // namespace app

@@ -117,7 +117,7 @@ class Finale final : public scenes::Scene {
   }
 
   void step(float dt) override {
-    sim::setThreadCount(std::min(s_.threads, sim::hardwareThreads()));
+    const sim::ScopedThreadCount threads(s_.threads);  // this step only: other scenes keep the user's count
     sim_.step(dt);
     const auto& t = sim_.timings();
     stepMsSinceDraw_ += t.stepMs;
@@ -297,8 +297,9 @@ class Finale final : public scenes::Scene {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%-20s %7.2f", PhaseTimes::kNames[i], phases_.ms[size_t(i)]);
       if (i % 2 == 0) ImGui::SameLine(width * 0.5f);
     }
-    ImGui::TextDisabled("step %.2f ms on %d thread%s, %zu agents", sim_.timings().stepMs, sim::threadCount(),
-                        sim::threadCount() == 1 ? "" : "s", sim_.size());
+    const int threads = std::min(s_.threads, sim::hardwareThreads());
+    ImGui::TextDisabled("step %.2f ms on %d thread%s, %zu agents", sim_.timings().stepMs, threads, threads == 1 ? "" : "s",
+                        sim_.size());
   }
 
   // Three curves of weights against neighbour count, one slider per sample. They edit the declared

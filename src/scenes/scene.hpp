@@ -82,7 +82,7 @@ class Scene {
 struct SceneEntry {
   const char* name;    // command-line name: "boids"
   const char* title;   // menu title: "Boids playground"
-  int order;           // teaching order 1..6 (keys 1-6)
+  int order;           // teaching order; keys 1-9 follow it
   std::unique_ptr<Scene> (*create)();
 };
 

@@ -1,6 +1,7 @@
 // Running the real crowdlab program from tests: exit code, stdout, stderr; and looking at PNGs it wrote.
 #pragma once
 #include <sys/wait.h>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -83,6 +84,62 @@ inline ImageStats pngStats(const std::string& path) {
   s.dominantFraction = total ? double(best) / double(total) : 1.0;
   stbi_image_free(px);
   return s;
+}
+
+// A PNG's pixels, for looking at parts of a picture.
+struct Pixels {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+  const unsigned char* at(int x, int y) const { return rgba.data() + (size_t(y) * size_t(width) + size_t(x)) * 4; }
+};
+
+inline Pixels loadPixels(const std::string& path) {
+  Pixels p;
+  int n = 0;
+  unsigned char* data = stbi_load(path.c_str(), &p.width, &p.height, &n, 4);
+  if (data) {
+    p.rgba.assign(data, data + size_t(p.width) * size_t(p.height) * 4);
+    stbi_image_free(data);
+  }
+  return p;
+}
+
+// What a scene put on top of its background in the rectangle [x0, x1) x [y0, y1): each row's most
+// common colour is the background there (a flat clear colour, or one band of a vertical sky
+// gradient), and a pixel that differs from it by more than `threshold` (sum over RGB) is foreground.
+struct Foreground {
+  size_t pixels = 0;        // foreground pixels
+  size_t colors = 0;        // distinct foreground colours, quantised to 4 bits per channel
+  double share = 0;         // pixels / area
+};
+
+inline Foreground foreground(const Pixels& p, int x0, int y0, int x1, int y1, int threshold = 60) {
+  Foreground f;
+  std::set<uint32_t> colors;
+  std::vector<uint32_t> counts(1u << 12);
+  for (int y = y0; y < y1; ++y) {
+    std::fill(counts.begin(), counts.end(), 0u);
+    auto quantised = [&](const unsigned char* c) { return (uint32_t(c[0] >> 4) << 8) | (uint32_t(c[1] >> 4) << 4) | uint32_t(c[2] >> 4); };
+    for (int x = x0; x < x1; ++x) counts[quantised(p.at(x, y))]++;
+    const uint32_t mode = uint32_t(std::max_element(counts.begin(), counts.end()) - counts.begin());
+    int bg[3] = {0, 0, 0}, n = 0;
+    for (int x = x0; x < x1; ++x)
+      if (quantised(p.at(x, y)) == mode) {
+        for (int c = 0; c < 3; ++c) bg[c] += p.at(x, y)[c];
+        ++n;
+      }
+    for (int x = x0; x < x1; ++x) {
+      const unsigned char* c = p.at(x, y);
+      const int diff = std::abs(c[0] - bg[0] / n) + std::abs(c[1] - bg[1] / n) + std::abs(c[2] - bg[2] / n);
+      if (diff > threshold) {
+        ++f.pixels;
+        colors.insert(quantised(c));
+      }
+    }
+  }
+  f.colors = colors.size();
+  f.share = double(f.pixels) / (double(x1 - x0) * double(y1 - y0));
+  return f;
 }
 
 // The instance counts of every instanced draw in the last complete frame, read from an apitrace

@@ -17,7 +17,8 @@ std::string freshConfigDir(const std::string& name) {
 TEST(Settings, LastSceneAndUiScalePersistAcrossRuns) {
   std::string dir = freshConfigDir("settings-persist");
   std::string env = "CROWDLAB_CONFIG_DIR='" + dir + "'";
-  apptest::RunResult first = apptest::runCrowdlab("--scene steering --frames 2", env);
+  // A session a person ends (Ctrl+Q) is remembered; scripted --frames runs are not (test_keys.cpp).
+  apptest::RunResult first = apptest::runCrowdlab("--scene steering --keys ctrl+q", env + " timeout 60");
   ASSERT_EQ(first.exitCode, 0) << first.err;
   std::string saved = apptest::slurp(dir + "/settings.json");
   EXPECT_NE(saved.find("\"lastScene\": \"steering\""), std::string::npos) << saved;

@@ -67,11 +67,13 @@ TEST(FinaleScene, ThreadsIsADeclaredParameterWithTheMachineAsDefault) {
   EXPECT_EQ(threads.get(), double(sim::hardwareThreads()));
   EXPECT_NE(scenes::describeParams(s.scene->params()).find("threads "), std::string::npos);
 
-  // --set threads=1 reaches the thread pool on the next step.
+  // --set threads=1 holds inside the finale's steps only: after one, every other scene finds the
+  // count it had (it used to stay at 1 for every scene after leaving the finale).
+  sim::setThreadCount(0);
   s.set({"threads=1"});
   s.scene->paramsChanged();
   s.run(1);
-  EXPECT_EQ(sim::threadCount(), 1);
+  EXPECT_EQ(sim::threadCount(), sim::hardwareThreads());
   std::string error;
   EXPECT_FALSE(scenes::setParamAssignment(s.scene->params(), "threads=0", error));
   EXPECT_FALSE(scenes::setParamAssignment(s.scene->params(), "threads=65", error));
@@ -81,7 +83,6 @@ TEST(FinaleScene, ThreadsIsADeclaredParameterWithTheMachineAsDefault) {
   s.scene->paramsChanged();
   s.run(1);
   EXPECT_EQ(sim::threadCount(), sim::hardwareThreads());
-  sim::setThreadCount(0);
 }
 
 TEST(FinaleScene, CurvesAreParametersWithoutGeneratedSliders) {

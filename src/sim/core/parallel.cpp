@@ -1,13 +1,20 @@
 #include "sim/core/parallel.hpp"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <thread>
 
 namespace sim {
 namespace {
 int gThreads = 0;
-std::unique_ptr<tbb::task_arena> gArena;
+tbb::task_arena* gArena = nullptr;
+// One arena per count, kept: a scoped count switches every step, and a new arena would start its
+// worker threads again each time.
+std::map<int, std::unique_ptr<tbb::task_arena>>& arenas() {
+  static std::map<int, std::unique_ptr<tbb::task_arena>> byCount;
+  return byCount;
+}
 }  // namespace
 
 int hardwareThreads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
@@ -16,7 +23,9 @@ void setThreadCount(int threads) {
   int t = threads <= 0 ? hardwareThreads() : threads;
   if (gArena && t == gThreads) return;
   gThreads = t;
-  gArena = std::make_unique<tbb::task_arena>(t);
+  auto& slot = arenas()[t];
+  if (!slot) slot = std::make_unique<tbb::task_arena>(t);
+  gArena = slot.get();
 }
 
 int threadCount() {
@@ -28,5 +37,10 @@ tbb::task_arena& arena() {
   if (!gArena) setThreadCount(0);
   return *gArena;
 }
+
+ScopedThreadCount::ScopedThreadCount(int threads) : previous_(threadCount()) {
+  setThreadCount(std::min(threads, hardwareThreads()));
+}
+ScopedThreadCount::~ScopedThreadCount() { setThreadCount(previous_); }
 
 }  // namespace sim

@@ -14,6 +14,19 @@ int threadCount();        // threads parallelFor uses now
 int hardwareThreads();    // cores the machine offers
 tbb::task_arena& arena();
 
+// Runs with `threads` (clamped to the cores there are) while alive, then puts back the count
+// before it: a scene's own thread setting never outlives its step.
+class ScopedThreadCount {
+ public:
+  explicit ScopedThreadCount(int threads);
+  ~ScopedThreadCount();
+  ScopedThreadCount(const ScopedThreadCount&) = delete;
+  ScopedThreadCount& operator=(const ScopedThreadCount&) = delete;
+
+ private:
+  int previous_;
+};
+
 template <class Body>
 void parallelFor(size_t n, Body&& body, size_t grain = 128) {
   if (n == 0) return;

@@ -1,0 +1,130 @@
+#include "app/input.hpp"
+
+#include <imgui.h>
+#include <backends/imgui_impl_sdl.h>
+#include <cfloat>
+#include <cmath>
+
+namespace app {
+
+namespace {
+scenes::MouseEvent mouseEvent(const scenes::SceneContext& ctx, scenes::MouseEvent::Kind kind, int button, glm::vec2 at) {
+  scenes::MouseEvent m;
+  m.kind = kind;
+  m.button = button;
+  m.screen = at;
+  m.world = ctx.camera2D.screenToWorld(at);
+  const SDL_Keymod mod = SDL_GetModState();
+  m.shift = (mod & KMOD_SHIFT) != 0;
+  m.ctrl = (mod & KMOD_CTRL) != 0;
+  return m;
+}
+}  // namespace
+
+std::vector<Command> Input::poll(scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle) {
+  std::vector<Command> out;
+  const ImGuiIO& io = ImGui::GetIO();
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) {
+    ImGui_ImplSDL2_ProcessEvent(&e);
+    switch (e.type) {
+      case SDL_QUIT: out.push_back({Command::Quit}); break;
+      case SDL_WINDOWEVENT:
+        if (e.window.event == SDL_WINDOWEVENT_CLOSE) out.push_back({Command::Quit});
+        if (e.window.event == SDL_WINDOWEVENT_LEAVE) pointerInWindow_ = false;
+        if (e.window.event == SDL_WINDOWEVENT_ENTER) pointerInWindow_ = true;
+        break;
+      case SDL_KEYDOWN:
+        if (!io.WantCaptureKeyboard || e.key.keysym.sym == SDLK_ESCAPE) onKey(e.key.keysym, scene, sceneIdle, out);
+        break;
+      case SDL_MOUSEBUTTONDOWN:
+      case SDL_MOUSEBUTTONUP:
+        pointer_ = {float(e.button.x), float(e.button.y)};
+        pointerInWindow_ = true;
+        if (io.WantCaptureMouse && e.type == SDL_MOUSEBUTTONDOWN) break;
+        onButton(e.button, e.type == SDL_MOUSEBUTTONDOWN, scene, ctx, sceneIdle);
+        break;
+      case SDL_MOUSEMOTION:
+        pointer_ = {float(e.motion.x), float(e.motion.y)};
+        pointerInWindow_ = true;
+        onMotion(e.motion, scene, ctx, sceneIdle);
+        break;
+      case SDL_MOUSEWHEEL:
+        if (!io.WantCaptureMouse) {
+          const float factor = std::pow(1.15f, float(e.wheel.y));
+          if (scene.view() == scenes::View::TwoD) ctx.camera2D.zoomAt(ctx.mouseScreen, factor);
+          else ctx.camera3D.zoom(1.0f / factor);
+          ctx.mouseWorld = ctx.camera2D.screenToWorld(ctx.mouseScreen);
+        }
+        break;
+      default: break;
+    }
+  }
+  ctx.mouseInView = pointerInWindow_ && !io.WantCaptureMouse;
+  return out;
+}
+
+void Input::feedImGuiPointer() const {
+  ImGui::GetIO().MousePos = pointerInWindow_ ? ImVec2(pointer_.x, pointer_.y) : ImVec2(-FLT_MAX, -FLT_MAX);
+}
+
+void Input::onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std::vector<Command>& out) {
+  const bool shift = (k.mod & KMOD_SHIFT) != 0, ctrl = (k.mod & KMOD_CTRL) != 0;
+  auto command = [&](Command::Kind kind, int number = 0) { out.push_back({kind, number}); };
+  if (ctrl) {
+    switch (k.sym) {
+      case SDLK_q: return command(Command::Quit);
+      case SDLK_EQUALS: case SDLK_PLUS: case SDLK_KP_PLUS: return command(Command::LargerUi);
+      case SDLK_MINUS: case SDLK_KP_MINUS: return command(Command::SmallerUi);
+      default: break;
+    }
+  }
+  switch (k.sym) {
+    case SDLK_ESCAPE: return command(Command::Escape);
+    case SDLK_SPACE: return command(Command::TogglePause);
+    case SDLK_RIGHT: return command(Command::SingleStep);
+    case SDLK_TAB: return command(Command::ToggleUi);
+    case SDLK_F1: return command(Command::ToggleHelp);
+    case SDLK_F11: return command(Command::Fullscreen);
+    case SDLK_F12: return command(Command::Screenshot);
+    case SDLK_HOME: return command(Command::Home);
+    case SDLK_r: if (!ctrl) return command(Command::Restart); break;
+    default: break;
+  }
+  if (k.sym >= SDLK_1 && k.sym <= SDLK_9 && !ctrl) return command(Command::SwitchScene, int(k.sym - SDLK_1) + 1);
+  if (sceneIdle) scene.onKey(int(k.sym), shift);
+}
+
+void Input::onButton(const SDL_MouseButtonEvent& b, bool down, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle) {
+  const int button = b.button == SDL_BUTTON_LEFT ? 1 : b.button == SDL_BUTTON_MIDDLE ? 2 : b.button == SDL_BUTTON_RIGHT ? 3 : 0;
+  const auto m = mouseEvent(ctx, down ? scenes::MouseEvent::Down : scenes::MouseEvent::Up, button, pointer_);
+  const bool used = sceneIdle && scene.onMouse(m);
+  if (down && !used) {
+    // Camera drags: 2D pans with right/middle; 3D orbits with left and pans with right/middle.
+    if (scene.view() == scenes::View::TwoD) dragging_ = (button == 2 || button == 3) ? button : 0;
+    else dragging_ = button;
+  }
+  if (!down && button == dragging_) dragging_ = 0;
+}
+
+void Input::onMotion(const SDL_MouseMotionEvent& mm, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle) {
+  ctx.mouseScreen = pointer_;
+  ctx.mouseWorld = ctx.camera2D.screenToWorld(ctx.mouseScreen);
+  const glm::vec2 d{float(mm.xrel), float(mm.yrel)};
+  if (dragging_) {
+    if (scene.view() == scenes::View::TwoD) ctx.camera2D.panPixels(d);
+    else if (dragging_ == 1) ctx.camera3D.orbit(d);
+    else {
+      render::OrbitCamera& c = ctx.camera3D;
+      const glm::vec3 fwd = glm::normalize(c.target - c.eye());
+      const glm::vec3 right = glm::normalize(glm::cross(fwd, glm::vec3(0, 0, 1)));
+      const glm::vec3 up = glm::cross(right, fwd);
+      const float s = c.distance * 0.0015f;
+      c.target += (-right * d.x + up * d.y) * s;
+    }
+    return;
+  }
+  if (sceneIdle && !ImGui::GetIO().WantCaptureMouse) scene.onMouse(mouseEvent(ctx, scenes::MouseEvent::Move, 0, pointer_));
+}
+
+}  // namespace app

@@ -1,0 +1,43 @@
+// Input: SDL events -> ImGui first -> the app's keys (returned as commands) -> the scene (targets,
+// dragging) -> the camera (pan, orbit, zoom). The pointer position comes from SDL's motion events,
+// not from polling, so synthetic input (VNC, xdotool) hovers and drags like a real mouse.
+#pragma once
+#include <SDL.h>
+#include <vector>
+#include <glm/glm.hpp>
+#include "scenes/scene.hpp"
+
+namespace app {
+
+struct Command {
+  enum Kind {
+    Quit,         // the window closed, or Ctrl+Q
+    Escape,       // the app decides: close a menu, the help, fullscreen, or count towards quitting
+    TogglePause, SingleStep, Restart, ToggleUi, ToggleHelp, Fullscreen, Screenshot, Home,
+    LargerUi, SmallerUi,
+    SwitchScene,  // `number`: 1-9, the registry's teaching order
+  } kind;
+  int number = 0;
+};
+
+class Input {
+ public:
+  // Drains SDL's queue. The scene is offered events only when `sceneIdle` (no step in flight on the
+  // worker: the scene belongs to it then); the camera still moves.
+  std::vector<Command> poll(scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle);
+  // Call after ImGui_ImplSDL2_NewFrame: ImGui sees the pointer SDL last reported by event. The
+  // backend polls it only while the window has keyboard focus, which synthetic input may never give.
+  void feedImGuiPointer() const;
+  void cancelDrag() { dragging_ = 0; }
+
+ private:
+  void onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std::vector<Command>& out);
+  void onButton(const SDL_MouseButtonEvent& b, bool down, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle);
+  void onMotion(const SDL_MouseMotionEvent& m, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle);
+
+  glm::vec2 pointer_{-1.0f};
+  bool pointerInWindow_ = false;
+  int dragging_ = 0;  // mouse button dragging the camera, 0: none
+};
+
+}  // namespace app

@@ -1,0 +1,25 @@
+// The look: fonts, theme and UI scale. Every change rebuilds from ImGui's default style, so any
+// sequence of scale and theme changes ends exactly where a fresh start with the same choice would.
+#pragma once
+
+namespace app {
+
+struct LookChoice {
+  float uiScale = 1.0f;  // 1.0 - 3.0
+  bool darkTheme = true;
+  bool operator==(const LookChoice&) const = default;
+};
+
+// A scale for a first run on this display: at least 1.5x on screens 1080 px tall or more, where
+// 15 px text is too small to read from the back of a hall. A saved setting wins over it.
+float firstRunUiScale(int displayHeightPixels);
+
+// Rebuilds the font atlas at the scaled size (crisp text) and the style from ImGui's defaults,
+// then the theme's colours and the scale. Call between frames: the atlas cannot change inside one.
+// `pixelsPerPoint`: drawable pixels per window point (2 on a Retina screen).
+void applyLook(const LookChoice& look, float pixelsPerPoint);
+
+// Colours and rounding of the theme, on the current (unscaled) style.
+void applyTheme(bool dark);
+
+}  // namespace app

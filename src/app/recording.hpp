@@ -1,0 +1,39 @@
+// Recording for slides: screenshots, a PNG sequence, and an MP4 alongside when ffmpeg is on the PATH.
+// Every file written is reported with its full path (the HUD line and stdout).
+#pragma once
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace app {
+
+// `crowdlab-<scene>-<local time>`: names for files the user asked for without naming them.
+std::string timestampedName(const std::string& scene, const std::string& suffix);
+// The absolute form of `path`, for messages (the file may not exist yet).
+std::string fullPath(const std::string& path);
+
+// Reads the current framebuffer (drawable pixels) and writes it as a PNG. `message` says what happened.
+bool saveScreenshot(const std::string& path, int width, int height, std::string& message);
+
+class Recorder {
+ public:
+  ~Recorder() { stop(); }
+  // Starts `frames` frames of `width` x `height` into `dir` (created). False with a message on failure.
+  bool start(int frames, const std::string& dir, int width, int height, std::string& message);
+  // Reads the framebuffer and writes the next frame; false with a message when a write failed (recording stops).
+  bool frame(std::string& message);
+  // Ends the recording (closes the video); returns what was recorded, or "" when nothing was.
+  std::string stop();
+
+  bool active() const { return total_ > 0 && written_ < total_; }
+  int written() const { return written_; }
+  int total() const { return total_; }
+
+ private:
+  std::string dir_;
+  int total_ = 0, written_ = 0, width_ = 0, height_ = 0;
+  std::FILE* video_ = nullptr;  // ffmpeg's stdin: raw RGBA frames
+  std::vector<uint8_t> pixels_;
+};
+
+}  // namespace app

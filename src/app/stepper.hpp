@@ -1,0 +1,75 @@
+// Stepping: the fixed-step accumulator, pause and single step, and slow steps on a worker thread.
+// No SDL, GL or ImGui here, so the async rule is tested on its own (tests/stepper, under TSan).
+//
+// The rule it owns: while a step runs on the worker, the simulation belongs to the worker. The UI
+// thread touches simulation state only after `idle()` said true or `waitIdle()` returned; every
+// step is booked (counters, onStepped) on the UI thread.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <vector>
+
+namespace app {
+
+class Stepper {
+ public:
+  static constexpr float kStepSeconds = 1.0f / 60.0f;
+
+  // `step` advances the simulation by dt; a step slower than `asyncAfterMs` sends the next ones to
+  // a worker thread, so the window keeps answering.
+  explicit Stepper(std::function<void(float)> step, double asyncAfterMs = 40.0)
+      : step_(std::move(step)), asyncAfterMs_(asyncAfterMs) {}
+  ~Stepper() { waitIdle(); }
+  Stepper(const Stepper&) = delete;
+  Stepper& operator=(const Stepper&) = delete;
+
+  // Called on the UI thread after each step is booked (metrics, logs).
+  std::function<void()> onStepped;
+
+  // Runs the steps that `frameSeconds` of real time owe. `lockstep` (scripted runs, recordings):
+  // exactly one step per frame, never on the worker, so frames are reproducible.
+  void advance(double frameSeconds, bool lockstep);
+
+  // True when no step is in flight (a finished one is booked first): the UI thread may touch
+  // simulation state until its next advance().
+  bool idle();
+  // Blocks until no step is in flight and books it. Before any UI-thread read that cannot wait a frame
+  // (Home, restart, a scene switch, the end of the run).
+  void waitIdle();
+  bool busy() const { return pending_.valid(); }
+
+  // Starts counting again (a new scene or a restart); waits for a step in flight first.
+  void restart();
+
+  bool paused = false;
+  float speed = 1.0f;
+  void requestSingleStep() { singleStep_ = true; paused = true; }
+
+  uint64_t steps() const { return steps_; }
+  double simTime() const { return simTime_; }
+  double lastStepMs() const { return lastStepMs_; }
+  int stepsDropped() const { return stepsDropped_; }
+  // Seconds the step in flight has been running (0 when none).
+  double inFlightSeconds() const;
+  // Wall-clock ms of each step booked in the last `seconds` of real time, oldest first.
+  std::vector<double> recentStepMs(double seconds) const;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  double timedStep();
+  void book(double ms);
+
+  std::function<void(float)> step_;
+  double asyncAfterMs_;
+  std::future<double> pending_;
+  Clock::time_point asyncStart_;
+  double accumulator_ = 0, lastStepMs_ = 0, simTime_ = 0;
+  uint64_t steps_ = 0;
+  int stepsDropped_ = 0;
+  bool singleStep_ = false;
+  std::vector<std::pair<Clock::time_point, double>> recent_;  // (booked at, ms), trimmed to a few seconds
+};
+
+}  // namespace app

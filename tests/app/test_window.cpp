@@ -1,0 +1,162 @@
+// The real program in a real window (Xvfb + Mesa). One table-driven test over every registered
+// scene: with the UI hidden (Tab), the world shows drawn agents on a background that is not
+// uniform, and apitrace sees the agents in exactly one instanced draw. A scene that draws nothing
+// fails both. Below it, tests of what particular scenes show.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include "app_util.hpp"
+
+namespace {
+
+// The scenes the program registers, from the usage text (`scenes: a, b, ...`), so a new scene is
+// tested without touching this file.
+std::vector<std::string> registeredScenes() {
+  apptest::RunResult r = apptest::runCrowdlab("--help");
+  std::vector<std::string> names;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("scenes: ", 0) != 0) continue;
+    std::istringstream list(line.substr(8));
+    for (std::string name; std::getline(list, name, ',');) {
+      name.erase(0, name.find_first_not_of(' '));
+      if (!name.empty()) names.push_back(name);
+    }
+  }
+  return names;
+}
+
+std::string testName(const testing::TestParamInfo<std::string>& info) {
+  std::string s = info.param;
+  std::replace(s.begin(), s.end(), '-', '_');
+  return s;
+}
+
+// How many agents the scene itself has (its simulation, headless): what the draw must show.
+std::string sceneAgents(const std::string& scene) {
+  return apptest::runCrowdlab("--headless --scene " + scene + " --steps 1").value("agents");
+}
+
+// The world, with Tab pressed first so no panel covers any of it.
+constexpr int kWidth = 1280, kHeight = 720;
+
+class EveryScene : public testing::TestWithParam<std::string> {};
+
+TEST_P(EveryScene, DrawsItsAgentsIntoTheWorld) {
+  const std::string scene = GetParam(), png = apptest::outDir() + "/scene_" + scene + ".png";
+  std::remove(png.c_str());
+  apptest::RunResult r = apptest::runCrowdlab("--scene " + scene + " --width 1280 --height 720 --keys Tab --frames 30 --screenshot '" + png + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.value("ui_visible"), "0") << "Tab hides the UI";
+  EXPECT_EQ(r.value("agent_draw_calls"), "1");
+  EXPECT_EQ(r.value("agents"), sceneAgents(scene)) << "the renderer drew every agent the scene has";
+  apptest::Pixels p = apptest::loadPixels(png);
+  ASSERT_EQ(p.width, kWidth) << png;
+  ASSERT_EQ(p.height, kHeight);
+  const apptest::Foreground f = apptest::foreground(p, 0, 0, kWidth, kHeight);
+  // Agents (and what the scene draws around them) stand out from the background...
+  EXPECT_GT(f.pixels, 400u) << scene << ": the world is one background colour per row";
+  // ...in more than one colour: not a single stray line.
+  EXPECT_GE(f.colors, 2u) << scene;
+}
+
+TEST_P(EveryScene, ApitraceSeesOneInstancedDrawOfAllAgents) {
+  const std::string scene = GetParam();
+  const long long agents = std::atoll(sceneAgents(scene).c_str());
+  ASSERT_GT(agents, 0);
+  bool available = false;
+  std::vector<long long> draws = apptest::instancedDrawsInLastFrame("--scene " + scene + " --keys Tab --frames 3", "trace_" + scene, available);
+  if (!available) GTEST_SKIP() << "apitrace is not installed";
+  EXPECT_EQ(std::count(draws.begin(), draws.end(), agents), 1) << scene << ": instanced draws in the last frame: " << draws.size();
+}
+
+INSTANTIATE_TEST_SUITE_P(Window, EveryScene, testing::ValuesIn(registeredScenes()), testName);
+
+// ---- what particular scenes show ----
+
+// The murmuration's birds, dark against the dusk sky (the per-row background).
+TEST(Window, MurmurationAt50000DrawsEveryBirdInOneCall) {
+  std::string png = apptest::outDir() + "/murmuration_50000.png";
+  std::remove(png.c_str());
+  apptest::RunResult r = apptest::runCrowdlab("--scene murmuration --width 1280 --height 720 --keys Tab --set N=50000 --frames 12 --screenshot '" + png + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.value("agent_draw_calls"), "1");
+  EXPECT_EQ(r.value("agents"), "50000");
+  apptest::Pixels p = apptest::loadPixels(png);
+  ASSERT_FALSE(p.rgba.empty()) << png;
+  EXPECT_GT(apptest::foreground(p, 0, 0, p.width, p.height).pixels, 5000u) << "the flock shows against the sky";
+}
+
+TEST(Window, MurmurationAlarmShowsTheFalcon) {
+  std::string png = apptest::outDir() + "/murmuration_falcon.png";
+  std::remove(png.c_str());
+  // The automatic alarm fires after 2 s (frame 120); 40 frames later the falcon is diving through.
+  apptest::RunResult r =
+      apptest::runCrowdlab("--scene murmuration --width 1280 --height 720 --keys Tab --set alarmEvery=2 --frames 160 --screenshot '" + png + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  apptest::Pixels p = apptest::loadPixels(png);
+  ASSERT_FALSE(p.rgba.empty()) << png;
+  int red = 0;
+  for (int y = 0; y < p.height; ++y)
+    for (int x = 0; x < p.width; ++x) {
+      const unsigned char* c = p.at(x, y);
+      red += c[0] > 170 && c[1] < 90 && c[2] < 90;
+    }
+  EXPECT_GT(red, 30) << "the falcon (red lines) is on screen";
+}
+
+TEST(Window, MurmurationPlanarModeRenders) {
+  std::string png = apptest::outDir() + "/murmuration_2d.png";
+  std::remove(png.c_str());
+  apptest::RunResult r = apptest::runCrowdlab("--scene murmuration --width 1280 --height 720 --keys Tab --set mode2D=on --frames 30 --screenshot '" + png + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.value("agents"), "2000");
+  apptest::Pixels p = apptest::loadPixels(png);
+  EXPECT_GT(apptest::foreground(p, 0, 0, p.width, p.height).pixels, 400u);
+}
+
+TEST(Window, SpatialHashHeatMapAndGridOverlayOnAClusteredFlock) {
+  std::string plain = apptest::outDir() + "/spatial_hash_plain.png", heat = apptest::outDir() + "/spatial_hash_heat.png";
+  const std::string base = "--scene spatial-hash --width 1280 --height 720 --keys Tab --set distribution=clustered --frames 30 ";
+  apptest::RunResult r0 = apptest::runCrowdlab(base + "--set heat=off --set grid=off --screenshot '" + plain + "'");
+  apptest::RunResult r1 = apptest::runCrowdlab(base + "--set heat=on --set grid=on --screenshot '" + heat + "'");
+  ASSERT_EQ(r0.exitCode, 0) << r0.err;
+  ASSERT_EQ(r1.exitCode, 0) << r1.err;
+  // The overlays colour cells and draw lines over the world: far more of it differs from black.
+  apptest::Pixels p0 = apptest::loadPixels(plain), p1 = apptest::loadPixels(heat);
+  size_t lit0 = 0, lit1 = 0;
+  for (int y = 0; y < p0.height; ++y)
+    for (int x = 0; x < p0.width; ++x) {
+      lit0 += p0.at(x, y)[0] + p0.at(x, y)[1] + p0.at(x, y)[2] > 90;
+      lit1 += p1.at(x, y)[0] + p1.at(x, y)[1] + p1.at(x, y)[2] > 90;
+    }
+  EXPECT_GT(lit1, lit0 * 3 / 2) << "heat map and grid add to the picture";
+}
+
+TEST(Window, OrcaCorridorRendersWithTheInsetOpen) {
+  std::string png = apptest::outDir() + "/orca_corridor_inset.png";
+  std::remove(png.c_str());
+  apptest::RunResult r = apptest::runCrowdlab("--scene orca-corridor --set inset=true --set showVelocity=true "
+                                              "--set showTargets=true --frames 120 --screenshot '" + png + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.value("agent_draw_calls"), "1");
+  EXPECT_EQ(r.value("agents"), "40");
+}
+
+TEST(Window, FinaleHundredThousandAgentsInOneInstancedDraw) {
+  bool available = false;
+  std::vector<long long> draws =
+      apptest::instancedDrawsInLastFrame("--scene finale --set N=100000 --set obstacles=30 --frames 3", "finale_trace", available);
+  if (!available) GTEST_SKIP() << "apitrace is not installed";
+  EXPECT_EQ(std::count(draws.begin(), draws.end(), 100000LL), 1) << "instanced draws in the last frame: " << draws.size();
+}
+
+TEST(Window, ScreenshotToAnUnwritablePathFailsCleanly) {
+  apptest::RunResult r = apptest::runCrowdlab("--scene boids --frames 2 --screenshot /nonexistent-dir/x.png");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
+}
+
+}  // namespace

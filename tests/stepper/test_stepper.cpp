@@ -1,0 +1,100 @@
+// The stepper on its own: the fixed step, and the rule for slow steps on the worker thread. Built a
+// second time with ThreadSanitizer (scripts/test.sh): the UI-thread reads below would be reported as
+// races if the stepper let them overlap a step in flight.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+#include <vector>
+#include "app/stepper.hpp"
+
+namespace {
+
+// A stand-in for a scene: each step writes the next state into a second buffer and swaps, as the
+// murmuration does, so a read during a step would see a half-written state (and TSan a race).
+struct DoubleBufferedSim {
+  std::vector<int> current = std::vector<int>(4096, 0), next = std::vector<int>(4096, 0);
+  int steps = 0;
+  std::chrono::milliseconds cost{0};
+  void step() {
+    std::this_thread::sleep_for(cost);
+    for (int& v : next) v = steps + 1;
+    current.swap(next);
+    ++steps;
+  }
+  // What Home does: reads every position. Each reads the same step number unless a step overlapped.
+  bool consistent() const {
+    for (int v : current)
+      if (v != steps) return false;
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST(Stepper, SlowStepsRunOnTheWorkerAndTheUiThreadReadsOnlyWhenIdle) {
+  DoubleBufferedSim sim;
+  sim.cost = std::chrono::milliseconds(12);
+  app::Stepper stepper([&](float) { sim.step(); }, /*asyncAfterMs=*/5.0);
+  int booked = 0;
+  stepper.onStepped = [&] { ++booked; };
+  bool sawWorker = false;
+  int reads = 0;
+  for (int frame = 0; frame < 200 && stepper.steps() < 25; ++frame) {
+    stepper.advance(1.0 / 60.0, /*lockstep=*/false);
+    sawWorker |= stepper.busy();
+    // Every frame, as the window draws: only when idle.
+    if (stepper.idle()) {
+      EXPECT_TRUE(sim.consistent());
+      ++reads;
+    }
+    // Every few frames, as Home does: wait, then read.
+    if (frame % 3 == 0) {
+      stepper.waitIdle();
+      EXPECT_FALSE(stepper.busy());
+      EXPECT_TRUE(sim.consistent());
+      EXPECT_EQ(uint64_t(sim.steps), stepper.steps());  // every finished step is booked
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  stepper.waitIdle();
+  EXPECT_TRUE(sawWorker) << "steps slower than the threshold go to the worker";
+  EXPECT_EQ(uint64_t(sim.steps), stepper.steps());
+  EXPECT_EQ(booked, sim.steps);  // onStepped once per step, on this thread
+  EXPECT_GT(reads, 0);
+}
+
+TEST(Stepper, LockstepTakesExactlyOneStepPerFrameAndNeverUsesTheWorker) {
+  DoubleBufferedSim sim;
+  sim.cost = std::chrono::milliseconds(8);
+  app::Stepper stepper([&](float) { sim.step(); }, 1.0);
+  for (int frame = 0; frame < 5; ++frame) {
+    stepper.advance(0.0, /*lockstep=*/true);
+    EXPECT_FALSE(stepper.busy());
+    EXPECT_EQ(stepper.steps(), uint64_t(frame + 1));
+  }
+}
+
+TEST(Stepper, PauseHoldsAndSingleStepTakesOne) {
+  int steps = 0;
+  app::Stepper stepper([&](float dt) {
+    EXPECT_FLOAT_EQ(dt, app::Stepper::kStepSeconds);
+    ++steps;
+  });
+  stepper.advance(0.051, false);  // 51 ms owe 3 steps at 60 Hz
+  EXPECT_EQ(steps, 3);
+  stepper.advance(0.2, false);  // at most 4 a frame: a slow frame does not spiral
+  EXPECT_EQ(steps, 7);
+  EXPECT_GT(stepper.stepsDropped(), 0);
+  stepper.paused = true;
+  stepper.advance(0.1, false);
+  EXPECT_EQ(steps, 7);
+  stepper.requestSingleStep();
+  stepper.advance(0.1, false);
+  EXPECT_EQ(steps, 8);
+  EXPECT_TRUE(stepper.paused);
+  EXPECT_EQ(stepper.recentStepMs(2.0).size(), 8u);
+  stepper.restart();
+  EXPECT_EQ(stepper.steps(), 0u);
+  EXPECT_TRUE(stepper.recentStepMs(2.0).empty());
+}
