@@ -60,7 +60,7 @@ class App {
  public:
   App(const Options& o, SdlContext& sdl, Settings& settings)
       : options_(o), sdl_(sdl), settings_(settings), stepper_([this](float dt) { scene_->step(dt); }) {
-    stepper_.onStepped = [this] { recordMetrics(); };
+    stepper_.onStepped = [this] { afterStep(); };
   }
 
   void showMessage(const std::string& text) { hud_.message = text; }
@@ -79,7 +79,11 @@ class App {
     }
     enableGlDebugMessages();
     vsync_ = options_.vsync.value_or(settings_.vsync);
-    look_ = {settings_.uiScale, settings_.darkTheme};
+    // A saved scale wins; a first run picks one the display can be read at (look.hpp).
+    SDL_DisplayMode display{};
+    const bool displayKnown = SDL_GetCurrentDisplayMode(std::max(0, SDL_GetWindowDisplayIndex(sdl_.window)), &display) == 0;
+    const float scale = settings_.uiScale > 0 ? settings_.uiScale : firstRunUiScale(displayKnown ? display.h : 0);
+    look_ = pendingLook_ = {scale, settings_.darkTheme};
     updateViewport();
     applyLook(look_, pixelsPerPoint());
     SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
@@ -103,6 +107,7 @@ class App {
       last = now;
       ctx_.realTime = secondsSince(start);
       hud_.frameTimes.push(float(frameSeconds * 1000.0));
+      frameMs_.push(frameSeconds * 1000.0);
       feedScriptedKey();
       for (const Command& c : input_.poll(*scene_, ctx_, stepper_.idle())) onCommand(c);
       if (!(pendingLook_ == look_)) {
@@ -113,6 +118,7 @@ class App {
       ctx_.paused = stepper_.paused;
       stepper_.advance(frameSeconds, lockstep());
       renderFrame();
+      if (benchmarkEnds_ && Clock::now() >= *benchmarkEnds_) finishBenchmark();
       if (options_.frames && ++frame_ >= options_.frames) break;
     }
     stepper_.waitIdle();
@@ -211,8 +217,9 @@ class App {
         stepper_.waitIdle();  // Home reads agent positions: never while the worker moves them
         scene_->homeCamera(ctx_);
         break;
-      case Command::LargerUi: pendingLook_.uiScale = std::min(3.0f, look_.uiScale + 0.25f); break;
-      case Command::SmallerUi: pendingLook_.uiScale = std::max(1.0f, look_.uiScale - 0.25f); break;
+      case Command::LargerUi: pendingLook_.uiScale = std::min(3.0f, pendingLook_.uiScale + 0.25f); break;
+      case Command::SmallerUi: pendingLook_.uiScale = std::max(1.0f, pendingLook_.uiScale - 0.25f); break;
+      case Command::ToggleTheme: pendingLook_.darkTheme = !pendingLook_.darkTheme; break;
       case Command::SwitchScene: switchToNumber(c.number); break;
     }
   }
@@ -237,6 +244,55 @@ class App {
 
   bool fullscreen() const { return (SDL_GetWindowFlags(sdl_.window) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0; }
   void setFullscreen(bool on) { SDL_SetWindowFullscreen(sdl_.window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0); }
+
+  // On the UI thread after each step: the scene's own sampling, timed apart from the step.
+  void afterStep() {
+    const auto t0 = Clock::now();
+    scene_->sampleMetrics();
+    metricsMs_.push(secondsSince(t0) * 1000.0);
+    recordMetrics();
+  }
+
+  // The HUD's honest numbers: medians over the last 2 s, and "slower than real time" only when the
+  // simulated clock really fell behind the wall clock.
+  static constexpr double kHudSeconds = 2.0;
+  double fpsOver(double seconds) const {
+    const std::vector<double> frames = frameMs_.last(seconds);
+    double total = 0;
+    for (double ms : frames) total += ms;
+    return total > 0 ? 1000.0 * double(frames.size()) / total : 0.0;
+  }
+
+  // "Benchmark this scene (10 s)": one line to paste (scene, N, median ms/step, FPS, GL, CPU).
+  static constexpr double kBenchmarkSeconds = 10.0;
+  void finishBenchmark() {
+    benchmarkEnds_.reset();
+    char line[512];
+    std::snprintf(line, sizeof(line), "crowdlab benchmark: scene=%s N=%zu median_step_ms=%.3f fps=%.1f steps=%zu gl=\"%s\" cpu=\"%s\"",
+                  sceneName_.c_str(), scene_->agentCount(), median(stepper_.recentStepMs(kBenchmarkSeconds)),
+                  fpsOver(kBenchmarkSeconds), stepper_.recentStepMs(kBenchmarkSeconds).size(), glInfo_.c_str(), cpuName().c_str());
+    std::printf("%s\n", line);
+    std::fflush(stdout);
+    SDL_SetClipboardText(line);
+    hud_.message = std::string(line) + "\n(copied to the clipboard)";
+  }
+
+  static std::string cpuName() {
+    std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+    if (!f) return "unknown";
+    char buf[512];
+    std::string name = "unknown";
+    while (std::fgets(buf, sizeof(buf), f)) {
+      std::string line = buf;
+      if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+        name = line.substr(line.find(':') + 2);
+        while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+        break;
+      }
+    }
+    std::fclose(f);
+    return name;
+  }
 
   void recordMetrics() {
     metrics_.clear();
@@ -340,8 +396,12 @@ class App {
 
   void drawUi(bool sceneIdle) {
     HudState state;
-    state.fps = ImGui::GetIO().Framerate;
-    state.stepMs = stepper_.lastStepMs();
+    state.fps = float(fpsOver(kHudSeconds));
+    state.stepMs = median(stepper_.recentStepMs(kHudSeconds));
+    state.metricsMs = median(metricsMs_.last(kHudSeconds));
+    state.behindRealTime = !stepper_.paused && !lockstep() && (!sceneIdle || stepper_.realTimeShare(kHudSeconds) < 0.9);
+    state.realTimeShare = stepper_.realTimeShare(kHudSeconds);
+    state.benchmarkSecondsLeft = benchmarkEnds_ ? -secondsSince(*benchmarkEnds_) : 0.0;
     state.renderMs = renderMs_;
     state.stats = lastStats_;
     state.paused = stepper_.paused;
@@ -357,6 +417,11 @@ class App {
     state.recordTotal = recorder_.total();
     HudActions act = drawHud(hud_, state, scenes_, sceneName_, stepper_.speed, vsync_, log_);
     if (act.uiScale > 0) pendingLook_.uiScale = act.uiScale;
+    if (act.benchmark) {
+      stepper_.paused = false;
+      benchmarkEnds_ = Clock::now() + std::chrono::seconds(int(kBenchmarkSeconds));
+      hud_.message = "benchmarking " + sceneName_ + " for 10 s...";
+    }
     if (act.toggleTheme) pendingLook_.darkTheme = !look_.darkTheme;
     if (act.recordFrames > 0) startRecording(act.recordFrames, timestampedName(sceneName_, ""));
     if (act.stopRecording) hud_.message = recorder_.stop();
@@ -403,9 +468,12 @@ class App {
   int finish() {
     recorder_.stop();
     saveUserSettings();
-    std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\nui_visible=%d\nhelp_open=%d\n",
+    std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\nui_visible=%d\nhelp_open=%d\n"
+                "step_ms_median=%.4f\nui_scale=%.2f\ntheme=%s\nstyle=%s\n",
                 sceneName_.c_str(), frame_, static_cast<unsigned long long>(stepper_.steps()), lastStats_.agents,
-                lastStats_.drawCalls, lastStats_.agentDrawCalls, int(uiVisible_), int(hud_.showHelp));
+                lastStats_.drawCalls, lastStats_.agentDrawCalls, int(uiVisible_), int(hud_.showHelp),
+                median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
+                styleSizes().c_str());
     if (!options_.metricsCsv.empty()) {
       std::string error;
       if (!log_.writeCsv(options_.metricsCsv, error)) {
@@ -437,7 +505,8 @@ class App {
   HudMemory hud_;
   PanelMemory panel_;
   std::deque<SDL_Keysym> scriptedKeys_;
-  std::optional<Clock::time_point> escapePressedAt_;
+  std::optional<Clock::time_point> escapePressedAt_, benchmarkEnds_;
+  RecentSamples frameMs_, metricsMs_;
   glm::vec2 windowSize_{1280, 720};
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;

@@ -1,4 +1,6 @@
 // `crowdlab --headless`: a scene's simulation without a window; prints its final metrics.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <vector>
 #include "app/metrics_log.hpp"
@@ -55,8 +57,12 @@ int runHeadless(const Options& o) {
   }
   const float dt = 1.0f / 60.0f;
   std::vector<scenes::Metric> metrics;
+  std::vector<double> stepMs;
   for (int s = 1; s <= o.steps; ++s) {
+    const auto t0 = std::chrono::steady_clock::now();
     scene->step(dt);
+    stepMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    scene->sampleMetrics();
     ctx.simTime += dt;
     if (csv.isOpen()) {
       metrics.clear();
@@ -67,6 +73,8 @@ int runHeadless(const Options& o) {
   metrics.clear();
   scene->metrics(metrics);
   std::printf("scene=%s\nsteps=%d\nagents=%zu\n", o.scene.c_str(), o.steps, scene->agentCount());
+  std::sort(stepMs.begin(), stepMs.end());
+  std::printf("step_ms_median=%.4f\n", stepMs[stepMs.size() / 2]);
   for (const scenes::Metric& m : metrics) std::printf("%s=%.6g\n", m.name, m.value);
   if (!csv.close(error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());

@@ -51,7 +51,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       if (ImGui::MenuItem("Screenshot", "F12")) act.screenshot = true;
       if (ImGui::MenuItem("Export metrics CSV")) act.exportCsv = true;
       if (ImGui::MenuItem("VSync", nullptr, &vsync)) act.vsyncChanged = true;
-      if (ImGui::MenuItem("Light theme", nullptr, !s.darkTheme)) act.toggleTheme = true;
+      if (ImGui::MenuItem("Light theme", "Ctrl T", !s.darkTheme)) act.toggleTheme = true;
       if (ImGui::MenuItem("Larger UI", "Ctrl +")) act.uiScale = std::min(3.0f, s.uiScale + 0.25f);
       if (ImGui::MenuItem("Smaller UI", "Ctrl -")) act.uiScale = std::max(1.0f, s.uiScale - 0.25f);
       ImGui::EndMenu();
@@ -73,17 +73,21 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
   ImGui::SetNextWindowSizeConstraints(ImVec2(em * 21, 0), ImVec2(em * 21, FLT_MAX));
   ImGui::SetNextWindowBgAlpha(0.8f);
   if (ImGui::Begin("HUD", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::Text("%.0f FPS   %.2f ms/frame", s.fps, s.fps > 0 ? 1000.0f / s.fps : 0.0f);
+    ImGui::Text("%.0f FPS   %.2f ms/frame (2 s)", s.fps, s.fps > 0 ? 1000.0f / s.fps : 0.0f);
     char overlay[64];
     std::snprintf(overlay, sizeof(overlay), "frame ms (max %.1f)", hud.frameTimes.max());
     plot("##frames", hud.frameTimes, 44, overlay);
-    ImGui::Text("sim %.2f ms/step   render %.2f ms", s.stepMs, s.renderMs);
+    ImGui::Text("sim %.2f ms/step (median 2 s)   render %.2f ms", s.stepMs, s.renderMs);
+    if (s.metricsMs >= 0.005) ImGui::TextDisabled("metric sampling %.2f ms/step, apart from the step", s.metricsMs);
     ImGui::Text("draw calls %d (agents: %d)   agents %zu", s.stats.drawCalls, s.stats.agentDrawCalls, s.stats.agents);
     ImGui::Text("steps %llu%s", static_cast<unsigned long long>(s.steps), s.paused ? "   PAUSED" : "");
-    if (s.stepRunning || s.stepMs > 40.0) {
-      ImGui::TextColored(ImVec4(1, 0.55f, 0.3f, 1), "Simulation slower than real time:\none step takes %.0f ms%s",
-                         std::max(s.stepMs, s.slowStepSeconds * 1000.0), s.stepRunning ? " (running...)" : "");
+    if (s.behindRealTime) {
+      ImGui::TextColored(ImVec4(1, 0.55f, 0.3f, 1), "Simulation slower than real time (%.0f%%):\none step takes %.0f ms%s",
+                         100.0 * std::min(1.0, s.realTimeShare), std::max(s.stepMs, s.slowStepSeconds * 1000.0),
+                         s.stepRunning ? " (running...)" : "");
     }
+    if (s.benchmarkSecondsLeft > 0) ImGui::Text("benchmarking... %.0f s", s.benchmarkSecondsLeft);
+    else if (ImGui::Button("Benchmark this scene (10 s)")) act.benchmark = true;
     if (s.stepsDropped) ImGui::TextDisabled("steps dropped to keep up: %d", s.stepsDropped);
     ImGui::SliderFloat("speed", &speed, 0.1f, 4.0f, "%.1fx", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
     if (ImGui::Checkbox("vsync", &vsync)) act.vsyncChanged = true;
@@ -146,6 +150,7 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes) {
       {"Wheel", "zoom at the cursor"}, {"Right / middle drag", "pan (2D), pan (3D)"},
       {"Left drag (3D)", "orbit"},     {"Left click", "the scene's action (select, target, place)"},
       {"Ctrl + / Ctrl -", "larger / smaller UI (1x - 3x)"},
+      {"Ctrl T", "light (projector) / dark theme"},
   };
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
     for (auto& k : keys) {

@@ -29,7 +29,11 @@ struct HudMemory {
 
 struct HudState {
   float fps = 0;
-  double stepMs = 0, renderMs = 0;
+  double stepMs = 0, renderMs = 0;  // step: median over the last 2 s; fps likewise
+  double metricsMs = 0;             // the scene's metric sampling, timed apart from its step
+  bool behindRealTime = false;      // the simulated clock fell behind the wall clock
+  double realTimeShare = 1;         // simulated seconds per wall second / speed
+  double benchmarkSecondsLeft = 0;  // > 0 while "Benchmark this scene" runs
   render::FrameStats stats;
   bool paused = false, stepRunning = false;
   double slowStepSeconds = 0;   // how long the step on the worker has been running
@@ -43,7 +47,7 @@ struct HudState {
 
 struct HudActions {
   bool vsyncChanged = false, togglePause = false, singleStep = false, restart = false, screenshot = false;
-  bool exportCsv = false, toggleTheme = false, stopRecording = false;
+  bool exportCsv = false, toggleTheme = false, stopRecording = false, benchmark = false;
   float uiScale = 0;       // > 0: new scale requested
   int recordFrames = 0;    // > 0: start recording this many frames
   std::string switchTo;

@@ -74,6 +74,7 @@ void Input::onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std
   if (ctrl) {
     switch (k.sym) {
       case SDLK_q: return command(Command::Quit);
+      case SDLK_t: return command(Command::ToggleTheme);
       case SDLK_EQUALS: case SDLK_PLUS: case SDLK_KP_PLUS: return command(Command::LargerUi);
       case SDLK_MINUS: case SDLK_KP_MINUS: return command(Command::SmallerUi);
       default: break;

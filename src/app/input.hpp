@@ -14,7 +14,7 @@ struct Command {
     Quit,         // the window closed, or Ctrl+Q
     Escape,       // the app decides: close a menu, the help, fullscreen, or count towards quitting
     TogglePause, SingleStep, Restart, ToggleUi, ToggleHelp, Fullscreen, Screenshot, Home,
-    LargerUi, SmallerUi,
+    LargerUi, SmallerUi, ToggleTheme,
     SwitchScene,  // `number`: 1-9, the registry's teaching order
   } kind;
   int number = 0;

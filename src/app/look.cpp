@@ -22,6 +22,47 @@ void applyTheme(bool dark) {
   st.GrabRounding = 4;
 }
 
+std::string styleSizes() {
+  const ImGuiStyle& s = ImGui::GetStyle();
+  std::string out;
+  auto add = [&](const char* name, float v) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%s%s=%.3f", out.empty() ? "" : ",", name, double(v));
+    out += buf;
+  };
+  auto add2 = [&](const char* name, ImVec2 v) {
+    add(name, v.x);
+    add("", v.y);
+  };
+  add2("WindowPadding", s.WindowPadding);
+  add("WindowRounding", s.WindowRounding);
+  add2("WindowMinSize", s.WindowMinSize);
+  add("ChildRounding", s.ChildRounding);
+  add("PopupRounding", s.PopupRounding);
+  add2("FramePadding", s.FramePadding);
+  add("FrameRounding", s.FrameRounding);
+  add2("ItemSpacing", s.ItemSpacing);
+  add2("ItemInnerSpacing", s.ItemInnerSpacing);
+  add2("CellPadding", s.CellPadding);
+  add2("TouchExtraPadding", s.TouchExtraPadding);
+  add("IndentSpacing", s.IndentSpacing);
+  add("ColumnsMinSpacing", s.ColumnsMinSpacing);
+  add("ScrollbarSize", s.ScrollbarSize);
+  add("ScrollbarRounding", s.ScrollbarRounding);
+  add("GrabMinSize", s.GrabMinSize);
+  add("GrabRounding", s.GrabRounding);
+  add("LogSliderDeadzone", s.LogSliderDeadzone);
+  add("TabRounding", s.TabRounding);
+  add("TabMinWidthForCloseButton", s.TabMinWidthForCloseButton);
+  add2("DisplayWindowPadding", s.DisplayWindowPadding);
+  add2("DisplaySafeAreaPadding", s.DisplaySafeAreaPadding);
+  add("MouseCursorScale", s.MouseCursorScale);
+  add("WindowBorderSize", s.WindowBorderSize);
+  add("FrameBorderSize", s.FrameBorderSize);
+  add("FontSize", ImGui::GetIO().Fonts->Fonts.empty() ? 0.0f : ImGui::GetIO().Fonts->Fonts[0]->FontSize);
+  return out;
+}
+
 void applyLook(const LookChoice& look, float pixelsPerPoint) {
   const float scale = std::clamp(look.uiScale, 1.0f, 3.0f);
   pixelsPerPoint = std::max(1.0f, pixelsPerPoint);

@@ -1,6 +1,7 @@
 // The look: fonts, theme and UI scale. Every change rebuilds from ImGui's default style, so any
 // sequence of scale and theme changes ends exactly where a fresh start with the same choice would.
 #pragma once
+#include <string>
 
 namespace app {
 
@@ -18,6 +19,10 @@ float firstRunUiScale(int displayHeightPixels);
 // then the theme's colours and the scale. Call between frames: the atlas cannot change inside one.
 // `pixelsPerPoint`: drawable pixels per window point (2 on a Retina screen).
 void applyLook(const LookChoice& look, float pixelsPerPoint);
+
+// Every size of the current style, as "name=value" pairs: a fresh start and any sequence of changes
+// that ends at the same choice print the same line (tests, bug reports).
+std::string styleSizes();
 
 // Colours and rounding of the theme, on the current (unscaled) style.
 void applyTheme(bool dark);

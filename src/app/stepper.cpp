@@ -4,8 +4,34 @@
 
 namespace app {
 
-namespace {
-constexpr double kRecentSeconds = 5.0;  // longer than any window the HUD asks for
+void RecentSamples::push(double value, Clock::time_point at) {
+  samples_.emplace_back(at, value);
+  const auto horizon = at - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(keep_));
+  if (samples_.front().first < horizon)
+    samples_.erase(samples_.begin(), std::find_if(samples_.begin(), samples_.end(), [&](const auto& s) { return s.first >= horizon; }));
+}
+
+std::vector<double> RecentSamples::last(double seconds) const {
+  const auto horizon = Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  std::vector<double> out;
+  for (const auto& [at, value] : samples_)
+    if (at >= horizon) out.push_back(value);
+  return out;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + long(mid), values.end());
+  if (values.size() % 2) return values[mid];
+  return 0.5 * (values[mid] + *std::max_element(values.begin(), values.begin() + long(mid)));
+}
+
+double Stepper::realTimeShare(double seconds) const {
+  const double window = std::min(seconds, std::chrono::duration<double>(Clock::now() - restartedAt_).count());
+  if (window < 0.5) return 1.0;  // too early to say
+  const double simulated = double(recentStepMs(window).size()) * kStepSeconds;
+  return simulated / (window * double(speed));
 }
 
 double Stepper::timedStep() {
@@ -18,11 +44,7 @@ void Stepper::book(double ms) {
   lastStepMs_ = ms;
   ++steps_;
   simTime_ += kStepSeconds;
-  const auto now = Clock::now();
-  recent_.emplace_back(now, ms);
-  const auto horizon = now - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kRecentSeconds));
-  if (recent_.front().first < horizon)
-    recent_.erase(recent_.begin(), std::find_if(recent_.begin(), recent_.end(), [&](const auto& r) { return r.first >= horizon; }));
+  recent_.push(ms);
   if (onStepped) onStepped();
 }
 
@@ -46,18 +68,11 @@ void Stepper::restart() {
   stepsDropped_ = 0;
   singleStep_ = false;
   recent_.clear();
+  restartedAt_ = Clock::now();
 }
 
 double Stepper::inFlightSeconds() const {
   return pending_.valid() ? std::chrono::duration<double>(Clock::now() - asyncStart_).count() : 0.0;
-}
-
-std::vector<double> Stepper::recentStepMs(double seconds) const {
-  const auto horizon = Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  std::vector<double> out;
-  for (const auto& [at, ms] : recent_)
-    if (at >= horizon) out.push_back(ms);
-  return out;
 }
 
 void Stepper::advance(double frameSeconds, bool lockstep) {

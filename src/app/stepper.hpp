@@ -13,6 +13,25 @@
 
 namespace app {
 
+// The median of `values` (0 when empty): robust to the odd slow step a garbage collector or a
+// compiler running beside us causes.
+double median(std::vector<double> values);
+
+// Values with the time they were taken, kept for `keepSeconds`: "the last 2 s" of anything.
+class RecentSamples {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit RecentSamples(double keepSeconds = 12.0) : keep_(keepSeconds) {}
+  void push(double value, Clock::time_point at = Clock::now());
+  // The values taken in the last `seconds`, oldest first.
+  std::vector<double> last(double seconds) const;
+  void clear() { samples_.clear(); }
+
+ private:
+  double keep_;
+  std::vector<std::pair<Clock::time_point, double>> samples_;
+};
+
 class Stepper {
  public:
   static constexpr float kStepSeconds = 1.0f / 60.0f;
@@ -54,7 +73,10 @@ class Stepper {
   // Seconds the step in flight has been running (0 when none).
   double inFlightSeconds() const;
   // Wall-clock ms of each step booked in the last `seconds` of real time, oldest first.
-  std::vector<double> recentStepMs(double seconds) const;
+  std::vector<double> recentStepMs(double seconds) const { return recent_.last(seconds); }
+  // Simulated seconds per wall second over the last `seconds`, relative to the speed asked for:
+  // 1 keeps up, below 1 is slower than real time. Meaningful while running (not paused).
+  double realTimeShare(double seconds) const;
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -69,7 +91,8 @@ class Stepper {
   uint64_t steps_ = 0;
   int stepsDropped_ = 0;
   bool singleStep_ = false;
-  std::vector<std::pair<Clock::time_point, double>> recent_;  // (booked at, ms), trimmed to a few seconds
+  RecentSamples recent_;  // step ms
+  Clock::time_point restartedAt_ = Clock::now();
 };
 
 }  // namespace app

@@ -64,6 +64,9 @@ class BoidsPlayground final : public scenes::Scene {
     if (s_.frozen && !stepOnce_) return;
     stepOnce_ = false;
     flock_.step(dt);
+  }
+
+  void sampleMetrics() override {
     if (++stepsSinceMetrics_ >= 10) updateMetrics();
   }
 
@@ -197,7 +200,7 @@ class BoidsPlayground final : public scenes::Scene {
     stepsSinceMetrics_ = 0;
     meanNeighbors_ = flock_.meanNeighbors();
     polarization_ = sim::polarization<2>(flock_.velocity);
-    meanNearest_ = sim::meanNearestNeighborDistance<2>(flock_.position, flock_.world);
+    meanNearest_ = sim::meanNearestNeighborDistance<2>(flock_.position, flock_.world, metricGrid_);
     neighborsHistory_.push(float(meanNeighbors_));
     polarizationHistory_.push(float(polarization_));
     nearestHistory_.push(float(meanNearest_));
@@ -210,6 +213,7 @@ class BoidsPlayground final : public scenes::Scene {
   uint32_t highlighted_ = 0;
   bool stepOnce_ = false, clampedSeparation_ = false;
   int stepsSinceMetrics_ = 0;
+  sim::UniformGrid<2> metricGrid_;  // for the nearest-neighbour metric, whatever the flock's own search
   double meanNeighbors_ = 0, polarization_ = 0, meanNearest_ = 0;
   scenes::PlotHistory neighborsHistory_, polarizationHistory_, nearestHistory_;
 };

@@ -51,6 +51,10 @@ class Scene {
   virtual void reset() = 0;
   // One fixed simulation step of dt seconds.
   virtual void step(float dt) = 0;
+  // Measurements beyond the simulation itself (a nearest-neighbour distance, say), taken after each
+  // step by the app, headless runs and tests, and timed apart from the step: a step's time is the
+  // simulation's alone.
+  virtual void sampleMetrics() {}
   // Fills the agent batch (one instanced draw) and the debug draw for this frame.
   virtual void draw(render::AgentBatch& agents, render::DebugDraw& debug) = 0;
   // Scene-specific ImGui controls (buttons, readouts, plots). Declared parameters get sliders from the app.

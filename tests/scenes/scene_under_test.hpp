@@ -41,7 +41,10 @@ struct SceneUnderTest {
   }
 
   void run(int steps) {
-    for (int s = 0; s < steps; ++s) scene->step(kDt);
+    for (int s = 0; s < steps; ++s) {
+      scene->step(kDt);
+      scene->sampleMetrics();
+    }
   }
 
   double metric(const char* name) const {
