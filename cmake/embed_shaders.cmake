@@ -1,5 +1,5 @@
 # Turns every file in DIR into a string in OUT, so the program runs from any working directory.
-file(GLOB files ${DIR}/*.vert ${DIR}/*.frag)
+file(GLOB files ${DIR}/*.vert ${DIR}/*.frag ${DIR}/*.comp)
 list(SORT files)
 set(body "// Generated from shaders/ by third_party/embed_shaders.cmake. Do not edit.\n#include <cstring>\nnamespace render {\nstruct EmbeddedShader { const char* name; const char* source; };\nstatic const EmbeddedShader kShaders[] = {\n")
 foreach(f ${files})

@@ -337,6 +337,8 @@ class App {
     lastStats_ = renderer_.stats();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     renderMs_ = secondsSince(t0) * 1000.0;
+    ctx_.lastFrame = lastStats_;
+    ctx_.lastRenderMs = renderMs_;
 
     const bool lastFrame = options_.frames && frame_ + 1 >= options_.frames;
     if (screenshotRequested_) {

@@ -18,11 +18,31 @@ static_assert(sizeof(AgentInstance) == 36, "instance layout is uploaded as-is");
 
 enum class AgentShape { Arrow2D, Disk2D, Bird3D };
 
+// How the agents reach the GPU: one instanced draw (the point of it all), or one draw call per
+// agent the way a naive engine submits them, with the same pixels (the gpu scene's comparison).
+enum class AgentSubmission { Instanced, PerAgent };
+
+// Agents that already live in a GPU buffer (the gpu scene's compute path): drawn from it directly,
+// with an indirect draw whose instance count the GPU wrote; `instances` is ignored then.
+struct GpuAgents {
+  unsigned stateBuffer = 0;     // vec4 per agent: position.xy, velocity.xy (the heading)
+  unsigned indirectBuffer = 0;  // DrawArraysIndirectCommand
+  size_t count = 0;             // agents in the buffer, for the HUD and the per-agent loop
+  float scale = 6.0f;
+  uint32_t color = 0xFFFFFFFFu;
+};
+
 struct AgentBatch {
   AgentShape shape = AgentShape::Arrow2D;
   std::vector<AgentInstance> instances;  // scenes resize and fill (in parallel if they like)
+  AgentSubmission submission = AgentSubmission::Instanced;
+  GpuAgents gpu;                         // stateBuffer 0: draw `instances`
 
-  void clear() { instances.clear(); }
+  void clear() {
+    instances.clear();
+    submission = AgentSubmission::Instanced;
+    gpu = {};
+  }
   AgentInstance& add() { return instances.emplace_back(); }
   // 2D convenience: position and heading in the plane.
   void add2D(glm::vec2 p, glm::vec2 heading, float scale, uint32_t color, float phase = 0.0f) {

@@ -1,6 +1,7 @@
 #include "render/renderer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -81,6 +82,15 @@ void upload(unsigned vbo, size_t& capacity, const void* data, size_t bytes) {
 
 }  // namespace
 
+int agentMeshVertexCount(AgentShape shape) {
+  switch (shape) {
+    case AgentShape::Arrow2D: return int(arrowMesh().size());
+    case AgentShape::Disk2D: return int(diskMesh().size());
+    case AgentShape::Bird3D: return int(birdMesh().size());
+  }
+  return 0;
+}
+
 unsigned Renderer::program(const char* vertName, const char* fragName, std::string& error) {
   const char* vs = embeddedShader(vertName);
   const char* fs = embeddedShader(fragName);
@@ -139,7 +149,23 @@ bool Renderer::init(std::string& error) {
     instanceAttribute(4, 1, GL_FLOAT, false, offsetof(AgentInstance, scale), stride);
     instanceAttribute(5, 1, GL_FLOAT, false, offsetof(AgentInstance, phase), stride);
     instanceAttribute(6, 4, GL_UNSIGNED_BYTE, true, offsetof(AgentInstance, color), stride);
+    // The same mesh without instance arrays: a per-agent draw takes attributes 2-6 as constants.
+    glGenVertexArrays(1, &perAgentVao_[s]);
+    glBindVertexArray(perAgentVao_[s]);
+    glBindBuffer(GL_ARRAY_BUFFER, agentMesh_[s]);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(MeshVertex), nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, sizeof(MeshVertex), reinterpret_cast<const void*>(3 * sizeof(float)));
   }
+  glGenVertexArrays(1, &gpuAgentVao_);
+  glBindVertexArray(gpuAgentVao_);
+  glBindBuffer(GL_ARRAY_BUFFER, agentMesh_[0]);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(MeshVertex), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, sizeof(MeshVertex), reinterpret_cast<const void*>(3 * sizeof(float)));
+  glGenQueries(kTimerRing, agentTimers_);
 
   auto vertexVao = [](unsigned& vao, unsigned& vbo) {
     glGenVertexArrays(1, &vao);
@@ -195,14 +221,16 @@ void Renderer::shutdown() {
   unsigned buffers[] = {instanceVbo_, agentMesh_[0], agentMesh_[1], agentMesh_[2], lineVbo_, triVbo_,
                         circleMesh_, diskMesh_, circleInstVbo_, diskInstVbo_};
   glDeleteBuffers(static_cast<GLsizei>(std::size(buffers)), buffers);
-  unsigned vaos[] = {agentVao_[0], agentVao_[1], agentVao_[2], lineVao_, triVao_, circleVao_, diskVao_, emptyVao_};
+  unsigned vaos[] = {agentVao_[0], agentVao_[1], agentVao_[2], lineVao_, triVao_, circleVao_, diskVao_, emptyVao_,
+                     perAgentVao_[0], perAgentVao_[1], perAgentVao_[2], gpuAgentVao_};
+  glDeleteQueries(kTimerRing, agentTimers_);
   glDeleteVertexArrays(static_cast<GLsizei>(std::size(vaos)), vaos);
   *this = Renderer{};
 }
 
 void Renderer::render(const AgentBatch& agents, const DebugDraw& debug, const FrameView& view) {
   stats_ = {};
-  stats_.agents = agents.instances.size();
+  stats_.agents = agents.gpu.stateBuffer ? agents.gpu.count : agents.instances.size();
   stats_.debugPrimitives = debug.lines().size() / 2 + debug.triangles().size() / 3 + debug.circles().size() + debug.disks().size();
 
   glClearColor(view.background.x, view.background.y, view.background.z, 1.0f);
@@ -244,22 +272,7 @@ void Renderer::render(const AgentBatch& agents, const DebugDraw& debug, const Fr
     stats_.drawCalls++;
   }
 
-  // All agents: ONE instanced draw call.
-  if (!agents.instances.empty()) {
-    int s = static_cast<int>(agents.shape);
-    upload(instanceVbo_, instanceCapacity_, agents.instances.data(), agents.instances.size() * sizeof(AgentInstance));
-    glUseProgram(agentProgram_);
-    glUniformMatrix4fv(glGetUniformLocation(agentProgram_, "uViewProjection"), 1, GL_FALSE, vp);
-    glUniform1i(glGetUniformLocation(agentProgram_, "uMode"), agents.shape == AgentShape::Bird3D ? 1 : 0);
-    glUniform1f(glGetUniformLocation(agentProgram_, "uTime"), view.time);
-    glUniform3fv(glGetUniformLocation(agentProgram_, "uEye"), 1, glm::value_ptr(view.eye));
-    glm::vec3 fog = view.sky ? view.horizon * 0.8f + view.zenith * 0.2f : view.background;
-    glUniform3fv(glGetUniformLocation(agentProgram_, "uFogColor"), 1, glm::value_ptr(fog));
-    glBindVertexArray(agentVao_[s]);
-    glDrawArraysInstanced(GL_TRIANGLES, 0, agentMeshVertices_[s], static_cast<GLsizei>(agents.instances.size()));
-    stats_.drawCalls++;
-    stats_.agentDrawCalls++;
-  }
+  drawAgents(agents, view);
 
   // Line-like shapes on top.
   glUseProgram(debugProgram_);
@@ -279,6 +292,99 @@ void Renderer::render(const AgentBatch& agents, const DebugDraw& debug, const Fr
   glBindVertexArray(0);
   glDisable(GL_DEPTH_TEST);
   checkErrors("frame");
+}
+
+// All agents: ONE instanced draw call (or, to show what that saves, one per agent). Timed on the
+// CPU (submission) and on the GPU (a timer query read back a few frames later, never waited for).
+void Renderer::drawAgents(const AgentBatch& agents, const FrameView& view) {
+  if (stats_.agents == 0) return;
+  readAgentTimer();
+  const int slot = nextAgentTimer_;
+  const bool timed = !agentTimerPending_[slot];
+  if (timed) glBeginQuery(GL_TIME_ELAPSED, agentTimers_[slot]);
+  const auto t0 = std::chrono::steady_clock::now();
+
+  const int s = static_cast<int>(agents.shape);
+  glUseProgram(agentProgram_);
+  glUniformMatrix4fv(glGetUniformLocation(agentProgram_, "uViewProjection"), 1, GL_FALSE, glm::value_ptr(view.viewProjection));
+  glUniform1i(glGetUniformLocation(agentProgram_, "uMode"), agents.shape == AgentShape::Bird3D ? 1 : 0);
+  glUniform1f(glGetUniformLocation(agentProgram_, "uTime"), view.time);
+  glUniform3fv(glGetUniformLocation(agentProgram_, "uEye"), 1, glm::value_ptr(view.eye));
+  glm::vec3 fog = view.sky ? view.horizon * 0.8f + view.zenith * 0.2f : view.background;
+  glUniform3fv(glGetUniformLocation(agentProgram_, "uFogColor"), 1, glm::value_ptr(fog));
+  if (agents.gpu.stateBuffer) drawGpuAgents(agents);
+  else if (agents.submission == AgentSubmission::PerAgent) drawAgentsPerAgent(agents);
+  else {
+    upload(instanceVbo_, instanceCapacity_, agents.instances.data(), agents.instances.size() * sizeof(AgentInstance));
+    glBindVertexArray(agentVao_[s]);
+    glDrawArraysInstanced(GL_TRIANGLES, 0, agentMeshVertices_[s], static_cast<GLsizei>(agents.instances.size()));
+    stats_.drawCalls++;
+    stats_.agentDrawCalls++;
+  }
+
+  stats_.agentSubmitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (timed) {
+    glEndQuery(GL_TIME_ELAPSED);
+    agentTimerPending_[slot] = true;
+    nextAgentTimer_ = (slot + 1) % kTimerRing;
+  }
+  stats_.agentGpuMs = agentGpuMs_;
+}
+
+// What a naive engine does: set one object's values, draw it, next object. Same shader, same pixels.
+void Renderer::drawAgentsPerAgent(const AgentBatch& agents) {
+  const int s = static_cast<int>(agents.shape);
+  glBindVertexArray(perAgentVao_[s]);
+  for (const AgentInstance& a : agents.instances) {
+    glVertexAttrib3f(2, a.position.x, a.position.y, a.position.z);
+    glVertexAttrib3f(3, a.heading.x, a.heading.y, a.heading.z);
+    glVertexAttrib1f(4, a.scale);
+    glVertexAttrib1f(5, a.phase);
+    glVertexAttrib4Nub(6, GLubyte(a.color), GLubyte(a.color >> 8), GLubyte(a.color >> 16), GLubyte(a.color >> 24));
+    glDrawArrays(GL_TRIANGLES, 0, agentMeshVertices_[s]);
+  }
+  stats_.drawCalls += static_cast<int>(agents.instances.size());
+  stats_.agentDrawCalls += static_cast<int>(agents.instances.size());
+}
+
+// Agents in a GPU buffer (OpenGL 4.3 contexts only: the gpu scene sets it after checking).
+void Renderer::drawGpuAgents(const AgentBatch& agents) {
+  const GpuAgents& g = agents.gpu;
+  glBindVertexArray(gpuAgentVao_);
+  glBindBuffer(GL_ARRAY_BUFFER, g.stateBuffer);
+  instanceAttribute(2, 2, GL_FLOAT, false, 0, 4 * sizeof(float));                  // position.xy (z = 0)
+  instanceAttribute(3, 2, GL_FLOAT, false, 2 * sizeof(float), 4 * sizeof(float));  // heading = velocity
+  glVertexAttrib1f(4, g.scale);
+  glVertexAttrib1f(5, 0.0f);
+  glVertexAttrib4Nub(6, GLubyte(g.color), GLubyte(g.color >> 8), GLubyte(g.color >> 16), GLubyte(g.color >> 24));
+  const int vertices = agentMeshVertices_[static_cast<int>(AgentShape::Arrow2D)];
+  if (agents.submission == AgentSubmission::PerAgent) {
+    // One draw per agent, each reading its own instance from the buffer (base instance, 4.2).
+    for (size_t i = 0; i < g.count; ++i) glDrawArraysInstancedBaseInstance(GL_TRIANGLES, 0, vertices, 1, GLuint(i));
+    stats_.drawCalls += static_cast<int>(g.count);
+    stats_.agentDrawCalls += static_cast<int>(g.count);
+  } else {
+    // The instance count comes from the GPU: nothing about the agents travels back to the CPU.
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, g.indirectBuffer);
+    glDrawArraysIndirect(GL_TRIANGLES, nullptr);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+    stats_.drawCalls++;
+    stats_.agentDrawCalls++;
+  }
+}
+
+void Renderer::readAgentTimer() {
+  for (int k = 0; k < kTimerRing; ++k) {
+    const int slot = (nextAgentTimer_ + k) % kTimerRing;
+    if (!agentTimerPending_[slot]) continue;
+    GLint available = 0;
+    glGetQueryObjectiv(agentTimers_[slot], GL_QUERY_RESULT_AVAILABLE, &available);
+    if (!available) continue;
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(agentTimers_[slot], GL_QUERY_RESULT, &ns);
+    agentGpuMs_ = double(ns) * 1e-6;
+    agentTimerPending_[slot] = false;
+  }
 }
 
 std::string Renderer::glInfo() {

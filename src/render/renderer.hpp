@@ -12,7 +12,9 @@ namespace render {
 
 struct FrameStats {
   int drawCalls = 0;       // every glDraw* this frame
-  int agentDrawCalls = 0;  // draws of the agent batch: 1 whenever agents are shown
+  int agentDrawCalls = 0;  // draws of the agent batch: 1 whenever agents are shown, N per-agent
+  double agentSubmitMs = 0;  // CPU time spent issuing the agent draws
+  double agentGpuMs = -1;    // GPU time of the agent draws (a timer query a few frames old; -1: none yet)
   size_t agents = 0;
   size_t debugPrimitives = 0;
 };
@@ -45,7 +47,10 @@ class Renderer {
 
  private:
   unsigned program(const char* vert, const char* frag, std::string& error);
-  void uploadInstances(const AgentBatch& agents);
+  void drawAgents(const AgentBatch& agents, const FrameView& view);
+  void drawAgentsPerAgent(const AgentBatch& agents);
+  void drawGpuAgents(const AgentBatch& agents);
+  void readAgentTimer();
 
   unsigned agentProgram_ = 0, debugProgram_ = 0, circleProgram_ = 0, skyProgram_ = 0;
   unsigned agentVao_[3] = {0, 0, 0}, agentMesh_[3] = {0, 0, 0};
@@ -57,10 +62,20 @@ class Renderer {
   unsigned circleVao_ = 0, diskVao_ = 0, circleMesh_ = 0, diskMesh_ = 0, circleInstVbo_ = 0, diskInstVbo_ = 0;
   size_t circleCapacity_ = 0, diskCapacity_ = 0;
   unsigned emptyVao_ = 0;
+  unsigned perAgentVao_[3] = {0, 0, 0};  // the mesh only: per-agent values are set before each draw
+  unsigned gpuAgentVao_ = 0;             // the arrow mesh plus instance attributes from a GpuAgents buffer
+  static constexpr int kTimerRing = 4;
+  unsigned agentTimers_[kTimerRing] = {};
+  bool agentTimerPending_[kTimerRing] = {};
+  int nextAgentTimer_ = 0;
+  double agentGpuMs_ = -1;
   FrameStats stats_;
   std::vector<unsigned> reportedErrors_;
   std::string lastError_;
 };
+
+// Vertices of an agent mesh: the vertex count of an indirect draw command.
+int agentMeshVertexCount(AgentShape shape);
 
 // Reads the current framebuffer (top row first) as RGBA8.
 void readFramebuffer(int width, int height, std::vector<uint8_t>& rgba);

@@ -11,6 +11,7 @@
 #include "render/agent_batch.hpp"
 #include "render/camera.hpp"
 #include "render/debug_draw.hpp"
+#include "render/renderer.hpp"
 #include "scenes/params.hpp"
 
 namespace scenes {
@@ -30,6 +31,8 @@ struct SceneContext {
   double simTime = 0.0;          // simulated seconds since reset
   double realTime = 0.0;         // wall seconds since start (animation)
   bool paused = false;
+  render::FrameStats lastFrame;  // the renderer's figures for the previous frame (draw calls, agent timings)
+  double lastRenderMs = 0.0;     // CPU time the previous frame spent drawing, UI included
 };
 
 struct MouseEvent {

@@ -1,0 +1,248 @@
+// Scene 7 — GPU: the article's part 6. Two lessons on one flock:
+//  - render: one instanced draw call against one draw call per agent, same pixels, with the
+//    figures (draw calls, CPU ms submitting, GPU ms drawing) on screen;
+//  - sim: the boids step on the CPU (sim::Flock<2> with the grid) or in OpenGL 4.3 compute shaders
+//    (render::GpuBoids), same N and parameters, drawn straight from the GPU buffer.
+// Below 4.3 (or with CROWDLAB_GL=3.3) the GPU choice is greyed out with the reason; the CPU path runs.
+// GL work happens only in draw(): step() may run on the app's worker thread, which has no context.
+#include <imgui.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include "render/color.hpp"
+#include "render/gpu_boids.hpp"
+#include "scenes/scene.hpp"
+#include "sim/core/metrics.hpp"
+#include "sim/models/flock.hpp"
+
+namespace {
+
+using sim::Vec2;
+
+constexpr int kPerAgentCap = 20000;      // per-agent draws beyond this take the window below a few frames a second
+constexpr double kExpectedNeighbors = 10.0;  // the world grows with N to keep this density (as bench boids2d)
+constexpr int kMaxPendingGpuSteps = 4;
+
+struct GpuSettings {
+  int count;
+  int sim;     // 0 CPU, 1 GPU
+  int render;  // 0 instanced, 1 per-agent
+  float wSeparation, wAlignment, wCohesion;
+  float perceptionRadius, separationRadius;
+  float minSpeed, maxSpeed, maxForce;
+  float agentSize;
+};
+
+class GpuScene final : public scenes::Scene {
+ public:
+  GpuScene() {
+    params_ = {
+        scenes::Param::i("N", "agents (N)", &s_.count, 1000, 1000000, 20000,
+                         "Number of boids; the world grows with N so each sees about 10 others", true),
+        scenes::Param::e("sim", "simulation", &s_.sim, "cpu|gpu", 0,
+                         "Where the boids step runs: CPU threads or OpenGL 4.3 compute shaders").withoutSlider(),
+        scenes::Param::e("render", "render mode", &s_.render, "instanced|per-agent", 0,
+                         "One instanced draw call for all agents, or one draw call per agent").withoutSlider(),
+        scenes::Param::f("wSep", "separation weight", &s_.wSeparation, 0, 3, 1, "Push away from neighbours closer than the separation radius"),
+        scenes::Param::f("wAli", "alignment weight", &s_.wAlignment, 0, 3, 1, "Steer towards the neighbours' mean velocity"),
+        scenes::Param::f("wCoh", "cohesion weight", &s_.wCohesion, 0, 3, 1, "Steer towards the neighbours' centroid"),
+        scenes::Param::f("perception", "perception radius", &s_.perceptionRadius, 10, 100, 50, "Who counts as a neighbour; also the grid's cell size"),
+        scenes::Param::f("separation", "separation radius", &s_.separationRadius, 2, 90, 20, "Closer than this pushes away; kept below the perception radius"),
+        scenes::Param::f("minSpeed", "min speed", &s_.minSpeed, 0, 300, 50, "Birds cannot hover: slower agents speed up to this"),
+        scenes::Param::f("maxSpeed", "max speed", &s_.maxSpeed, 10, 400, 120, "Speed limit, units per second"),
+        scenes::Param::f("maxForce", "max force", &s_.maxForce, 10, 2000, 240, "Steering limit, units per second squared", true),
+        scenes::Param::f("size", "agent size", &s_.agentSize, 2, 60, 12, "Drawn length of an agent, world units"),
+    };
+    scenes::applyDefaults(params_);
+    flock_.method = sim::NeighborMethod::Grid;
+    flock_.world.boundary = sim::Boundary::Wrap;
+  }
+
+  void reset() override {
+    applySettings();
+    flock_.world.size = worldSizeFor(size_t(s_.count));
+    flock_.spawn(size_t(s_.count), seed);
+    pendingGpuSteps_ = 0;
+    gpuNeedsUpload_ = true;
+    meanNeighbors_ = 0;
+  }
+
+  void step(float dt) override {
+    if (gpuActive_) {  // run in draw(), on the GL thread
+      pendingGpuSteps_ = std::min(pendingGpuSteps_ + 1, kMaxPendingGpuSteps);
+      lastDt_ = dt;
+      return;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    flock_.step(dt);
+    cpuStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    meanNeighbors_ = flock_.meanNeighbors();
+  }
+
+  void draw(render::AgentBatch& agents, render::DebugDraw& debug) override {
+    using namespace render;
+    syncSimulation();
+    agents.shape = AgentShape::Arrow2D;
+    agents.submission = s_.render == 1 ? AgentSubmission::PerAgent : AgentSubmission::Instanced;
+    const size_t shown = s_.render == 1 ? std::min(flock_.size(), size_t(kPerAgentCap)) : flock_.size();
+    if (gpuActive_) {
+      for (; pendingGpuSteps_ > 0; --pendingGpuSteps_) gpu_.step(flock_.params, lastDt_);
+      gpuTimings_ = gpu_.latestTimings();
+      agents.gpu = {gpu_.stateBuffer(), gpu_.indirectBuffer(), shown, s_.agentSize, kGpuColor};
+    } else {
+      agents.instances.resize(shown);
+      for (size_t i = 0; i < shown; ++i)
+        agents.instances[i] = {glm::vec3(flock_.position[i], 0), glm::vec3(flock_.velocity[i], 0), s_.agentSize, 0.0f, kCpuColor};
+    }
+    debug.rect({0, 0}, flock_.world.size, rgba(70, 76, 90));
+  }
+
+  void panel() override {
+    scenes::sectionTitle("Simulation");
+    ImGui::RadioButton("CPU", &s_.sim, 0);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(probed_ && !support_.available);
+    ImGui::RadioButton("GPU (compute shaders)", &s_.sim, 1);
+    ImGui::EndDisabled();
+    if (probed_ && !support_.available) ImGui::TextWrapped("GPU simulation unavailable: %s", support_.reason.c_str());
+    ImGui::Text("CPU step: %s", cpuStepMs_ > 0 ? formatMs(cpuStepMs_).c_str() : "not run yet");
+    ImGui::SameLine();
+    ImGui::TextDisabled("(grid + rules + integrate, %d threads)", sim::threadCount());
+    if (gpuTimings_.valid)
+      ImGui::Text("GPU step: %s  (grid %.2f + rules %.2f ms, timer queries)", formatMs(gpuTimings_.totalMs()).c_str(),
+                  gpuTimings_.gridMs, gpuTimings_.rulesMs);
+    else
+      ImGui::TextDisabled("GPU step: not run yet");
+
+    scenes::sectionTitle("Drawing");
+    ImGui::RadioButton("instanced", &s_.render, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("per-agent", &s_.render, 1);
+    if (s_.render == 1 && flock_.size() > size_t(kPerAgentCap))
+      ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1),
+                         "per-agent draws only the first %d of %zu agents: one call each, more would freeze the window",
+                         kPerAgentCap, flock_.size());
+    if (ctx) {
+      const render::FrameStats& f = ctx->lastFrame;
+      ImGui::Text("agent draw calls %d   (all draw calls %d)", f.agentDrawCalls, f.drawCalls);
+      ImGui::Text("CPU submitting agents %.3f ms", f.agentSubmitMs);
+      if (f.agentGpuMs >= 0) ImGui::Text("GPU drawing agents %.3f ms", f.agentGpuMs);
+      ImGui::Text("frame render (CPU, UI included) %.2f ms", ctx->lastRenderMs);
+    }
+  }
+
+  const char* about() const override {
+    return "The article's part 6: thousands of units on screen. Drawing: 'instanced' sends every agent in ONE "
+           "draw call (one buffer of positions, one mesh, N instances); 'per-agent' draws the same pixels the "
+           "way a naive engine does, one call per agent, and the CPU time spent submitting grows with N.\n\n"
+           "Simulation: on the CPU the positions live in main memory and are copied to the GPU every frame to be "
+           "drawn. With 'GPU' they live in a GPU buffer: compute shaders build the grid (an atomic count per cell, "
+           "a prefix sum, a scatter into cell order), apply the same three rules over the 3x3 cells, integrate, "
+           "and the renderer draws from that same buffer with an indirect draw, whose instance count the GPU "
+           "wrote itself. Nothing comes back: reading a buffer back makes the CPU wait until the GPU has finished "
+           "everything queued, so the two stop working side by side; it happens here only when you switch back "
+           "to the CPU.\n\n"
+           "When is the GPU the wrong place? When game logic needs each agent on the CPU every frame (AI "
+           "decisions, physics queries, networking, scripting): the read-back each frame costs more than the "
+           "step it saved. Keep those agents on the CPU and give the GPU the crowds that only need to look "
+           "right. Needs OpenGL 4.3; below it (macOS stops at 4.1) the CPU path runs.";
+  }
+
+  std::span<const scenes::Param> params() override { return params_; }
+
+  void paramsChanged() override {
+    applySettings();
+    if (size_t(s_.count) != flock_.size()) reset();
+  }
+
+  void metrics(std::vector<scenes::Metric>& out) const override {
+    out.push_back({"mean_neighbors", meanNeighbors_});
+    out.push_back({"gpu_sim", gpuActive_ ? 1.0 : 0.0});
+    out.push_back({"cpu_step_ms", cpuStepMs_});
+    out.push_back({"gpu_step_ms", gpuTimings_.valid ? gpuTimings_.totalMs() : 0.0});
+  }
+  size_t agentCount() const override { return flock_.size(); }
+
+  void homeCamera(scenes::SceneContext& c) override { c.camera2D.fit({0, 0}, flock_.world.size); }
+
+ private:
+  static constexpr uint32_t kCpuColor = render::rgba(200, 215, 235);
+  static constexpr uint32_t kGpuColor = render::rgba(120, 235, 150);
+
+  static std::string formatMs(double ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f ms/step", ms);
+    return buf;
+  }
+
+  // A 16:9 torus holding N agents at the density where each sees about 10 others.
+  Vec2 worldSizeFor(size_t n) const {
+    const double r = s_.perceptionRadius;
+    const double area = double(n) * 3.14159265358979 * r * r / kExpectedNeighbors;
+    const double height = std::sqrt(area * 9.0 / 16.0);
+    // At least 4 cells per axis: the 3x3 block around a cell then never holds a cell twice.
+    return Vec2(float(std::max(height * 16.0 / 9.0, 4.0 * r)), float(std::max(height, 4.0 * r)));
+  }
+
+  void applySettings() {
+    s_.separationRadius = std::min(s_.separationRadius, s_.perceptionRadius * 0.9f);
+    s_.minSpeed = std::min(s_.minSpeed, s_.maxSpeed);
+    sim::BoidsParams& p = flock_.params;
+    p.wSeparation = s_.wSeparation;
+    p.wAlignment = s_.wAlignment;
+    p.wCohesion = s_.wCohesion;
+    p.perceptionRadius = s_.perceptionRadius;
+    p.separationRadius = s_.separationRadius;
+    p.minSpeed = s_.minSpeed;
+    p.maxSpeed = s_.maxSpeed;
+    p.maxForce = s_.maxForce;
+    // The cell is the search radius: the 3x3 block covers it on the CPU and the GPU alike.
+    flock_.cellSize = p.searchRadius();
+    if (gpuActive_) gpuNeedsUpload_ = true;  // the cell size may have changed the grid
+  }
+
+  // Moves the agents to where the chosen simulation runs. Main thread, context current.
+  void syncSimulation() {
+    if (!probed_) {
+      support_ = render::computeSupport();
+      probed_ = true;
+    }
+    bool wantGpu = s_.sim == 1 && support_.available;
+    if (wantGpu && !gpu_.ready()) {
+      std::string error;
+      if (!gpu_.init(error)) {
+        support_ = {false, error};
+        wantGpu = false;
+      }
+    }
+    if (!wantGpu) s_.sim = 0;
+    if (gpuActive_ && !wantGpu) {
+      // Back to the CPU: the one read-back, so the CPU continues from where the GPU got to.
+      std::vector<uint32_t> ids;
+      gpu_.download(&flock_.position, &flock_.velocity, &ids, nullptr);
+      flock_.id = ids;
+      gpuActive_ = false;
+    } else if (wantGpu && (!gpuActive_ || gpuNeedsUpload_)) {
+      gpu_.upload(flock_.position, flock_.velocity, flock_.id, flock_.world, flock_.cellSize);
+      gpuActive_ = true;
+    }
+    gpuNeedsUpload_ = false;
+  }
+
+  GpuSettings s_{};
+  std::vector<scenes::Param> params_;
+  sim::Flock<2> flock_;
+  render::GpuBoids gpu_;
+  render::ComputeSupport support_;
+  bool probed_ = false, gpuActive_ = false, gpuNeedsUpload_ = true;
+  int pendingGpuSteps_ = 0;
+  float lastDt_ = 1.0f / 60.0f;
+  double cpuStepMs_ = 0, meanNeighbors_ = 0;
+  render::GpuBoids::Timings gpuTimings_;
+};
+
+std::unique_ptr<scenes::Scene> create() { return std::make_unique<GpuScene>(); }
+[[maybe_unused]] bool registered = scenes::registerScene({"gpu", "GPU: instancing and compute", 7, &create});
+
+}  // namespace
