@@ -66,6 +66,13 @@ void enableGlDebugMessages() {
   glDebugMessageCallback(onGlDebugMessage, nullptr);
 }
 
+bool withHiddenGlContext(const std::function<void()>& body, std::string& error) {
+  SdlContext sdl;
+  if (!openWindow(sdl, 64, 64, false, true, error)) return false;
+  body();
+  return true;
+}
+
 std::string benchReportHeader() {
   SdlContext sdl;
   std::string error;

@@ -1,5 +1,8 @@
 #include "render/gpu_boids.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,6 +41,16 @@ ComputeSupport computeSupport() {
   }
   s.available = true;
   return s;
+}
+
+sim::World<2> flockWorldFor(size_t n, float radius) {
+  const double r = radius, expectedNeighbors = 10.0;
+  const double area = double(n) * 3.14159265358979 * r * r / expectedNeighbors;
+  const double height = std::sqrt(area * 9.0 / 16.0);
+  sim::World<2> world;
+  world.size = glm::vec2(float(std::max(height * 16.0 / 9.0, 4.0 * r)), float(std::max(height, 4.0 * r)));
+  world.boundary = sim::Boundary::Wrap;
+  return world;
 }
 
 namespace {
@@ -158,9 +171,19 @@ void GpuBoids::setGridUniforms(unsigned program) const {
   glUniform2i(uniform(program, "uDims"), dims_.x, dims_.y);
 }
 
-void GpuBoids::step(const sim::BoidsParams& p, float dt) {
+void GpuBoids::step(const sim::BoidsParams& p, float dt, Timings* wallClock) {
   if (!ready() || count_ == 0) return;
   for (int b = 0; b < kBufferCount; ++b) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), buffers_[b]);
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
+  auto finishedMs = [&] {  // only with wallClock: waits for the GPU, then the wall time since t0
+    glFinish();
+    const auto now = Clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t0).count();
+    t0 = now;
+    return ms;
+  };
+  if (wallClock) finishedMs();
   const int slot = nextQuery_;
   nextQuery_ = (nextQuery_ + 1) % kQueryRing;
   glQueryCounter(queries_[slot][0], GL_TIMESTAMP);
@@ -191,6 +214,7 @@ void GpuBoids::step(const sim::BoidsParams& p, float dt) {
   glDispatchCompute(groups(cells_, 256), 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   glQueryCounter(queries_[slot][1], GL_TIMESTAMP);
+  if (wallClock) wallClock->gridMs = finishedMs();
 
   // Rules, integrate, wrap.
   const unsigned rules = programs_[kStep];
@@ -215,6 +239,10 @@ void GpuBoids::step(const sim::BoidsParams& p, float dt) {
   glQueryCounter(queries_[slot][2], GL_TIMESTAMP);
   queryPending_[slot] = true;
   glUseProgram(0);
+  if (wallClock) {
+    wallClock->rulesMs = finishedMs();
+    wallClock->valid = true;
+  }
 }
 
 GpuBoids::Timings GpuBoids::readQueries(int slot) {

@@ -25,6 +25,10 @@ struct ComputeSupport {
 };
 ComputeSupport computeSupport();
 
+// The torus the gpu scene and `bench --case gpu-boids` put n agents on: 16:9, sized so each sees
+// about 10 others within `radius` (bench boids2d's density), and at least 4 cells of `radius` per axis.
+sim::World<2> flockWorldFor(size_t n, float radius);
+
 class GpuBoids {
  public:
   struct Timings {
@@ -48,7 +52,10 @@ class GpuBoids {
   void upload(std::span<const glm::vec2> positions, std::span<const glm::vec2> velocities,
               std::span<const uint32_t> ids, const sim::World<2>& world, float cellSize);
   // One step: grid build, rules, integrate. Issues work only; does not wait for it.
-  void step(const sim::BoidsParams& params, float dt);
+  // With `wallClock`, waits for the GPU (glFinish) before, between and after the two halves and
+  // writes their wall times there: the benchmark's split on drivers whose timestamps are taken
+  // lazily (Mesa's llvmpipe records them at its next flush, which puts the whole step in one half).
+  void step(const sim::BoidsParams& params, float dt, Timings* wallClock = nullptr);
   // Reads the state back, in the current (cell) order. Waits for the GPU: for tests, and for
   // handing the agents back to the CPU. Any pointer may be null.
   void download(std::vector<glm::vec2>* positions, std::vector<glm::vec2>* velocities, std::vector<uint32_t>* ids,

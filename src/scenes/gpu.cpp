@@ -21,7 +21,6 @@ namespace {
 using sim::Vec2;
 
 constexpr int kPerAgentCap = 20000;      // per-agent draws beyond this take the window below a few frames a second
-constexpr double kExpectedNeighbors = 10.0;  // the world grows with N to keep this density (as bench boids2d)
 constexpr int kMaxPendingGpuSteps = 4;
 
 struct GpuSettings {
@@ -56,12 +55,11 @@ class GpuScene final : public scenes::Scene {
     };
     scenes::applyDefaults(params_);
     flock_.method = sim::NeighborMethod::Grid;
-    flock_.world.boundary = sim::Boundary::Wrap;
   }
 
   void reset() override {
     applySettings();
-    flock_.world.size = worldSizeFor(size_t(s_.count));
+    flock_.world = render::flockWorldFor(size_t(s_.count), s_.perceptionRadius);
     flock_.spawn(size_t(s_.count), seed);
     pendingGpuSteps_ = 0;
     gpuNeedsUpload_ = true;
@@ -176,15 +174,6 @@ class GpuScene final : public scenes::Scene {
     return buf;
   }
 
-  // A 16:9 torus holding N agents at the density where each sees about 10 others.
-  Vec2 worldSizeFor(size_t n) const {
-    const double r = s_.perceptionRadius;
-    const double area = double(n) * 3.14159265358979 * r * r / kExpectedNeighbors;
-    const double height = std::sqrt(area * 9.0 / 16.0);
-    // At least 4 cells per axis: the 3x3 block around a cell then never holds a cell twice.
-    return Vec2(float(std::max(height * 16.0 / 9.0, 4.0 * r)), float(std::max(height, 4.0 * r)));
-  }
-
   void applySettings() {
     s_.separationRadius = std::min(s_.separationRadius, s_.perceptionRadius * 0.9f);
     s_.minSpeed = std::min(s_.minSpeed, s_.maxSpeed);
@@ -216,7 +205,10 @@ class GpuScene final : public scenes::Scene {
         wantGpu = false;
       }
     }
-    if (!wantGpu) s_.sim = 0;
+    if (s_.sim == 1 && !wantGpu) {
+      std::fprintf(stderr, "crowdlab: gpu scene: GPU simulation unavailable: %s\n", support_.reason.c_str());
+      s_.sim = 0;
+    }
     if (gpuActive_ && !wantGpu) {
       // Back to the CPU: the one read-back, so the CPU continues from where the GPU got to.
       std::vector<uint32_t> ids;
