@@ -18,6 +18,10 @@ const char* embeddedShader(const char* name);  // generated from shaders/ at bui
 
 ComputeSupport computeSupport() {
   ComputeSupport s;
+  if (!glad_glGetIntegerv) {  // no loader run: a scene drawn without a window (scene tests)
+    s.reason = "no OpenGL context";
+    return s;
+  }
   int major = 0, minor = 0;
   glGetIntegerv(GL_MAJOR_VERSION, &major);
   glGetIntegerv(GL_MINOR_VERSION, &minor);
