@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 #include "bench/bench.hpp"
+#include "sim/core/lanes.hpp"
 #include "sim/models/finale.hpp"
 #include "sim/core/parallel.hpp"
 
@@ -55,7 +56,7 @@ bench::Row measure(const bench::Options& o, size_t n, bool orca, int threads) {
   std::snprintf(extra, sizeof extra,
                 "obstacles=%d;grid_ms=%.2f;rules_ms=%.2f;orca_ms=%.2f;integrate_ms=%.2f;infeasible_share=%.3f;overlaps=%llu;lanes=%s",
                 placed, grid / steps, rules / steps, orcaMs / steps, integrate / steps,
-                double(infeasible) / (double(n) * steps), (unsigned long long)s.metrics().overlaps, sim::laneKernelName());
+                double(infeasible) / (double(n) * steps), (unsigned long long)s.metrics().overlaps, sim::lanes::name());
   r.extra = extra;
   return r;
 }

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 #include "alloc_counter.hpp"
+#include "sim/core/lanes.hpp"
 #include "sim/models/finale.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
@@ -281,22 +282,24 @@ TEST(FinaleSearch, GridAndBruteForceSeeTheSameNeighbours) {
   expectSameNeighboursAndVelocities(grid, brute);
 }
 
-// The wide (AVX2, where the CPU has it) and the baseline lane kernels see the same neighbours and
-// give the same velocities up to the order of their sums, with ORCA off and on.
-TEST(FinaleKernels, WideAndBaselineLanesAgree) {
-  const Snapshot snap = crowdedSnapshot();
+// The AVX2 (where the CPU has it) and the baseline builds of the lane kernels run the same 8 lanes
+// summed in the same order: the same bits after many steps, with ORCA off and on.
+TEST(FinaleKernels, Avx2AndBaselineLanesGiveTheSameBits) {
   for (bool orca : {false, true}) {
     SCOPED_TRACE(orca ? "orca" : "boids");
     auto run = [&](bool wide) {
-      setWideLaneKernels(wide);
-      FinaleSim s = stepFrom(snap.warm, snap.positions, snap.velocities, [&](FinaleSim& f) { f.params.orca = orca; });
-      setWideLaneKernels(true);
+      lanes::setWide(wide);
+      FinaleSim s = crowd(1500, 10);
+      s.params.orca = orca;
+      for (int i = 0; i < 60; ++i) s.step(kDt);
+      lanes::setWide(true);
       return s;
     };
     const FinaleSim wide = run(true), baseline = run(false);
-    EXPECT_GT(wide.metrics().meanNeighbors, 5.0);
-    EXPECT_EQ(wide.metrics().checks, baseline.metrics().checks);
-    expectSameNeighboursAndVelocities(wide, baseline);
+    EXPECT_GT(wide.metrics().meanNeighbors, 2.0);
+    ASSERT_EQ(wide.size(), baseline.size());
+    EXPECT_EQ(std::memcmp(wide.positions().data(), baseline.positions().data(), wide.size() * sizeof(Vec2)), 0);
+    EXPECT_EQ(std::memcmp(wide.velocities().data(), baseline.velocities().data(), wide.size() * sizeof(Vec2)), 0);
   }
 }
 

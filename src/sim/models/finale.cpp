@@ -6,17 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
-#if defined(__SSE__) || defined(__AVX__)
-#include <immintrin.h>
-#endif
-// GCC on x86-64 below AVX2 also builds the lane kernels for AVX2 and picks them at run time.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__)
-#define CROWDLAB_AVX2_DISPATCH 1
-#else
-#define CROWDLAB_AVX2_DISPATCH 0
-#endif
 
 namespace sim {
 
@@ -278,37 +270,108 @@ struct NeighborKeys {
   }
 };
 
-// The lane kernels: rulePass and orcaPass, for the build's target and, where the CPU has it, AVX2.
-namespace baseline {
-#include "sim/models/finale_lanes.inl"
-}  // namespace baseline
-#if CROWDLAB_AVX2_DISPATCH
-#pragma GCC push_options
-#pragma GCC target("avx2")
-namespace avx2 {
-#define CROWDLAB_LANES_AVX
-#include "sim/models/finale_lanes.inl"
-}  // namespace avx2
-#pragma GCC pop_options
-#endif
+// ---- the lane kernels: one agent's neighbour scans, a register of candidates at a time ----
+// The rule sums of the agent at `self`, and how many candidates are closer than 0.99 * 2r to it. The
+// agent is among the candidates (at distance 0) and is taken off; every pair is counted from both
+// sides. The same tests and formula as addNeighbor, with masks instead of branches; only the last,
+// partial register of a run masks off the lanes past its end. The lanes are summed in a fixed order
+// (L::sum), so the result depends on neither the thread count nor the instruction set.
+template <class L>
+CROWDLAB_LANES_INLINE void rulePassLanes(const AxisState& a, std::span<const Run> runs, const Vec2& self,
+                                         const FinaleParams& p, RuleSums& sums, uint32_t& closeNeighbors) {
+  using Floats = typename L::Floats;
+  using Ints = typename L::Ints;
+  const float close = 0.99f * 2.0f * p.agentRadius;
+  const Floats px = L::splat(self.x), py = L::splat(self.y), zero = L::splat(0.0f), one = L::splat(1.0f);
+  const Floats perception = L::splat(p.perceptionRadius * p.perceptionRadius);
+  const Floats separation = L::splat(p.separationRadius * p.separationRadius), closeSq = L::splat(close * close);
+  const Floats invSep = L::splat(1.0f / p.separationRadius);
+  Floats sepX = zero, sepY = zero, velX = zero, velY = zero, offX = zero, offY = zero;
+  Ints counted = L::splat(int32_t(0)), near = counted;
+  auto lanesAt = [&](uint32_t j, Ints live) CROWDLAB_LANES_INLINE_LAMBDA {
+    const Floats dx = L::load(a.x + j) - px, dy = L::load(a.y + j) - py;
+    const Floats d2 = dx * dx + dy * dy;
+    const Ints seen = live & (d2 > zero) & (d2 <= perception);
+    velX += L::keep(seen, L::load(a.vx + j));
+    velY += L::keep(seen, L::load(a.vy + j));
+    offX += L::keep(seen, dx);
+    offY += L::keep(seen, dy);
+    counted -= seen;
+    const Ints push = seen & (d2 < separation);
+    // dir(self - other) * (1 - d / R) = -offset * (1/d - 1/R); lanes not pushing give 0.
+    const Floats w = L::keep(push, one / L::sqrt(L::keep(push, d2) + L::keep(~push, one)) - invSep);
+    sepX -= dx * w;
+    sepY -= dy * w;
+    near -= live & (d2 < closeSq);  // the agent itself too (d2 = 0): taken off below
+  };
+  for (const Run& r : runs) {
+    uint32_t j = r.begin;
+    for (; j + lanes::kLanes <= r.end; j += lanes::kLanes) lanesAt(j, L::allLanes());
+    if (j < r.end) lanesAt(j, L::firstLanes(r.end - j));
+  }
+  sums.separation += Vec2{L::sum(sepX), L::sum(sepY)};
+  sums.velocitySum += Vec2{L::sum(velX), L::sum(velY)};
+  sums.offsetSum += Vec2{L::sum(offX), L::sum(offY)};
+  sums.count += L::sum(counted);
+  closeNeighbors = uint32_t(std::max(L::sum(near) - 1, 0));
+}
+
+// ORCA's neighbours of the agent at `self` (index selfIndex): every other candidate within the
+// neighbour distance, as sort keys. `indices` names each candidate slot's agent when the candidates
+// are a gathered copy; null when the slots are the agents' own indices.
+template <class L>
+CROWDLAB_LANES_INLINE void orcaPassLanes(const AxisState& a, const uint32_t* indices, std::span<const Run> runs,
+                                         const Vec2& self, uint32_t selfIndex, float neighborDist, int nearest,
+                                         NeighborKeys& out) {
+  using Floats = typename L::Floats;
+  using Ints = typename L::Ints;
+  out.count = 0;
+  const Floats px = L::splat(self.x), py = L::splat(self.y), range = L::splat(neighborDist * neighborDist);
+  const Ints laneIndex = L::laneIndex(), selfMask = L::splat(int32_t(selfIndex));
+  for (const Run& r : runs)
+    for (uint32_t j = r.begin; j < r.end; j += lanes::kLanes) {
+      const Ints slot = laneIndex + L::splat(int32_t(j));
+      const Ints index = indices ? L::load(indices + j) : slot;
+      const Floats dx = L::load(a.x + j) - px, dy = L::load(a.y + j) - py;
+      const Floats d2 = dx * dx + dy * dy;
+      const Ints in = (slot < L::splat(int32_t(r.end))) & (d2 <= range) & (index != selfMask);
+      for (unsigned bits = L::bits(in); bits; bits &= bits - 1) {
+        const int l = std::countr_zero(bits);
+        out.add(NeighborKeys::key(L::lane(d2, l), uint32_t(L::lane(index, l))), nearest);
+      }
+    }
+}
 
 struct LaneKernels {
-  decltype(&baseline::rulePass) rulePass;
-  decltype(&baseline::orcaPass) orcaPass;
-  const char* name;
+  void (*rulePass)(const AxisState&, std::span<const Run>, const Vec2&, const FinaleParams&, RuleSums&, uint32_t&);
+  void (*orcaPass)(const AxisState&, const uint32_t*, std::span<const Run>, const Vec2&, uint32_t, float, int,
+                   NeighborKeys&);
 };
-bool wideLanesAllowed = true;
-
+// The kernels built twice: for the build's own target and for AVX2 (lanes.hpp).
 LaneKernels laneKernels() {
-#if CROWDLAB_AVX2_DISPATCH
-  static const bool hasAvx2 = __builtin_cpu_supports("avx2");
-  if (wideLanesAllowed && hasAvx2) return {&avx2::rulePass, &avx2::orcaPass, "avx2-x8"};
-#endif
-#if defined(__GNUC__)
-  return {&baseline::rulePass, &baseline::orcaPass, baseline::kLanes == 8 ? "avx-x8" : "sse-x4"};
-#else
-  return {&baseline::rulePass, &baseline::orcaPass, "scalar"};
-#endif
+  struct Baseline {
+    static void rulePass(const AxisState& a, std::span<const Run> runs, const Vec2& self, const FinaleParams& p,
+                         RuleSums& sums, uint32_t& close) {
+      rulePassLanes<lanes::Baseline>(a, runs, self, p, sums, close);
+    }
+    static void orcaPass(const AxisState& a, const uint32_t* indices, std::span<const Run> runs, const Vec2& self,
+                         uint32_t selfIndex, float neighborDist, int nearest, NeighborKeys& out) {
+      orcaPassLanes<lanes::Baseline>(a, indices, runs, self, selfIndex, neighborDist, nearest, out);
+    }
+  };
+  struct Avx2 {
+    CROWDLAB_LANES_AVX2 static void rulePass(const AxisState& a, std::span<const Run> runs, const Vec2& self,
+                                             const FinaleParams& p, RuleSums& sums, uint32_t& close) {
+      rulePassLanes<lanes::Avx2>(a, runs, self, p, sums, close);
+    }
+    CROWDLAB_LANES_AVX2 static void orcaPass(const AxisState& a, const uint32_t* indices, std::span<const Run> runs,
+                                             const Vec2& self, uint32_t selfIndex, float neighborDist, int nearest,
+                                             NeighborKeys& out) {
+      orcaPassLanes<lanes::Avx2>(a, indices, runs, self, selfIndex, neighborDist, nearest, out);
+    }
+  };
+  if (lanes::wide()) return {&Avx2::rulePass, &Avx2::orcaPass};
+  return {&Baseline::rulePass, &Baseline::orcaPass};
 }
 
 // The candidates of one query block copied into one contiguous run. A block is several runs (one
@@ -347,9 +410,6 @@ struct CandidateBuffer {
 };
 
 }  // namespace
-
-void setWideLaneKernels(bool allowed) { wideLanesAllowed = allowed; }
-const char* laneKernelName() { return laneKernels().name; }
 
 void FinaleSim::gatherPhase(float dt) {
   const FinaleParams& p = params;

@@ -192,12 +192,6 @@ PipelineVelocities agentPipeline(const FinaleParams& p, uint32_t self, const Vec
   return out;
 }
 
-// The gather's vector kernels: the widest this CPU runs (AVX2, 8 lanes, on x86-64 with GCC) or the
-// build's baseline (SSE2, 4 lanes). The two differ in the last bits (their sums run in another
-// order); each gives the same state for any thread count. Wide by default; for tests and benchmarks.
-void setWideLaneKernels(bool allowed);
-const char* laneKernelName();  // e.g. "avx2-x8", "sse-x4"
-
 // ---- the crowd ----
 
 class FinaleSim {

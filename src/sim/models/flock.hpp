@@ -9,8 +9,6 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <limits>
 #include <span>
 #include <vector>
 #include "sim/rules/boids.hpp"
@@ -20,22 +18,6 @@
 #include "sim/core/rng.hpp"
 
 namespace sim {
-
-// The largest squared distance d2 for which the rounded sqrt(d2) <= r (or < r when `strict`).
-// Rounded sqrt is monotone, so comparing d2 with this bound decides the same as comparing the
-// square root, without taking it: the grid step's vector loop and accumulateNeighbor then accept
-// exactly the same neighbours.
-inline float squaredBoundOf(float r, bool strict) {
-  auto passes = [&](float d2) { return strict ? std::sqrt(d2) < r : std::sqrt(d2) <= r; };
-  if (!(r >= 0.0f)) return -1.0f;
-  if (!passes(0.0f)) return -1.0f;
-  float t = std::fmin(r * r, std::numeric_limits<float>::max());
-  while (!passes(t)) t = std::nextafter(t, 0.0f);
-  for (float u = std::nextafter(t, INFINITY); u <= std::numeric_limits<float>::max() && passes(u);
-       u = std::nextafter(u, INFINITY))
-    t = u;
-  return t;
-}
 
 template <int D>
 class Flock {
@@ -79,7 +61,7 @@ class Flock {
   // One step: every agent's new velocity from the previous state only, then integrate.
   void step(float dt) {
     resize(size());  // scenes may have resized the public arrays
-    const bool vector = kVectorKernel && !params.useFieldOfView;  // the field of view needs per-neighbour tests
+    const bool vector = !params.useFieldOfView;  // the field of view needs per-neighbour tests
     if (method == NeighborMethod::Grid) {
       sortIntoCells();
       if (vector) stepGridVector(dt);
@@ -246,9 +228,9 @@ class Flock {
   // The grid with the vector kernel, cell by cell: the agents of one cell share the block and its runs.
   void stepGridVector(float dt) {
     const float radius = params.searchRadius();
-    const Thresholds t = thresholds();
+    const BoidsBounds bounds = BoidsBounds::of(params);
     const auto rings = grid_.rings(radius, searchMode);
-    Axes axes;
+    CandidateAxes<D> axes;
     for (int k = 0; k < D; ++k) {
       axes.position[k] = grid_.sortedAxis(k).data();
       axes.velocity[k] = velocityAxis_[k].data();
@@ -257,7 +239,7 @@ class Flock {
       const uint32_t first = grid_.cellStart()[cell], last = grid_.cellStart()[cell + 1];
       if (first == last) return;
       const auto block = grid_.block(coord, rings);
-      Run runs[kMaxRuns];
+      CandidateRun<D> runs[kMaxRuns];
       int runCount = 0;
       grid_.forEachRange(block, [&](uint32_t b, uint32_t e, const Vec<D>& shift) {
         if (runCount < kMaxRuns) runs[runCount] = {b, e, shift};
@@ -279,7 +261,8 @@ class Flock {
                                                                        d2, velocity[j]);
                                                   }, searchMode);
           } else {
-            acc[i - b] = gatherFromRuns(i, axes, runs, runCount, block.anyWhole(), t, checks[i - b]);
+            acc[i - b] = laneSums<D>(i, axes, std::span<const CandidateRun<D>>(runs, size_t(runCount)),
+                                     block.anyWhole(), world.size, bounds, checks[i - b]);
           }
         }
         for (uint32_t i = b; i < e; ++i) finish(i, acc[i - b], checks[i - b], dt);
@@ -300,8 +283,8 @@ class Flock {
   // Brute force with the same vector kernel: one run holding every agent, minimum image on a torus.
   void stepBruteVector(float dt) {
     const size_t n = size();
-    const Thresholds t = thresholds();
-    Axes axes;
+    const BoidsBounds bounds = BoidsBounds::of(params);
+    CandidateAxes<D> axes;
     for (int k = 0; k < D; ++k) {
       positionAxis_[k].resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
       velocityAxis_[k].resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
@@ -314,181 +297,18 @@ class Flock {
         velocityAxis_[k][i] = velocity[i][k];
       }
     }, 4096);
-    const Run all{0, uint32_t(n), Vec<D>(0.0f)};
+    const CandidateRun<D> all{0, uint32_t(n), Vec<D>(0.0f)};
     const bool wrap = world.boundary == Boundary::Wrap;
     parallelFor(n, [&](size_t i) {
       uint32_t checks = 0;
-      const BoidsAccum<D> acc = gatherFromRuns(uint32_t(i), axes, &all, 1, wrap, t, checks);
+      const BoidsAccum<D> acc = laneSums<D>(uint32_t(i), axes, std::span<const CandidateRun<D>>(&all, 1), wrap,
+                                            world.size, bounds, checks);
       finish(i, acc, checks, dt);
     }, 16);
   }
 
-  // Squared-distance bounds equivalent to accumulateNeighbor's radius tests (see squaredBoundOf).
-  struct Thresholds {
-    float search, perceived, separation, alignment, cohesion;
-  };
-  Thresholds thresholds() const {
-    const BoidsParams& p = params;
-    const float r = p.searchRadius();
-    return {r * r, squaredBoundOf(p.perceptionRadius, false), squaredBoundOf(p.separationRadius, true),
-            squaredBoundOf(p.separateRadii ? p.alignmentRadius : p.perceptionRadius, false),
-            squaredBoundOf(p.separateRadii ? p.cohesionRadius : p.perceptionRadius, false)};
-  }
-
-  // A contiguous run of candidates (one row of the search block) and its seam shift.
-  struct Run {
-    uint32_t begin, end;
-    Vec<D> shift;
-  };
-  // Positions and velocities one axis at a time, each padded so whole registers can be read past the end.
-  struct Axes {
-    const float* position[D];
-    const float* velocity[D];
-  };
   static constexpr int kMaxRuns = 128;  // runs of a block kept at hand; wider blocks go per neighbour
   static constexpr uint32_t kBatch = 4;
-
-#if defined(__GNUC__)
-  // GCC / Clang vector extensions: one register of lanes, the width this build targets.
-#if defined(__AVX__)
-  static constexpr int kLanes = 8;
-#else
-  static constexpr int kLanes = 4;
-#endif
-  using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
-  using Mask = int32_t __attribute__((vector_size(kLanes * sizeof(float))));  // -1 where true, 0 elsewhere
-
-  static Lanes loadLanes(const float* p) {
-    Lanes v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  }
-  static Lanes splat(float x) { return Lanes{} + x; }
-  static Lanes keep(Mask m, Lanes v) { return (Lanes)(m & (Mask)v); }
-  static Lanes choose(Mask m, Lanes a, Lanes b) { return (Lanes)((m & (Mask)a) | (~m & (Mask)b)); }
-  // The sum of a register's lanes, folded in halves: a fixed order, the same on every run.
-  template <class V>
-  static auto sumLanes(V v) {
-#if defined(__clang__) && defined(__AVX__)
-    v += __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3);
-    v += __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);
-    v += __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6);
-#elif defined(__clang__)
-    v += __builtin_shufflevector(v, v, 2, 3, 0, 1);
-    v += __builtin_shufflevector(v, v, 1, 0, 3, 2);
-#else
-    Mask lane{};
-    for (int l = 0; l < kLanes; ++l) lane[l] = l;
-    for (int half = kLanes / 2; half > 0; half /= 2) v += __builtin_shuffle(v, lane ^ half);
-#endif
-    return v[0];
-  }
-
-  // Agent i's neighbourhood sums from the grid (sorted order): the same neighbours and tests as
-  // accumulateNeighbor without the field of view. Each run is a contiguous range of agents in the
-  // grid's per-axis arrays, read a register of lanes at a time (lanes past its end masked off);
-  // every test is a mask, not a branch. The lanes are summed in a fixed order at the end, so the
-  // result is the same for any thread count. MinImage: the block wraps onto itself, so offsets
-  // take the minimum image per agent (exactly as World::delta) instead of the run's shift.
-  // Picks the kernel variant: minimum image per agent or not, one radius for three rules or not.
-  BoidsAccum<D> gatherFromRuns(uint32_t i, const Axes& axes, const Run* runs, int runCount, bool minImage,
-                               const Thresholds& t, uint32_t& checks) const {
-    const bool oneRadius = t.perceived >= t.search && t.alignment >= t.search && t.cohesion >= t.search;
-    if (minImage) {
-      return oneRadius ? gatherFromRuns<true, true>(i, axes, runs, runCount, t, checks)
-                       : gatherFromRuns<true, false>(i, axes, runs, runCount, t, checks);
-    }
-    return oneRadius ? gatherFromRuns<false, true>(i, axes, runs, runCount, t, checks)
-                     : gatherFromRuns<false, false>(i, axes, runs, runCount, t, checks);
-  }
-
-  // OneRadius: perception, alignment and cohesion all take in the whole search radius (the default),
-  // so one mask serves the three of them.
-  template <bool MinImage, bool OneRadius>
-  BoidsAccum<D> gatherFromRuns(uint32_t i, const Axes& axes, const Run* runs, int runCount, const Thresholds& t,
-                               uint32_t& checks) const {
-    const float* const* axis = axes.position;
-    const float* const* vel = axes.velocity;
-    Lanes p[D], size[D], half[D];
-#pragma GCC unroll 3
-    for (int k = 0; k < D; ++k) {
-      p[k] = splat(axis[k][i]);
-      size[k] = splat(world.size[k]);
-      half[k] = splat(world.size[k] * 0.5f);
-    }
-    const Lanes zero = splat(0.0f), one = splat(1.0f);
-    const Lanes search = splat(t.search), perceivedR = splat(t.perceived), separationR = splat(t.separation),
-                alignmentR = splat(t.alignment), cohesionR = splat(t.cohesion);
-    Mask laneIndex{};
-    for (int l = 0; l < kLanes; ++l) laneIndex[l] = l;
-    const Mask allLanes = Mask{} - 1;
-
-    Lanes sepSum[D], velSum[D], offSum[D];
-#pragma GCC unroll 3
-    for (int k = 0; k < D; ++k) sepSum[k] = velSum[k] = offSum[k] = zero;
-    Mask perceived{}, separated{}, aligned{}, cohered{};
-    uint32_t candidates = 0;
-    for (int r = 0; r < runCount; ++r) {
-      const uint32_t begin = runs[r].begin, end = runs[r].end;
-      candidates += end - begin;
-      Lanes shift[D];
-#pragma GCC unroll 3
-      for (int k = 0; k < D; ++k) shift[k] = splat(runs[r].shift[k]);
-      // One register of candidates from j; `live` masks off lanes past the run's end.
-      auto lanes = [&](uint32_t j, Mask live) __attribute__((always_inline)) {
-        Lanes off[D];
-        Lanes d2 = zero;
-#pragma GCC unroll 3
-        for (int k = 0; k < D; ++k) {
-          Lanes d = loadLanes(axis[k] + j) - p[k];
-          if constexpr (MinImage) d = choose(d > half[k], d - size[k], choose(d < -half[k], d + size[k], d));
-          else d = d + shift[k];
-          off[k] = d;
-          d2 = k == 0 ? d * d : d2 + d * d;  // glm::dot's order
-        }
-        const Mask valid = live & (d2 > zero) & (d2 <= search);  // coincident agents give no direction
-        const Mask sep = valid & (d2 <= separationR);
-        const Mask ali = OneRadius ? valid : valid & (d2 <= alignmentR);
-        const Mask coh = OneRadius ? valid : valid & (d2 <= cohesionR);
-        const Lanes inv = keep(sep, one / d2);  // lanes at distance 0 divide by zero, and are dropped
-#pragma GCC unroll 3
-        for (int k = 0; k < D; ++k) {
-          sepSum[k] -= off[k] * inv;
-          velSum[k] += keep(ali, loadLanes(vel[k] + j));
-          offSum[k] += keep(coh, off[k]);
-        }
-        perceived -= OneRadius ? valid : valid & (d2 <= perceivedR);  // a true mask is -1
-        separated -= sep;
-        if constexpr (!OneRadius) {
-          aligned -= ali;
-          cohered -= coh;
-        }
-      };
-      uint32_t j = begin;
-      for (; j + kLanes <= end; j += kLanes) lanes(j, allLanes);
-      if (j < end) lanes(j, laneIndex < (Mask{} + int32_t(end - j)));
-    }
-    checks = candidates - 1;  // every candidate but the agent itself
-
-    BoidsAccum<D> acc;
-    for (int k = 0; k < D; ++k) {
-      acc.separationSum[k] = sumLanes(sepSum[k]);
-      acc.velocitySum[k] = sumLanes(velSum[k]);
-      acc.offsetSum[k] = sumLanes(offSum[k]);
-    }
-    acc.perceivedCount = sumLanes(perceived);
-    acc.separationCount = sumLanes(separated);
-    acc.alignmentCount = OneRadius ? acc.perceivedCount : sumLanes(aligned);
-    acc.cohesionCount = OneRadius ? acc.perceivedCount : sumLanes(cohered);
-    return acc;
-  }
-  static constexpr bool kVectorKernel = true;
-#else
-  static constexpr bool kVectorKernel = false;  // other compilers take the per-neighbour path
-  BoidsAccum<D> gatherFromRuns(uint32_t, const Axes&, const Run*, int, bool, const Thresholds&, uint32_t&) const {
-    return {};
-  }
-#endif
 
   std::vector<Vec<D>> nextPosition_, nextVelocity_;
   std::vector<uint32_t> idScratch_;

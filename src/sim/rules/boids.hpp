@@ -5,6 +5,9 @@
 // sum, scaled by maxForce, is clamped to maxForce (an acceleration, world units / s^2).
 #pragma once
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
 #include "sim/core/math.hpp"
 #include "sim/core/world.hpp"
 
@@ -69,6 +72,60 @@ inline void accumulateNeighbor(BoidsAccum<D>& acc, const BoidsParams& p, float f
   if (dist <= alignR) { acc.velocitySum += otherVelocity; acc.alignmentCount++; }
   if (dist <= cohR) { acc.offsetSum += offset; acc.cohesionCount++; }
 }
+
+// The largest squared distance d2 for which the rounded sqrt(d2) <= r (or < r when `strict`).
+// Rounded sqrt is monotone, so comparing d2 with this bound decides the same as comparing the
+// square root, without taking it: the lane sums below and accumulateNeighbor then accept exactly
+// the same neighbours.
+inline float squaredBoundOf(float r, bool strict) {
+  auto passes = [&](float d2) { return strict ? std::sqrt(d2) < r : std::sqrt(d2) <= r; };
+  if (!(r >= 0.0f)) return -1.0f;
+  if (!passes(0.0f)) return -1.0f;
+  float t = std::fmin(r * r, std::numeric_limits<float>::max());
+  while (!passes(t)) t = std::nextafter(t, 0.0f);
+  for (float u = std::nextafter(t, INFINITY); u <= std::numeric_limits<float>::max() && passes(u);
+       u = std::nextafter(u, INFINITY))
+    t = u;
+  return t;
+}
+
+// ---- the same sums over many candidates, a register of lanes at a time (boids.cpp) ----
+
+// A contiguous run of candidates (one row of a grid's search block) and the seam shift added to
+// their offsets.
+template <int D>
+struct CandidateRun {
+  uint32_t begin, end;
+  Vec<D> shift;
+};
+
+// Candidates one axis at a time, each array readable a register (lanes::kLanes floats) past its end.
+template <int D>
+struct CandidateAxes {
+  const float* position[D];
+  const float* velocity[D];
+};
+
+// accumulateNeighbor's radius tests as squared-distance bounds (squaredBoundOf).
+struct BoidsBounds {
+  float search, perceived, separation, alignment, cohesion;
+  static BoidsBounds of(const BoidsParams& p) {
+    const float r = p.searchRadius();
+    return {r * r, squaredBoundOf(p.perceptionRadius, false), squaredBoundOf(p.separationRadius, true),
+            squaredBoundOf(p.separateRadii ? p.alignmentRadius : p.perceptionRadius, false),
+            squaredBoundOf(p.separateRadii ? p.cohesionRadius : p.perceptionRadius, false)};
+  }
+};
+
+// The sums of the agent at index `self` over every candidate of `runs` (the agent among them, at
+// distance 0, gives nothing): the same neighbours and tests as accumulateNeighbor without the field
+// of view, a register of lanes at a time with masks instead of branches. The lanes are summed in a
+// fixed order, so the result is the same for any thread count and instruction set (lanes.hpp).
+// `minImage`: offsets take the minimum image on a torus of `worldSize` per candidate (a block that
+// wraps onto itself) instead of the run's shift. `checks` gets the candidates other than the agent.
+template <int D>
+BoidsAccum<D> laneSums(uint32_t self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
+                       bool minImage, const Vec<D>& worldSize, const BoidsBounds& bounds, uint32_t& checks);
 
 // Unit vector when |v| >= scale, fading linearly to zero below it. A plain normalize turns the tiny
 // leftover of a satisfied rule (already aligned, already at the centroid) into a full-strength push

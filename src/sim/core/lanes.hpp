@@ -1,0 +1,296 @@
+// One register of 8 float lanes: the vocabulary the neighbour kernels (boids grid, finale) are
+// written in, and the one run-time choice of instruction set they run on.
+//
+// A kernel is a template over a lane kind L and says L::Floats, L::load, L::keep, L::sum...:
+//   Wide      one 32-byte GCC / Clang vector (AVX2: one register);
+//   Split     the same 8 lanes as two 16-byte vectors (the x86-64 baseline, SSE2: GCC turns 32-byte
+//             comparisons into scalar code without AVX, 16-byte ones into single instructions);
+//   Portable  8 floats in an array, for compilers without vector extensions.
+// Every kind computes lane for lane the same thing and folds its sums in one fixed order, so a
+// kernel gives the same bits on all of them. A kernel file wraps its body twice: once for the
+// baseline kind, and once for Wide with CROWDLAB_LANES_AVX2 (target("avx2") on x86-64 GCC / Clang);
+// lanes::wide() picks the second at run time when the CPU has AVX2.
+// Width-8 vectors cross only always-inline functions, so the psABI note GCC gives for them on
+// non-AVX targets concerns no real call (silenced here; files calling into Wide add -Wno-psabi).
+#pragma once
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CROWDLAB_LANES_PORTABLE)
+#define CROWDLAB_LANES_VECTOR 1
+#define CROWDLAB_LANES_INLINE [[gnu::always_inline]] inline
+#define CROWDLAB_LANES_INLINE_LAMBDA __attribute__((always_inline))
+#else
+#define CROWDLAB_LANES_VECTOR 0
+#define CROWDLAB_LANES_INLINE inline
+#define CROWDLAB_LANES_INLINE_LAMBDA
+#endif
+
+#if CROWDLAB_LANES_VECTOR && defined(__x86_64__) && !defined(__AVX2__)
+#define CROWDLAB_LANES_DISPATCH 1
+#define CROWDLAB_LANES_AVX2 __attribute__((target("avx2")))
+#else
+#define CROWDLAB_LANES_DISPATCH 0
+#define CROWDLAB_LANES_AVX2
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+namespace sim::lanes {
+
+constexpr int kLanes = 8;
+
+// True when the kernels take their AVX2 build: the CPU has AVX2 and setWide has not forbidden it.
+bool wide();
+// Allows (the default) or forbids the AVX2 build, for tests and benchmarks.
+void setWide(bool allowed);
+// What the kernels run on now: "avx2-x8", "sse2-x8" (the x86-64 baseline), "vector-x8" or "portable-x8".
+const char* name();
+
+// What every kind shares, written once over the kind's own load, splat, lane access and casts.
+// (Signatures say auto and take deduced types: the kind is incomplete where it derives from Ops.)
+template <class L>
+struct Ops {
+  CROWDLAB_LANES_INLINE static auto load(const float* p) {
+    typename L::Floats v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  CROWDLAB_LANES_INLINE static auto load(const uint32_t* p) {
+    typename L::Ints v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  // 0, 1, ..., kLanes - 1.
+  CROWDLAB_LANES_INLINE static auto laneIndex() {
+    static constexpr uint32_t kIndex[kLanes] = {0, 1, 2, 3, 4, 5, 6, 7};
+    return load(kIndex);
+  }
+  // True in the first `live` lanes: the register that runs past the end of an array.
+  CROWDLAB_LANES_INLINE static auto firstLanes(uint32_t live) { return laneIndex() < L::splat(int32_t(live)); }
+  CROWDLAB_LANES_INLINE static auto allLanes() { return L::splat(int32_t(-1)); }
+  // v where m is true, +0 elsewhere.
+  template <class I, class F>
+  CROWDLAB_LANES_INLINE static F keep(I m, F v) {
+    return L::asFloats(m & L::asInts(v));
+  }
+  // a where m is true, b elsewhere.
+  template <class I, class F>
+  CROWDLAB_LANES_INLINE static F choose(I m, F a, F b) {
+    return L::asFloats((m & L::asInts(a)) | (~m & L::asInts(b)));
+  }
+  // One bit per true lane, lane 0 lowest.
+  template <class I>
+  CROWDLAB_LANES_INLINE static unsigned bits(I m) {
+    unsigned b = 0;
+    for (int l = 0; l < kLanes; ++l) b |= unsigned(L::lane(m, l) & 1) << l;
+    return b;
+  }
+};
+
+#if CROWDLAB_LANES_VECTOR
+// 8 lanes in one 32-byte vector.
+struct Wide : Ops<Wide> {
+  typedef float Floats __attribute__((vector_size(kLanes * sizeof(float))));
+  typedef int32_t Ints __attribute__((vector_size(kLanes * sizeof(float))));  // masks: -1 where true, 0 elsewhere
+
+  CROWDLAB_LANES_INLINE static Floats splat(float x) { return Floats{} + x; }
+  CROWDLAB_LANES_INLINE static Ints splat(int32_t x) { return Ints{} + x; }
+  CROWDLAB_LANES_INLINE static Floats asFloats(Ints v) { return (Floats)v; }
+  CROWDLAB_LANES_INLINE static Ints asInts(Floats v) { return (Ints)v; }
+  CROWDLAB_LANES_INLINE static float lane(Floats v, int l) { return v[l]; }
+  CROWDLAB_LANES_INLINE static int32_t lane(Ints v, int l) { return v[l]; }
+  // The IEEE square root per lane (exact: every kind gives the same bits).
+  CROWDLAB_LANES_INLINE static Floats sqrt(Floats v) {
+    for (int l = 0; l < kLanes; ++l) v[l] = std::sqrt(v[l]);  // one instruction without errno
+    return v;
+  }
+  // The lanes folded in halves: lane l with l ^ 4, then ^ 2, then ^ 1.
+  template <class V>
+  CROWDLAB_LANES_INLINE static auto sum(V v) {
+#if defined(__clang__)
+    v += __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3);
+    v += __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);
+    v += __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6);
+#else
+    const Ints index = laneIndex();
+    v += __builtin_shuffle(v, index ^ 4);
+    v += __builtin_shuffle(v, index ^ 2);
+    v += __builtin_shuffle(v, index ^ 1);
+#endif
+    return v[0];
+  }
+};
+
+// The same 8 lanes as two 16-byte vectors: lanes 0-3 in lo, 4-7 in hi.
+template <class Half>
+struct Halves {
+  Half lo, hi;
+};
+#define CROWDLAB_LANES_HALVES(op)                                                                   \
+  template <class H>                                                                                \
+  CROWDLAB_LANES_INLINE auto operator op(const Halves<H>& a, const Halves<H>& b) {                  \
+    return Halves<decltype(a.lo op b.lo)>{a.lo op b.lo, a.hi op b.hi};                              \
+  }
+CROWDLAB_LANES_HALVES(+)
+CROWDLAB_LANES_HALVES(-)
+CROWDLAB_LANES_HALVES(*)
+CROWDLAB_LANES_HALVES(/)
+CROWDLAB_LANES_HALVES(&)
+CROWDLAB_LANES_HALVES(|)
+CROWDLAB_LANES_HALVES(^)
+CROWDLAB_LANES_HALVES(<)
+CROWDLAB_LANES_HALVES(>)
+CROWDLAB_LANES_HALVES(<=)
+CROWDLAB_LANES_HALVES(>=)
+CROWDLAB_LANES_HALVES(==)
+CROWDLAB_LANES_HALVES(!=)
+#undef CROWDLAB_LANES_HALVES
+template <class H>
+CROWDLAB_LANES_INLINE Halves<H> operator-(const Halves<H>& a) { return {-a.lo, -a.hi}; }
+template <class H>
+CROWDLAB_LANES_INLINE Halves<H> operator~(const Halves<H>& a) { return {~a.lo, ~a.hi}; }
+template <class H>
+CROWDLAB_LANES_INLINE Halves<H>& operator+=(Halves<H>& a, const Halves<H>& b) { return a = a + b; }
+template <class H>
+CROWDLAB_LANES_INLINE Halves<H>& operator-=(Halves<H>& a, const Halves<H>& b) { return a = a - b; }
+
+struct Split : Ops<Split> {
+  typedef float Float4 __attribute__((vector_size(4 * sizeof(float))));
+  typedef int32_t Int4 __attribute__((vector_size(4 * sizeof(float))));
+  using Floats = Halves<Float4>;
+  using Ints = Halves<Int4>;
+
+  CROWDLAB_LANES_INLINE static Floats splat(float x) { return {Float4{} + x, Float4{} + x}; }
+  CROWDLAB_LANES_INLINE static Ints splat(int32_t x) { return {Int4{} + x, Int4{} + x}; }
+  CROWDLAB_LANES_INLINE static Floats asFloats(Ints v) { return {(Float4)v.lo, (Float4)v.hi}; }
+  CROWDLAB_LANES_INLINE static Ints asInts(Floats v) { return {(Int4)v.lo, (Int4)v.hi}; }
+  CROWDLAB_LANES_INLINE static float lane(Floats v, int l) { return l < 4 ? v.lo[l] : v.hi[l - 4]; }
+  CROWDLAB_LANES_INLINE static int32_t lane(Ints v, int l) { return l < 4 ? v.lo[l] : v.hi[l - 4]; }
+  CROWDLAB_LANES_INLINE static Floats sqrt(Floats v) {
+    for (int l = 0; l < 4; ++l) {
+      v.lo[l] = std::sqrt(v.lo[l]);
+      v.hi[l] = std::sqrt(v.hi[l]);
+    }
+    return v;
+  }
+  // Wide's order: lane l with l ^ 4 (lo + hi), then ^ 2, then ^ 1.
+  template <class V>
+  CROWDLAB_LANES_INLINE static auto sum(V v) {
+    auto q = v.lo + v.hi;
+#if defined(__clang__)
+    q += __builtin_shufflevector(q, q, 2, 3, 0, 1);
+    q += __builtin_shufflevector(q, q, 1, 0, 3, 2);
+#else
+    const Int4 index{0, 1, 2, 3};
+    q += __builtin_shuffle(q, index ^ 2);
+    q += __builtin_shuffle(q, index ^ 1);
+#endif
+    return q[0];
+  }
+};
+#endif
+
+// Without vector extensions: the same lanes, one at a time.
+template <class T>
+struct Pack {
+  T lane[kLanes];
+};
+#define CROWDLAB_LANES_PACK(op)                                                   \
+  template <class T>                                                              \
+  inline auto operator op(const Pack<T>& a, const Pack<T>& b) {                   \
+    using Out = decltype(a.lane[0] op b.lane[0]);                                 \
+    constexpr bool kCompare = std::is_same_v<Out, bool>;                          \
+    Pack<std::conditional_t<kCompare, int32_t, T>> r;                             \
+    for (int l = 0; l < kLanes; ++l) {                                            \
+      if constexpr (kCompare) r.lane[l] = (a.lane[l] op b.lane[l]) ? -1 : 0;      \
+      else r.lane[l] = T(a.lane[l] op b.lane[l]);                                 \
+    }                                                                             \
+    return r;                                                                     \
+  }
+CROWDLAB_LANES_PACK(+)
+CROWDLAB_LANES_PACK(-)
+CROWDLAB_LANES_PACK(*)
+CROWDLAB_LANES_PACK(/)
+CROWDLAB_LANES_PACK(&)
+CROWDLAB_LANES_PACK(|)
+CROWDLAB_LANES_PACK(^)
+CROWDLAB_LANES_PACK(<)
+CROWDLAB_LANES_PACK(>)
+CROWDLAB_LANES_PACK(<=)
+CROWDLAB_LANES_PACK(>=)
+CROWDLAB_LANES_PACK(==)
+CROWDLAB_LANES_PACK(!=)
+#undef CROWDLAB_LANES_PACK
+template <class T>
+inline Pack<T> operator-(const Pack<T>& a) {
+  Pack<T> r;
+  for (int l = 0; l < kLanes; ++l) r.lane[l] = -a.lane[l];
+  return r;
+}
+inline Pack<int32_t> operator~(const Pack<int32_t>& a) {
+  Pack<int32_t> r;
+  for (int l = 0; l < kLanes; ++l) r.lane[l] = ~a.lane[l];
+  return r;
+}
+template <class T>
+inline Pack<T>& operator+=(Pack<T>& a, const Pack<T>& b) { return a = a + b; }
+template <class T>
+inline Pack<T>& operator-=(Pack<T>& a, const Pack<T>& b) { return a = a - b; }
+
+struct Portable : Ops<Portable> {
+  using Floats = Pack<float>;
+  using Ints = Pack<int32_t>;
+
+  template <class T>
+  static Pack<T> splatOf(T x) {
+    Pack<T> v;
+    for (int l = 0; l < kLanes; ++l) v.lane[l] = x;
+    return v;
+  }
+  static Floats splat(float x) { return splatOf(x); }
+  static Ints splat(int32_t x) { return splatOf(x); }
+  static Floats asFloats(Ints v) { return std::bit_cast<Floats>(v); }
+  static Ints asInts(Floats v) { return std::bit_cast<Ints>(v); }
+  static float lane(Floats v, int l) { return v.lane[l]; }
+  static int32_t lane(Ints v, int l) { return v.lane[l]; }
+  static Floats sqrt(Floats v) {
+    for (int l = 0; l < kLanes; ++l) v.lane[l] = std::sqrt(v.lane[l]);
+    return v;
+  }
+  template <class V>
+  static auto sum(V v) {
+    for (int half = kLanes / 2; half > 0; half /= 2) {
+      V moved;
+      for (int l = 0; l < kLanes; ++l) moved.lane[l] = v.lane[l ^ half];
+      v += moved;
+    }
+    return v.lane[0];
+  }
+};
+
+// The kind a plain build of a kernel uses; the AVX2 build uses Wide.
+#if CROWDLAB_LANES_VECTOR && (defined(__AVX__) || !defined(__x86_64__))
+using Baseline = Wide;
+#elif CROWDLAB_LANES_VECTOR
+using Baseline = Split;
+#else
+using Baseline = Portable;
+#endif
+#if CROWDLAB_LANES_VECTOR
+using Avx2 = Wide;
+#else
+using Avx2 = Portable;
+#endif
+
+}  // namespace sim::lanes
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
