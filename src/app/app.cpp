@@ -7,6 +7,7 @@
 #include <backends/imgui_impl_sdl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -86,6 +87,7 @@ class App {
     look_ = pendingLook_ = {scale, settings_.darkTheme};
     updateViewport();
     applyLook(look_, pixelsPerPoint());
+    updateViewport();  // the docked panels' widths follow the font just built
     SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
     glInfo_ = render::Renderer::glInfo();
 
@@ -142,6 +144,9 @@ class App {
     if (!scene) return false;
     scene_ = std::move(scene);
     sceneName_ = name;
+    const bool panelCollapsed = panel_.collapsed;
+    panel_ = PanelMemory{};  // the new scene's panel: scrolled to the top, default preset name, no old status line
+    panel_.collapsed = panelCollapsed;
     afterSceneCreated();
     return true;
   }
@@ -182,8 +187,20 @@ class App {
     SDL_GL_GetDrawableSize(sdl_.window, &pw, &ph);
     windowSize_ = {float(std::max(w, 1)), float(std::max(h, 1))};
     drawableSize_ = {std::max(pw, 1), std::max(ph, 1)};
-    ctx_.camera2D.viewport = windowSize_;  // world units = window points at 100 %
-    ctx_.camera3D.viewport = windowSize_;
+    // The world gets the window less the docked panels (none while the UI is hidden).
+    worldOrigin_ = {0.0f, 0.0f};
+    worldSize_ = windowSize_;
+    if (uiVisible_) {
+      ImGui::GetIO().DisplaySize = ImVec2(windowSize_.x, windowSize_.y);  // what the panels will be laid out in
+      const float top = DockLayout::menuBarHeight();
+      const float left = hud_.collapsed ? 0.0f : DockLayout::hudWidth();
+      const float right = panel_.collapsed ? 0.0f : DockLayout::panelWidth();
+      worldOrigin_ = {left, top};
+      worldSize_ = {std::max(windowSize_.x - left - right, 64.0f), std::max(windowSize_.y - top, 64.0f)};
+    }
+    input_.setWorldArea(worldOrigin_, worldSize_);
+    ctx_.camera2D.viewport = worldSize_;  // world units = window points at 100 %
+    ctx_.camera3D.viewport = worldSize_;
   }
 
   // ---- commands from keys and menus ----
@@ -318,6 +335,7 @@ class App {
     }
     render::FrameView view;
     view.time = float(ctx_.realTime);
+    if (!look_.darkTheme) view.useLightTheme();
     if (scene_->view() == scenes::View::ThreeD) {
       view.is3D = true;
       view.viewProjection = ctx_.camera3D.viewProjection();
@@ -332,8 +350,11 @@ class App {
     drawEscapeToast();
     ImGui::Render();
 
-    glViewport(0, 0, drawableSize_.x, drawableSize_.y);
+    const float ppp = pixelsPerPoint();
+    glViewport(int(worldOrigin_.x * ppp), int((windowSize_.y - worldOrigin_.y - worldSize_.y) * ppp), int(worldSize_.x * ppp),
+               int(worldSize_.y * ppp));
     renderer_.render(batch_, debug_, view);
+    agentsOutsideView_ = agentsOutside(view);
     lastStats_ = renderer_.stats();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     renderMs_ = secondsSince(t0) * 1000.0;
@@ -352,6 +373,16 @@ class App {
       else if (!message.empty()) hud_.message = message;
     }
     SDL_GL_SwapWindow(sdl_.window);
+  }
+
+  // Agents of the last batch whose centre falls outside the world viewport (Home must keep it 0).
+  size_t agentsOutside(const render::FrameView& view) const {
+    size_t outside = 0;
+    for (const render::AgentInstance& a : batch_.instances) {
+      const glm::vec4 clip = view.viewProjection * glm::vec4(a.position, 1.0f);
+      outside += clip.w <= 0 || std::abs(clip.x) > clip.w || std::abs(clip.y) > clip.w;
+    }
+    return outside;
   }
 
   void drawEscapeToast() {
@@ -391,8 +422,12 @@ class App {
       const glm::vec4 clip = view.viewProjection * glm::vec4(t.position, 1.0f);
       if (clip.w <= 0) continue;
       const glm::vec2 ndc = glm::vec2(clip) / clip.w;
-      const ImVec2 p{(ndc.x * 0.5f + 0.5f) * windowSize_.x, (0.5f - ndc.y * 0.5f) * windowSize_.y};
-      dl->AddText(p, t.color, t.text.c_str());
+      const ImVec2 p{worldOrigin_.x + (ndc.x * 0.5f + 0.5f) * worldSize_.x, worldOrigin_.y + (0.5f - ndc.y * 0.5f) * worldSize_.y};
+      ImVec4 c = ImGui::ColorConvertU32ToFloat4(t.color);
+      c.x *= view.ink;
+      c.y *= view.ink;
+      c.z *= view.ink;
+      dl->AddText(p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());
     }
   }
 
@@ -471,11 +506,12 @@ class App {
     recorder_.stop();
     saveUserSettings();
     std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\nui_visible=%d\nhelp_open=%d\n"
-                "step_ms_median=%.4f\nui_scale=%.2f\ntheme=%s\nstyle=%s\n",
+                "step_ms_median=%.4f\nui_scale=%.2f\ntheme=%s\nstyle=%s\nworld_area=%.0f,%.0f,%.0fx%.0f\nagents_outside_view=%zu\ntext_contrast=%.2f\n",
                 sceneName_.c_str(), frame_, static_cast<unsigned long long>(stepper_.steps()), lastStats_.agents,
                 lastStats_.drawCalls, lastStats_.agentDrawCalls, int(uiVisible_), int(hud_.showHelp),
                 median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
-                styleSizes().c_str());
+                styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
+                agentsOutsideView_, panelTextContrast());
     if (!options_.metricsCsv.empty()) {
       std::string error;
       if (!log_.writeCsv(options_.metricsCsv, error)) {
@@ -509,9 +545,10 @@ class App {
   std::deque<SDL_Keysym> scriptedKeys_;
   std::optional<Clock::time_point> escapePressedAt_, benchmarkEnds_;
   RecentSamples frameMs_, metricsMs_;
-  glm::vec2 windowSize_{1280, 720};
+  glm::vec2 windowSize_{1280, 720}, worldOrigin_{0, 0}, worldSize_{1280, 720};
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;
+  size_t agentsOutsideView_ = 0;
   int frame_ = 0;
   bool quit_ = false, uiVisible_ = true, vsync_ = true;
   bool screenshotRequested_ = false, screenshotFailed_ = false, recordFailed_ = false;

@@ -1,4 +1,5 @@
 #include "app/hud.hpp"
+#include "app/look.hpp"
 
 #include <imgui.h>
 #include <algorithm>
@@ -68,11 +69,12 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     ImGui::EndMainMenuBar();
   }
 
-  const float em = ImGui::GetFontSize();
-  ImGui::SetNextWindowPos(ImVec2(10, em * 2.2f), ImGuiCond_Always);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(em * 21, 0), ImVec2(em * 21, FLT_MAX));
-  ImGui::SetNextWindowBgAlpha(0.8f);
-  if (ImGui::Begin("HUD", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+  const float top = DockLayout::menuBarHeight();
+  ImGui::SetNextWindowPos(ImVec2(0, top), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(DockLayout::hudWidth(), ImGui::GetIO().DisplaySize.y - top), ImGuiCond_Always);
+  const bool open = ImGui::Begin("HUD", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+  hud.collapsed = ImGui::IsWindowCollapsed();
+  if (open) {
     ImGui::Text("%.0f FPS   %.2f ms/frame (2 s)", s.fps, s.fps > 0 ? 1000.0f / s.fps : 0.0f);
     char overlay[64];
     std::snprintf(overlay, sizeof(overlay), "frame ms (max %.1f)", hud.frameTimes.max());
@@ -82,7 +84,8 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     ImGui::Text("draw calls %d (agents: %d)   agents %zu", s.stats.drawCalls, s.stats.agentDrawCalls, s.stats.agents);
     ImGui::Text("steps %llu%s", static_cast<unsigned long long>(s.steps), s.paused ? "   PAUSED" : "");
     if (s.behindRealTime) {
-      ImGui::TextColored(ImVec4(1, 0.55f, 0.3f, 1), "Simulation slower than real time (%.0f%%):\none step takes %.0f ms%s",
+      const Rgb warn = readableAccent({1, 0.55f, 0.3f});
+      ImGui::TextColored(ImVec4(warn.r, warn.g, warn.b, 1), "Simulation slower than real time (%.0f%%):\none step takes %.0f ms%s",
                          100.0 * std::min(1.0, s.realTimeShare), std::max(s.stepMs, s.slowStepSeconds * 1000.0),
                          s.stepRunning ? " (running...)" : "");
     }
@@ -135,6 +138,15 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
   return act;
 }
 
+// From the font atlas, not the current frame's font: the app lays out the world before a frame begins.
+float DockLayout::em() {
+  const ImGuiIO& io = ImGui::GetIO();
+  return io.Fonts->Fonts.empty() ? 13.0f : io.Fonts->Fonts[0]->FontSize * io.FontGlobalScale;
+}
+float DockLayout::hudWidth() { return std::min(em() * kHudEm, ImGui::GetIO().DisplaySize.x * kMostOfWindow); }
+float DockLayout::panelWidth() { return std::min(em() * kPanelEm, ImGui::GetIO().DisplaySize.x * kMostOfWindow); }
+float DockLayout::menuBarHeight() { return em() + ImGui::GetStyle().FramePadding.y * 2.0f; }
+
 void drawHelp(const std::vector<scenes::SceneEntry>& scenes) {
   ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
@@ -156,7 +168,8 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes) {
     for (auto& k : keys) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", k[0]);
+      const Rgb key = readableAccent({1, 0.85f, 0.4f});
+      ImGui::TextColored(ImVec4(key.r, key.g, key.b, 1), "%s", k[0]);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(k[1]);
     }

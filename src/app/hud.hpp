@@ -17,10 +17,23 @@ struct RingPlot {
   float max() const;
 };
 
+// The docked panels: the HUD on the left, the scene panel on the right, under the menu bar. Their
+// widths follow the UI scale (in font heights); the world gets what is left, not a space behind
+// translucent overlays.
+struct DockLayout {
+  static constexpr float kHudEm = 18.0f, kPanelEm = 24.0f;
+  static constexpr float kMostOfWindow = 0.3f;  // each panel at most this share of the window's width
+  static float em();
+  static float hudWidth();
+  static float panelWidth();
+  static float menuBarHeight();
+};
+
 // What the HUD remembers between frames.
 struct HudMemory {
   RingPlot frameTimes;
   bool showHelp = false;
+  bool collapsed = false;       // the docked HUD folded to its title bar
   std::string message;          // last screenshot / export / error line
   int recordFrames = 300;
   float uiScaleEdit = 1.0f;
@@ -61,6 +74,8 @@ struct PanelMemory {
   char loadPath[512] = "";
   std::string message;
   bool messageIsError = false;
+  bool collapsed = false;  // folded to its title bar
+  bool resetScroll = true; // a new scene's panel opens at the top
 };
 // About + experiments, the scene's own panel, its declared parameters and presets; true when a parameter changed.
 bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const std::string& title, bool stepRunning,

@@ -50,7 +50,7 @@ std::vector<Command> Input::poll(scenes::Scene& scene, scenes::SceneContext& ctx
         onMotion(e.motion, scene, ctx, sceneIdle);
         break;
       case SDL_MOUSEWHEEL:
-        if (!io.WantCaptureMouse) {
+        if (!io.WantCaptureMouse && overWorld()) {
           const float factor = std::pow(1.15f, float(e.wheel.y));
           if (scene.view() == scenes::View::TwoD) ctx.camera2D.zoomAt(ctx.mouseScreen, factor);
           else ctx.camera3D.zoom(1.0f / factor);
@@ -60,8 +60,13 @@ std::vector<Command> Input::poll(scenes::Scene& scene, scenes::SceneContext& ctx
       default: break;
     }
   }
-  ctx.mouseInView = pointerInWindow_ && !io.WantCaptureMouse;
+  ctx.mouseInView = overWorld() && !io.WantCaptureMouse;
   return out;
+}
+
+bool Input::overWorld() const {
+  const glm::vec2 p = inWorld();
+  return pointerInWindow_ && p.x >= 0 && p.y >= 0 && p.x < worldSize_.x && p.y < worldSize_.y;
 }
 
 void Input::feedImGuiPointer() const {
@@ -98,7 +103,7 @@ void Input::onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std
 
 void Input::onButton(const SDL_MouseButtonEvent& b, bool down, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle) {
   const int button = b.button == SDL_BUTTON_LEFT ? 1 : b.button == SDL_BUTTON_MIDDLE ? 2 : b.button == SDL_BUTTON_RIGHT ? 3 : 0;
-  const auto m = mouseEvent(ctx, down ? scenes::MouseEvent::Down : scenes::MouseEvent::Up, button, pointer_);
+  const auto m = mouseEvent(ctx, down ? scenes::MouseEvent::Down : scenes::MouseEvent::Up, button, inWorld());
   const bool used = sceneIdle && scene.onMouse(m);
   if (down && !used) {
     // Camera drags: 2D pans with right/middle; 3D orbits with left and pans with right/middle.
@@ -109,7 +114,7 @@ void Input::onButton(const SDL_MouseButtonEvent& b, bool down, scenes::Scene& sc
 }
 
 void Input::onMotion(const SDL_MouseMotionEvent& mm, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle) {
-  ctx.mouseScreen = pointer_;
+  ctx.mouseScreen = inWorld();
   ctx.mouseWorld = ctx.camera2D.screenToWorld(ctx.mouseScreen);
   const glm::vec2 d{float(mm.xrel), float(mm.yrel)};
   if (dragging_) {
@@ -125,7 +130,7 @@ void Input::onMotion(const SDL_MouseMotionEvent& mm, scenes::Scene& scene, scene
     }
     return;
   }
-  if (sceneIdle && !ImGui::GetIO().WantCaptureMouse) scene.onMouse(mouseEvent(ctx, scenes::MouseEvent::Move, 0, pointer_));
+  if (sceneIdle && !ImGui::GetIO().WantCaptureMouse) scene.onMouse(mouseEvent(ctx, scenes::MouseEvent::Move, 0, inWorld()));
 }
 
 }  // namespace app

@@ -29,13 +29,20 @@ class Input {
   // backend polls it only while the window has keyboard focus, which synthetic input may never give.
   void feedImGuiPointer() const;
   void cancelDrag() { dragging_ = 0; }
+  // The world's part of the window (points): scenes get pointer positions relative to its corner,
+  // and the pointer counts as "in view" only inside it.
+  void setWorldArea(glm::vec2 origin, glm::vec2 size) { worldOrigin_ = origin; worldSize_ = size; }
 
  private:
   void onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std::vector<Command>& out);
   void onButton(const SDL_MouseButtonEvent& b, bool down, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle);
   void onMotion(const SDL_MouseMotionEvent& m, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle);
 
+  bool overWorld() const;
+  glm::vec2 inWorld() const { return pointer_ - worldOrigin_; }
+
   glm::vec2 pointer_{-1.0f};
+  glm::vec2 worldOrigin_{0.0f}, worldSize_{1.0f};
   bool pointerInWindow_ = false;
   int dragging_ = 0;  // mouse button dragging the camera, 0: none
 };

@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace app {
@@ -13,10 +14,43 @@ float firstRunUiScale(int displayHeightPixels) {
   return 1.0f;
 }
 
+namespace {
+double luminance(float r, float g, float b) {
+  auto linear = [](float c) { return c <= 0.03928f ? double(c) / 12.92 : std::pow((double(c) + 0.055) / 1.055, 2.4); };
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+bool lightPanels() {
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  return luminance(bg.x, bg.y, bg.z) > 0.5;
+}
+}  // namespace
+
+double contrastRatio(float r1, float g1, float b1, float r2, float g2, float b2) {
+  const double a = luminance(r1, g1, b1), b = luminance(r2, g2, b2);
+  return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
+}
+
+double panelTextContrast() {
+  const ImVec4* c = ImGui::GetStyle().Colors;
+  const ImVec4 bg = c[ImGuiCol_WindowBg];
+  double lowest = 21.0;
+  for (ImGuiCol text : {ImGuiCol_Text, ImGuiCol_TextDisabled})
+    lowest = std::min(lowest, contrastRatio(c[text].x, c[text].y, c[text].z, bg.x, bg.y, bg.z));
+  return lowest;
+}
+
+Rgb readableAccent(Rgb onDark) {
+  if (!lightPanels()) return onDark;
+  return {onDark.r * 0.55f, onDark.g * 0.45f, onDark.b * 0.45f};
+}
+
 void applyTheme(bool dark) {
   if (dark) ImGui::StyleColorsDark();
   else ImGui::StyleColorsLight();
   ImGuiStyle& st = ImGui::GetStyle();
+  // Opaque docked panels; ImGui's light disabled text (0.60 grey on 0.94) is below WCAG AA.
+  st.Colors[ImGuiCol_WindowBg].w = 1.0f;
+  if (!dark) st.Colors[ImGuiCol_TextDisabled] = ImVec4(0.36f, 0.36f, 0.36f, 1.0f);
   st.WindowRounding = 6;
   st.FrameRounding = 4;
   st.GrabRounding = 4;

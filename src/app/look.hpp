@@ -24,6 +24,15 @@ void applyLook(const LookChoice& look, float pixelsPerPoint);
 // that ends at the same choice print the same line (tests, bug reports).
 std::string styleSizes();
 
+// WCAG contrast ratio of two sRGB colours (1 to 21); AA asks 4.5 for body text.
+double contrastRatio(float r1, float g1, float b1, float r2, float g2, float b2);
+// The lowest contrast of the panels' text colours (normal and disabled) on their background.
+double panelTextContrast();
+// An accent colour for text (warnings, keys) that stays readable on the current theme's panels:
+// as given on dark panels, darkened on light ones.
+struct Rgb { float r, g, b; };
+Rgb readableAccent(Rgb onDark);
+
 // Colours and rounding of the theme, on the current (unscaled) style.
 void applyTheme(bool dark);
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include "app/hud.hpp"
+#include "app/look.hpp"
 #include "app/settings.hpp"
 #include "scenes/presets.hpp"
 
@@ -74,16 +75,25 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
 
 bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const std::string& title, bool stepRunning,
                     PanelMemory& m) {
-  ImGuiIO& io = ImGui::GetIO();
-  const float scale = ImGui::GetFontSize() / 13.0f;
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 370 * scale - 10, 30 * scale), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(370 * scale, io.DisplaySize.y - 50 * scale), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowBgAlpha(0.85f);
+  const ImGuiIO& io = ImGui::GetIO();
+  const float width = DockLayout::panelWidth(), top = DockLayout::menuBarHeight();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - width, top), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y - top), ImGuiCond_Always);
   bool changed = false;
-  if (ImGui::Begin((title + "###scene").c_str(), nullptr)) {
+  const bool open = ImGui::Begin((title + "###scene").c_str(), nullptr,
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+  m.collapsed = ImGui::IsWindowCollapsed();
+  if (open && m.resetScroll) {
+    ImGui::SetScrollY(0.0f);
+    m.resetScroll = false;
+  }
+  if (open) {
+    ImGui::PushItemWidth(-DockLayout::em() * 10.0f);  // room for the labels on the right, at any scale
     if (stepRunning) {
       // The scene is being stepped on the worker thread: its state must not be touched now.
-      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "simulating a slow step...");
+      const Rgb warn = readableAccent({1, 0.6f, 0.3f});
+      ImGui::TextColored(ImVec4(warn.r, warn.g, warn.b, 1), "simulating a slow step...");
+      ImGui::PopItemWidth();
       ImGui::End();
       return false;
     }
@@ -121,11 +131,13 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
     }
     if (ImGui::CollapsingHeader("Presets")) changed |= presetsSection(scene, sceneName, m);
     if (!m.message.empty()) {
-      if (m.messageIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+      const Rgb error = readableAccent({1, 0.45f, 0.4f});
+      if (m.messageIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(error.r, error.g, error.b, 1));
       ImGui::TextWrapped("%s", m.message.c_str());
       if (m.messageIsError) ImGui::PopStyleColor();
     }
   }
+  if (open) ImGui::PopItemWidth();
   ImGui::End();
   return changed;
 }

@@ -255,6 +255,10 @@ void Renderer::render(const AgentBatch& agents, const DebugDraw& debug, const Fr
 
   const float* vp = glm::value_ptr(view.viewProjection);
   // Filled debug shapes first so agents stay visible on top of obstacles and heat maps.
+  for (unsigned program : {agentProgram_, debugProgram_, circleProgram_}) {
+    glUseProgram(program);
+    glUniform1f(glGetUniformLocation(program, "uInk"), view.ink);
+  }
   glUseProgram(circleProgram_);
   glUniformMatrix4fv(glGetUniformLocation(circleProgram_, "uViewProjection"), 1, GL_FALSE, vp);
   if (!debug.disks().empty()) {

@@ -28,6 +28,14 @@ struct FrameView {
   bool sky = false;                   // dusk gradient instead of a flat background
   glm::vec3 horizon{0.93f, 0.55f, 0.35f};
   glm::vec3 zenith{0.13f, 0.18f, 0.38f};
+  float ink = 1.0f;                   // every agent and debug colour times this (light theme: dark ink)
+  // The light (projector) theme for the world: a pale background and sky, dark agents and lines.
+  void useLightTheme() {
+    background = {0.96f, 0.96f, 0.94f};
+    horizon = {1.00f, 0.91f, 0.80f};
+    zenith = {0.74f, 0.84f, 0.96f};
+    ink = 0.42f;
+  }
 };
 
 class Renderer {

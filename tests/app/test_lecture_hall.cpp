@@ -2,6 +2,7 @@
 // start would, and honest timing.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -58,4 +59,53 @@ TEST(LectureHall, WindowStepTimeAtFiveThousandBoidsIsWithinTwiceTheHeadlessMedia
   const double h = std::atof(headless.value("step_ms_median").c_str()), w = std::atof(window.value("step_ms_median").c_str());
   ASSERT_GT(h, 0.0);
   EXPECT_LT(w, 2.0 * h) << "window " << w << " ms, headless " << h << " ms";
+}
+
+namespace {
+// The world rectangle the app reports: "x,y,WxH" in window points (= pixels here).
+struct Area { int x = 0, y = 0, w = 0, h = 0; };
+Area worldArea(const apptest::RunResult& r) {
+  Area a;
+  std::sscanf(r.value("world_area").c_str(), "%d,%d,%dx%d", &a.x, &a.y, &a.w, &a.h);
+  return a;
+}
+double meanLuminance(const apptest::Pixels& p, const Area& a) {
+  double sum = 0;
+  for (int y = a.y; y < a.y + a.h; ++y)
+    for (int x = a.x; x < a.x + a.w; ++x) {
+      const unsigned char* c = p.at(x, y);
+      sum += (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255.0;
+    }
+  return sum / (double(a.w) * double(a.h));
+}
+}  // namespace
+
+TEST(LectureHall, LightThemeLightsTheWorldTooAndPanelTextMeetsWcagAA) {
+  for (const char* scene : {"boids", "murmuration", "finale"}) {
+    const std::string dark = apptest::outDir() + "/lecture_dark_" + scene + ".png", light = apptest::outDir() + "/lecture_light_" + scene + ".png";
+    apptest::RunResult d = run(std::string("--scene ") + scene + " --width 1600 --height 900 --frames 10 --screenshot '" + dark + "'", "1.5");
+    apptest::RunResult l = run(std::string("--scene ") + scene + " --width 1600 --height 900 --keys ctrl+t --frames 10 --screenshot '" + light + "'", "1.5");
+    ASSERT_EQ(l.exitCode, 0) << l.err;
+    const Area area = worldArea(l);
+    ASSERT_GT(area.w, 200) << l.value("world_area");
+    // Outside the panels: the world itself.
+    EXPECT_GT(meanLuminance(apptest::loadPixels(light), area), 0.6) << scene;
+    EXPECT_LT(meanLuminance(apptest::loadPixels(dark), worldArea(d)), 0.45) << scene;
+    EXPECT_GE(std::atof(l.value("text_contrast").c_str()), 4.5) << "light panels";
+    EXPECT_GE(std::atof(d.value("text_contrast").c_str()), 4.5) << "dark panels";
+  }
+}
+
+TEST(LectureHall, DockedPanelsShrinkTheWorldAndHomeKeepsEveryAgentInIt) {
+  for (const char* scene : {"boids", "spatial-hash", "orca-corridor", "steering", "finale"}) {
+    apptest::RunResult r = run(std::string("--scene ") + scene + " --width 1600 --height 900 --keys Home --frames 4", "1.5");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const Area area = worldArea(r);
+    EXPECT_GT(area.x, 0) << scene << ": the HUD is docked on the left";
+    EXPECT_LT(area.x + area.w, 1600) << scene << ": the scene panel on the right";
+    EXPECT_EQ(r.value("agents_outside_view"), "0") << scene;
+    // Tab hides the panels: the world takes the whole window.
+    apptest::RunResult hidden = run(std::string("--scene ") + scene + " --width 1600 --height 900 --keys Tab --frames 3", "1.5");
+    EXPECT_EQ(hidden.value("world_area"), "0,0,1600x900") << scene;
+  }
 }
