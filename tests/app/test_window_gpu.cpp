@@ -47,7 +47,7 @@ AgentDraws traceAgentDraws(const std::string& args, const std::string& name, lon
   return last;
 }
 
-// Pixels near `rgb` in the world area between the HUD (left) and the scene panel (right).
+// Pixels near `rgb` in a part of the world (the runs hide the UI with Tab, so no panel text counts).
 size_t agentPixels(const std::string& png, int r, int g, int b) {
   int w = 0, h = 0, n = 0;
   unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 4);
@@ -97,7 +97,7 @@ TEST(WindowGpu, AgentsFillTheWorldInBothSimulationModes) {
     const std::string png = apptest::outDir() + "/gpu_sim" + std::to_string(sim) + ".png";
     std::remove(png.c_str());
     apptest::RunResult r = apptest::runCrowdlab(std::string("--scene gpu --set N=20000 --set sim=") +
-                                                (sim ? "gpu" : "cpu") + " --frames 20 --screenshot '" + png + "'");
+                                                (sim ? "gpu" : "cpu") + " --keys Tab --frames 20 --screenshot '" + png + "'");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.value("agents"), "20000");
     EXPECT_EQ(r.value("agent_draw_calls"), "1");
@@ -113,7 +113,7 @@ TEST(WindowGpu, BelowOpenGL43TheCpuRunsAndTheReasonIsGiven) {
   const std::string png = apptest::outDir() + "/gpu_gl33.png";
   std::remove(png.c_str());
   apptest::RunResult r =
-      apptest::runCrowdlab("--scene gpu --set N=20000 --set sim=gpu --frames 10 --screenshot '" + png + "'", "CROWDLAB_GL=3.3");
+      apptest::runCrowdlab("--scene gpu --set N=20000 --set sim=gpu --keys Tab --frames 10 --screenshot '" + png + "'", "CROWDLAB_GL=3.3");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.err.find("needs OpenGL 4.3"), std::string::npos) << r.err;
   EXPECT_EQ(r.value("agents"), "20000");
