@@ -11,6 +11,7 @@
 #include "alloc_counter.hpp"
 #include "sim/core/lanes.hpp"
 #include "sim/models/finale.hpp"
+#include "sim/rules/orca.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
 
@@ -321,4 +322,29 @@ TEST(FinaleSearch, OverfullBlocksStillSeeEveryNeighbour) {
   // Most agents' blocks hold more candidates than the buffer (1024) takes.
   EXPECT_GT(double(grid.metrics().checks) / double(grid.size()), 1024.0);
   expectSameNeighboursAndVelocities(grid, brute);
+}
+
+// One ORCA program builder (orca::buildProgram): the finale and orca::Crowd (the corridor's and the
+// circle bench's engine) given the same agents, obstacles and preferred velocities choose the same
+// velocity for every agent, bit for bit, though each finds the neighbours its own way.
+TEST(FinaleOrca, SameProgramAsTheCrowdForTheSameNeighbourhood) {
+  const Snapshot snap = crowdedSnapshot();
+  const FinaleSim finale = stepFrom(snap.warm, snap.positions, snap.velocities, [](FinaleSim&) {});
+  ASSERT_EQ(finale.metrics().orcaTier, finale.size());
+  orca::Crowd crowd;
+  crowd.params = finale.params.orcaParams();
+  crowd.stepSafety = finale.params.stepSafety;
+  crowd.obstacles.assign(finale.orcaObstacles().begin(), finale.orcaObstacles().end());
+  crowd.resize(snap.positions.size());
+  crowd.position = snap.positions;
+  crowd.velocity = snap.velocities;
+  for (size_t k = 0; k < finale.size(); ++k) crowd.preferred[finale.ids()[k]] = finale.lastPipeline(k).orcaInput;
+  crowd.step(kDt);
+  EXPECT_GT(crowd.lastStats().neighbors, 5 * crowd.size());
+  size_t differ = 0;
+  for (size_t k = 0; k < finale.size(); ++k) {
+    const Vec2 a = finale.velocities()[k], b = crowd.velocity[finale.ids()[k]];
+    differ += std::memcmp(&a, &b, sizeof(Vec2)) != 0;
+  }
+  EXPECT_EQ(differ, 0u);
 }

@@ -98,7 +98,7 @@ void FinaleSim::resizeBuffers(size_t n) {
   for (auto* v : {&neighborCount_, &feasible_, &inObstacle_, &notFinite_}) v->resize(n);
   for (auto* v : {&posX_, &posY_, &velX_, &velY_}) v->resize(n + kPadding);
   speed_.resize(n);
-  neighborCapacity_ = std::min(orca::kMaxNeighbors, std::clamp(params.orcaMaxNeighbors, 1, orca::kMaxNeighbors) + 8);
+  neighborCapacity_ = orca::neighborCapacity(params.orcaMaxNeighbors);
   neighborIndex_.resize(n * size_t(neighborCapacity_));
   blockSums_.resize((n + kBlock - 1) / kBlock);
 }
@@ -417,7 +417,7 @@ void FinaleSim::gatherPhase(float dt) {
   const float radius = p.queryRadius();
   // Neighbours that could touch within one step are kept beyond orcaMaxNeighbors, so the one-step
   // separation planes see every pair that needs one (see orcaPhase).
-  const float reach = 2.0f * p.agentRadius + 2.0f * p.maxSpeed * dt;
+  const float reach = orca::stepReach(p.orcaParams(), dt);
   const float reachSq = p.stepSafety ? reach * reach : 0.0f;
   const int maxNeighbors = std::clamp(p.orcaMaxNeighbors, 1, orca::kMaxNeighbors);
   const float lodSq = p.lodRadius * p.lodRadius;
@@ -479,8 +479,8 @@ void FinaleSim::gatherPhase(float dt) {
         kernels.orcaPass(scanAxes, inBuffer ? gathered.index : nullptr, scan, pos, uint32_t(k), p.orcaNeighborDist,
                          neighborCapacity_, near);
       near.sortNearest(neighborCapacity_);
-      int kept = std::min(near.count, maxNeighbors);
-      while (kept < std::min(near.count, neighborCapacity_) && NeighborKeys::distSq(near.keys[size_t(kept)]) <= reachSq) ++kept;
+      const int kept = orca::keptNeighbors(std::min(near.count, neighborCapacity_), maxNeighbors, reachSq,
+                                           [&](int m) { return NeighborKeys::distSq(near.keys[size_t(m)]); });
       uint32_t* nb = &neighborIndex_[k * size_t(neighborCapacity_)];
       for (int m = 0; m < kept; ++m) nb[m] = NeighborKeys::index(near.keys[size_t(m)]);
       neighborCount_[k] = uint8_t(kept);
@@ -510,27 +510,17 @@ void FinaleSim::orcaPhase(float dt) {
   }, 64);
 }
 
-// Agent k's program: hard planes first (walls and obstacles, then the one-step planes), then ORCA's.
+// Agent k's program: orca::buildProgram over the neighbours the gather kept.
 void FinaleSim::solveOrca(size_t k, orca::PlaneSet& planes, float dt) {
   const FinaleParams& p = params;
-  const float contact = 2.0f * p.agentRadius;
-  const float reach = contact + 2.0f * p.maxSpeed * dt;
   const uint32_t* nb = &neighborIndex_[k * size_t(neighborCapacity_)];
-  const int count = neighborCount_[k];
+  const size_t count = neighborCount_[k];
   const Vec2 pos = position_[k];
-  planes.count = planes.wallCount = 0;
-  orca::addObstaclePlanes(planes, pos, p.orcaParams(), segmentsNear(pos), dt);
-  if (p.stepSafety)
-    for (int m = 0; m < count; ++m) {
-      const uint32_t j = nb[m];
-      const Vec2 offset = position_[j] - pos;
-      if (lengthSq(offset) <= reach * reach) planes.add(orca::stepHalfPlane(offset, contact, dt, k < j ? 1.0f : -1.0f));
-    }
-  for (int m = 0; m < count; ++m) {
-    const uint32_t j = nb[m];
-    planes.add(orca::agentHalfPlane(position_[j] - pos, velocity_[k], velocity_[j], contact, p.tau, dt,
-                                    k < j ? 1.0f : -1.0f));
-  }
+  std::array<Vec2, orca::kMaxNeighbors> offsets;
+  for (size_t m = 0; m < count; ++m) offsets[m] = position_[nb[m]] - pos;
+  orca::buildProgram(planes, uint32_t(k), pos, velocity_[k], std::span<const uint32_t>(nb, count),
+                     std::span<const Vec2>(offsets.data(), count), velocity_, segmentsNear(pos), p.orcaParams(), dt,
+                     p.stepSafety);
   const orca::LpResult r = orca::solve(planes.span(), corrected_[k], p.maxSpeed);
   orcaVelocity_[k] = r.velocity;
   feasible_[k] = r.feasible ? 1 : 0;

@@ -119,20 +119,22 @@ void addObstaclePlanes(PlaneSet& planes, const Vec2& position, const Params& par
   }
 }
 
-void buildPlanes(PlaneSet& planes, uint32_t self, const Vec2& position, const Vec2& velocity,
-                 const NearestNeighbors& near, int kept, std::span<const Vec2> velocities,
-                 std::span<const Segment> obstacles, const Params& params, float dt, bool stepSafety) {
+void buildProgram(PlaneSet& planes, uint32_t self, const Vec2& position, const Vec2& velocity,
+                  std::span<const uint32_t> neighbors, std::span<const Vec2> offsets,
+                  std::span<const Vec2> velocities, std::span<const Segment> obstacles, const Params& params,
+                  float dt, bool stepSafety) {
+  planes.count = planes.wallCount = 0;
   addObstaclePlanes(planes, position, params, obstacles, dt);
   const float radius = 2.0f * params.radius;
   if (stepSafety) {
     const float reach = stepReach(params, dt);
-    for (int m = 0; m < kept; ++m)
-      if (near.distSq[m] <= reach * reach)
-        planes.add(stepHalfPlane(near.offset[m], radius, dt, self < near.index[m] ? 1.0f : -1.0f));
+    for (size_t m = 0; m < neighbors.size(); ++m)
+      if (lengthSq(offsets[m]) <= reach * reach)
+        planes.add(stepHalfPlane(offsets[m], radius, dt, self < neighbors[m] ? 1.0f : -1.0f));
   }
-  for (int m = 0; m < kept; ++m) {
-    const uint32_t j = near.index[m];
-    planes.add(agentHalfPlane(near.offset[m], velocity, velocities[j], radius, params.tau, dt, self < j ? 1.0f : -1.0f));
+  for (size_t m = 0; m < neighbors.size(); ++m) {
+    const uint32_t j = neighbors[m];
+    planes.add(agentHalfPlane(offsets[m], velocity, velocities[j], radius, params.tau, dt, self < j ? 1.0f : -1.0f));
   }
 }
 
@@ -325,7 +327,7 @@ void Crowd::step(float dt) {
   const size_t n = size();
   resize(n);
   const int maxNeighbors = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
-  capacity_ = std::min(kMaxNeighbors, maxNeighbors + 8);
+  capacity_ = neighborCapacity(maxNeighbors);
   sortedVelocity_.resize(n);
   sortedPreferred_.resize(n);
   nextSorted_.resize(n);
@@ -375,8 +377,8 @@ void Crowd::step(float dt) {
     const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
     within_[k] = uint32_t(kept);
     PlaneSet planes;
-    buildPlanes(planes, uint32_t(k), sorted[k], sortedVelocity_[k], near, kept, sortedVelocity_, obstaclesOf(i), params,
-                dt, stepSafety);
+    buildProgram(planes, uint32_t(k), sorted[k], sortedVelocity_[k], near, kept, sortedVelocity_, obstaclesOf(i), params,
+                 dt, stepSafety);
     const LpResult r = solve(planes.span(), sortedPreferred_[k], params.maxSpeed);
     nextSorted_[k] = r.velocity;
     feasible_[k] = r.feasible ? 1 : 0;
@@ -435,7 +437,7 @@ void Crowd::probe(size_t i, float dt, Probe& out) const {
   // The program step() builds for agent i, with neighbours found by brute force on the current state.
   const int maxNeighbors = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
   NearestNeighbors near;
-  near.capacity = std::min(kMaxNeighbors, maxNeighbors + 8);
+  near.capacity = neighborCapacity(maxNeighbors);
   const float r2 = params.neighborDist * params.neighborDist;
   for (size_t j = 0; j < size(); ++j) {
     if (j == i) continue;
@@ -446,8 +448,8 @@ void Crowd::probe(size_t i, float dt, Probe& out) const {
   const float reach = stepReach(params, dt);
   const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
   PlaneSet planes;
-  buildPlanes(planes, uint32_t(i), position[i], velocity[i], near, kept, velocity, obstaclesOf(uint32_t(i)), params, dt,
-              stepSafety);
+  buildProgram(planes, uint32_t(i), position[i], velocity[i], near, kept, velocity, obstaclesOf(uint32_t(i)), params,
+               dt, stepSafety);
   const LpResult r = solve(planes.span(), preferred[i], params.maxSpeed);
   out.planes.assign(planes.items.begin(), planes.items.begin() + planes.count);
   out.neighbors.assign(near.index.begin(), near.index.begin() + kept);

@@ -168,22 +168,43 @@ struct PlaneSet {
 void addObstaclePlanes(PlaneSet& planes, const Vec2& position, const Params& params, std::span<const Segment> obstacles,
                        float dt);
 
-// How many of the sorted neighbours an agent keeps: maxNeighbors, and beyond that every one that
-// could touch it within one step (see Crowd), so that no such pair is seen by one side only.
-inline int keptNeighbors(const NearestNeighbors& near, int maxNeighbors, float reachSq) {
-  int kept = std::min(near.count, maxNeighbors);
-  while (kept < near.count && near.distSq[kept] <= reachSq) ++kept;
-  return kept;
+// How many neighbours an agent's search keeps before choosing: maxNeighbors and room for those
+// within one step's reach beyond them.
+inline int neighborCapacity(int maxNeighbors) {
+  return std::min(kMaxNeighbors, std::clamp(maxNeighbors, 1, kMaxNeighbors) + 8);
 }
 // The distance within which a pair could touch by the end of the step, centre to centre.
 inline float stepReach(const Params& params, float dt) { return 2.0f * params.radius + 2.0f * params.maxSpeed * dt; }
+// How many of `count` neighbours sorted nearest first an agent keeps: maxNeighbors, and beyond that
+// every one that could touch it within one step (reachSq: stepReach squared, or 0 without Step
+// planes), so that no such pair is seen by one side only. distSq(m): the m-th one's squared distance.
+template <class DistSq>
+int keptNeighbors(int count, int maxNeighbors, float reachSq, DistSq&& distSq) {
+  int kept = std::min(count, maxNeighbors);
+  while (kept < count && distSq(kept) <= reachSq) ++kept;
+  return kept;
+}
+inline int keptNeighbors(const NearestNeighbors& near, int maxNeighbors, float reachSq) {
+  return keptNeighbors(near.count, maxNeighbors, reachSq, [&](int m) { return near.distSq[size_t(m)]; });
+}
 
-// One agent's program: obstacle planes, then (with stepSafety) a Step plane for each of the first
-// `kept` neighbours within stepReach, then an Agent plane for each of them. `velocities` is indexed
-// like near.index; `self` is the agent's index there (it only breaks ties between coincident agents).
-void buildPlanes(PlaneSet& planes, uint32_t self, const Vec2& position, const Vec2& velocity,
-                 const NearestNeighbors& near, int kept, std::span<const Vec2> velocities,
-                 std::span<const Segment> obstacles, const Params& params, float dt, bool stepSafety);
+// One agent's program, the one every ORCA user builds (Crowd, hence the corridor and the circle
+// bench; the finale; newVelocity): obstacle planes, then (with stepSafety) a Step plane for each
+// neighbour within stepReach, then an Agent plane for each neighbour. `neighbors` are the kept ones,
+// nearest first, as indices into `velocities`, with their offsets (neighbour - agent) beside them;
+// `self` is the agent's index there (it breaks ties between coincident agents). Replaces what
+// `planes` held.
+void buildProgram(PlaneSet& planes, uint32_t self, const Vec2& position, const Vec2& velocity,
+                  std::span<const uint32_t> neighbors, std::span<const Vec2> offsets,
+                  std::span<const Vec2> velocities, std::span<const Segment> obstacles, const Params& params,
+                  float dt, bool stepSafety);
+// The same for the first `kept` neighbours of a nearest-neighbour list.
+inline void buildProgram(PlaneSet& planes, uint32_t self, const Vec2& position, const Vec2& velocity,
+                         const NearestNeighbors& near, int kept, std::span<const Vec2> velocities,
+                         std::span<const Segment> obstacles, const Params& params, float dt, bool stepSafety) {
+  buildProgram(planes, self, position, velocity, std::span<const uint32_t>(near.index.data(), size_t(kept)),
+               std::span<const Vec2>(near.offset.data(), size_t(kept)), velocities, obstacles, params, dt, stepSafety);
+}
 
 // What one agent's neighbour query saw, beside the neighbours it kept.
 struct QueryStats {
@@ -205,7 +226,7 @@ LpResult newVelocity(uint32_t self, const Vec2& position, const Vec2& velocity, 
                      float closeDistance = 0.0f) {
   const int maxNeighbors = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
   NearestNeighbors near;
-  near.capacity = std::min(kMaxNeighbors, maxNeighbors + 8);
+  near.capacity = neighborCapacity(maxNeighbors);
   QueryStats local;
   const float closeSq = closeDistance * closeDistance;
   local.checks = search.forEachInRadius(self, position, params.neighborDist, [&](uint32_t j, const Vec2& off, float d2) {
@@ -218,7 +239,7 @@ LpResult newVelocity(uint32_t self, const Vec2& position, const Vec2& velocity, 
   const float reach = stepReach(params, dt);
   const int kept = keptNeighbors(near, maxNeighbors, reach * reach);
   PlaneSet planes;
-  buildPlanes(planes, self, position, velocity, near, kept, velocities, obstacles, params, dt, true);
+  buildProgram(planes, self, position, velocity, near, kept, velocities, obstacles, params, dt, true);
   LpResult result = solve(planes.span(), preferred, params.maxSpeed);
   if (probe) {
     probe->planes.assign(planes.items.begin(), planes.items.begin() + planes.count);
