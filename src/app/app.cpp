@@ -538,7 +538,7 @@ class App {
   Input input_;
   Recorder recorder_;
   LookChoice look_, pendingLook_;
-  std::vector<scenes::Metric> metrics_;
+  std::vector<sim::Metric> metrics_;
   MetricsLog log_;
   HudMemory hud_;
   PanelMemory panel_;

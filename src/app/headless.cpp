@@ -56,7 +56,7 @@ int runHeadless(const Options& o) {
     return 1;
   }
   const float dt = 1.0f / 60.0f;
-  std::vector<scenes::Metric> metrics;
+  std::vector<sim::Metric> metrics;
   std::vector<double> stepMs;
   for (int s = 1; s <= o.steps; ++s) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -75,7 +75,7 @@ int runHeadless(const Options& o) {
   std::printf("scene=%s\nsteps=%d\nagents=%zu\n", o.scene.c_str(), o.steps, scene->agentCount());
   std::sort(stepMs.begin(), stepMs.end());
   std::printf("step_ms_median=%.4f\n", stepMs[stepMs.size() / 2]);
-  for (const scenes::Metric& m : metrics) std::printf("%s=%.6g\n", m.name, m.value);
+  for (const sim::Metric& m : metrics) std::printf("%s=%.6g\n", m.name, m.value);
   if (!csv.close(error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;

@@ -20,9 +20,9 @@ void printHeader(std::FILE* f, const std::vector<std::string>& names) {
 }
 }  // namespace
 
-void MetricsLog::record(uint64_t step, double simTime, const std::vector<scenes::Metric>& metrics) {
+void MetricsLog::record(uint64_t step, double simTime, const std::vector<sim::Metric>& metrics) {
   if (names_.empty())
-    for (const scenes::Metric& m : metrics) names_.emplace_back(m.name);
+    for (const sim::Metric& m : metrics) names_.emplace_back(m.name);
   if (metrics.size() != names_.size()) return;
   if (steps_.size() >= kMaxRows) {
     const size_t drop = steps_.size() / 2;
@@ -31,7 +31,7 @@ void MetricsLog::record(uint64_t step, double simTime, const std::vector<scenes:
     dropped_ += drop;
   }
   steps_.emplace_back(step, simTime);
-  for (const scenes::Metric& m : metrics) values_.push_back(m.value);
+  for (const sim::Metric& m : metrics) values_.push_back(m.value);
 }
 
 void MetricsLog::tail(size_t column, size_t count, std::vector<float>& out) const {
@@ -86,16 +86,16 @@ void MetricsCsvStream::restart() {
   headerWritten_ = false;
 }
 
-void MetricsCsvStream::write(uint64_t step, double simTime, const std::vector<scenes::Metric>& metrics) {
+void MetricsCsvStream::write(uint64_t step, double simTime, const std::vector<sim::Metric>& metrics) {
   if (!file_ || writeErrno_) return;
   if (!headerWritten_) {
     std::vector<std::string> names;
-    for (const scenes::Metric& m : metrics) names.emplace_back(m.name);
+    for (const sim::Metric& m : metrics) names.emplace_back(m.name);
     printHeader(file_, names);
     headerWritten_ = true;
   }
   row_.clear();
-  for (const scenes::Metric& m : metrics) row_.push_back(m.value);
+  for (const sim::Metric& m : metrics) row_.push_back(m.value);
   printRow(file_, step, simTime, row_.data(), row_.size());
   const auto now = std::chrono::steady_clock::now();
   if (now - lastFlush_ >= std::chrono::seconds(1)) {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
-#include "scenes/scene.hpp"
+#include "sim/core/metric.hpp"
 
 namespace app {
 
@@ -16,7 +16,7 @@ class MetricsLog {
   static constexpr size_t kMaxRows = 1'000'000;  // about 4.6 hours at 60 Hz
 
   void clear() { names_.clear(); values_.clear(); steps_.clear(); dropped_ = 0; }
-  void record(uint64_t step, double simTime, const std::vector<scenes::Metric>& metrics);
+  void record(uint64_t step, double simTime, const std::vector<sim::Metric>& metrics);
   size_t rows() const { return steps_.size(); }
   uint64_t droppedRows() const { return dropped_; }  // oldest rows no longer held
   const std::vector<std::string>& names() const { return names_; }
@@ -47,7 +47,7 @@ class MetricsCsvStream {
   // Starts the file again, empty (a new scene or a restart: the file holds the last run).
   void restart();
   // The header goes with the first row; metrics must keep their names until restart().
-  void write(uint64_t step, double simTime, const std::vector<scenes::Metric>& metrics);
+  void write(uint64_t step, double simTime, const std::vector<sim::Metric>& metrics);
   // Flushes and closes; false with the path and the first write error's reason.
   bool close(std::string& error);
 

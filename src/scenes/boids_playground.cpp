@@ -6,22 +6,14 @@
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/models/flock.hpp"
-#include "sim/core/metrics.hpp"
 
 namespace {
 
 using sim::Vec2;
 
-struct BoidsSettings {
+// The scene's own settings; everything the flock reads is in sim::BoidsParams and Flock::method.
+struct SceneSettings {
   int count;
-  float wSeparation, wAlignment, wCohesion;
-  float perceptionRadius, separationRadius;
-  float minSpeed, maxSpeed, maxForce;
-  bool useFieldOfView;
-  float fieldOfView;
-  bool separateRadii;
-  float alignmentRadius, cohesionRadius;
-  int neighborMethod;  // 0 brute force, 1 grid
   bool showRadii;
   bool frozen;
 };
@@ -29,22 +21,24 @@ struct BoidsSettings {
 class BoidsPlayground final : public scenes::Scene {
  public:
   BoidsPlayground() {
+    const sim::BoidsParams d{};
+    sim::BoidsParams& p = flock_.params;
     params_ = {
         scenes::Param::i("N", "agents (N)", &s_.count, 10, 5000, 300, "Number of boids", true),
-        scenes::Param::f("wSep", "separation weight", &s_.wSeparation, 0, 3, 1, "Push away from neighbours closer than the separation radius"),
-        scenes::Param::f("wAli", "alignment weight", &s_.wAlignment, 0, 3, 1, "Steer towards the neighbours' mean velocity"),
-        scenes::Param::f("wCoh", "cohesion weight", &s_.wCohesion, 0, 3, 1, "Steer towards the neighbours' centroid"),
-        scenes::Param::f("perception", "perception radius", &s_.perceptionRadius, 10, 200, 50, "Who counts as a neighbour (world units = pixels at 100%)"),
-        scenes::Param::f("separation", "separation radius", &s_.separationRadius, 2, 190, 20, "Closer than this pushes away; kept below the perception radius"),
-        scenes::Param::f("minSpeed", "min speed", &s_.minSpeed, 0, 300, 50, "Birds cannot hover: slower agents speed up to this"),
-        scenes::Param::f("maxSpeed", "max speed", &s_.maxSpeed, 10, 400, 120, "Speed limit, units per second"),
-        scenes::Param::f("maxForce", "max force", &s_.maxForce, 10, 2000, 240, "Steering limit, units per second squared", true),
-        scenes::Param::b("fov", "field of view", &s_.useFieldOfView, false, "Reynolds' refinement: a blind spot behind each boid"),
-        scenes::Param::f("fovAngle", "view angle", &s_.fieldOfView, 30, 360, 270, "Total angle a boid sees, in degrees"),
-        scenes::Param::b("separateRadii", "separate radii", &s_.separateRadii, false, "Reynolds' refinement: own radii for alignment and cohesion"),
-        scenes::Param::f("alignRadius", "alignment radius", &s_.alignmentRadius, 5, 200, 50, "Neighbours within this align (with separate radii)"),
-        scenes::Param::f("cohRadius", "cohesion radius", &s_.cohesionRadius, 5, 200, 50, "Neighbours within this attract (with separate radii)"),
-        scenes::Param::e("neighbors", "neighbour search", &s_.neighborMethod, "brute|grid", 1, "Brute force O(N^2) or the uniform grid"),
+        scenes::Param::f("wSep", "separation weight", &p.wSeparation, 0, 3, d.wSeparation, "Push away from neighbours closer than the separation radius"),
+        scenes::Param::f("wAli", "alignment weight", &p.wAlignment, 0, 3, d.wAlignment, "Steer towards the neighbours' mean velocity"),
+        scenes::Param::f("wCoh", "cohesion weight", &p.wCohesion, 0, 3, d.wCohesion, "Steer towards the neighbours' centroid"),
+        scenes::Param::f("perception", "perception radius", &p.perceptionRadius, 10, 200, d.perceptionRadius, "Who counts as a neighbour (world units = pixels at 100%)"),
+        scenes::Param::f("separation", "separation radius", &p.separationRadius, 2, 190, d.separationRadius, "Closer than this pushes away; kept below the perception radius"),
+        scenes::Param::f("minSpeed", "min speed", &p.minSpeed, 0, 300, d.minSpeed, "Birds cannot hover: slower agents speed up to this"),
+        scenes::Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 400, d.maxSpeed, "Speed limit, units per second"),
+        scenes::Param::f("maxForce", "max force", &p.maxForce, 10, 2000, d.maxForce, "Steering limit, units per second squared", true),
+        scenes::Param::b("fov", "field of view", &p.useFieldOfView, d.useFieldOfView, "Reynolds' refinement: a blind spot behind each boid"),
+        scenes::Param::f("fovAngle", "view angle", &p.fieldOfViewDegrees, 30, 360, d.fieldOfViewDegrees, "Total angle a boid sees, in degrees"),
+        scenes::Param::b("separateRadii", "separate radii", &p.separateRadii, d.separateRadii, "Reynolds' refinement: own radii for alignment and cohesion"),
+        scenes::Param::f("alignRadius", "alignment radius", &p.alignmentRadius, 5, 200, d.alignmentRadius, "Neighbours within this align (with separate radii)"),
+        scenes::Param::f("cohRadius", "cohesion radius", &p.cohesionRadius, 5, 200, d.cohesionRadius, "Neighbours within this attract (with separate radii)"),
+        scenes::Param::e("neighbors", "neighbour search", &flock_.method, "brute|grid", sim::NeighborMethod::Grid, "Brute force O(N^2) or the uniform grid"),
         scenes::Param::b("showRadii", "show radii", &s_.showRadii, false, "Highlight one agent: its radii, neighbours and rule vectors"),
         scenes::Param::b("freeze", "freeze", &s_.frozen, false, "Stop the flock (single-step with the Step button)"),
     };
@@ -53,7 +47,7 @@ class BoidsPlayground final : public scenes::Scene {
   }
 
   void reset() override {
-    applySettings();
+    keepRadiiAndSpeedsConsistent();
     flock_.spawn(size_t(s_.count), seed);
     highlighted_ = 0;
     stepsSinceMetrics_ = 1000;
@@ -120,11 +114,11 @@ class BoidsPlayground final : public scenes::Scene {
     }
     if (clampedSeparation_) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "separation radius kept below perception");
     scenes::sectionTitle("Flock");
-    ImGui::Text("mean neighbours %.2f", meanNeighbors_);
+    ImGui::Text("mean neighbours %.2f", metrics_["mean_neighbors"]);
     neighborsHistory_.plot("##nb", 0, 30, ImVec2(0, 40));
-    ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", polarization_);
+    ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", metrics_["polarization"]);
     polarizationHistory_.plot("##pol", 0, 1, ImVec2(0, 40));
-    ImGui::Text("mean nearest-neighbour distance %.1f", meanNearest_);
+    ImGui::Text("mean nearest-neighbour distance %.1f", metrics_["mean_nn_distance"]);
     nearestHistory_.plot("##nn", 0, 60, ImVec2(0, 40));
   }
 
@@ -152,40 +146,27 @@ class BoidsPlayground final : public scenes::Scene {
   }
 
   std::span<const scenes::Param> params() override { return params_; }
+  std::vector<scenes::ParamStorage> paramStorage() const override {
+    return {scenes::ParamStorage::model(flock_.params), scenes::ParamStorage::model(flock_.method),
+            scenes::ParamStorage::scene(s_)};
+  }
 
   void paramsChanged() override {
-    applySettings();
+    keepRadiiAndSpeedsConsistent();
     if (size_t(s_.count) != flock_.size()) flock_.resizeKeeping(size_t(s_.count), seed);
     if (highlighted_ >= flock_.size()) highlighted_ = 0;
   }
 
-  void metrics(std::vector<scenes::Metric>& out) const override {
-    out.push_back({"mean_neighbors", meanNeighbors_});
-    out.push_back({"polarization", polarization_});
-    out.push_back({"mean_nn_distance", meanNearest_});
-  }
+  // Sampled every 10 steps: the nearest-neighbour distance needs a search of its own.
+  void metrics(std::vector<sim::Metric>& out) const override { metrics_.appendTo(out); }
   size_t agentCount() const override { return flock_.size(); }
 
  private:
-  void applySettings() {
-    clampedSeparation_ = s_.separationRadius >= s_.perceptionRadius;
-    if (clampedSeparation_) s_.separationRadius = s_.perceptionRadius * 0.9f;
-    s_.minSpeed = std::min(s_.minSpeed, s_.maxSpeed);
+  void keepRadiiAndSpeedsConsistent() {
     sim::BoidsParams& p = flock_.params;
-    p.wSeparation = s_.wSeparation;
-    p.wAlignment = s_.wAlignment;
-    p.wCohesion = s_.wCohesion;
-    p.perceptionRadius = s_.perceptionRadius;
-    p.separationRadius = s_.separationRadius;
-    p.minSpeed = s_.minSpeed;
-    p.maxSpeed = s_.maxSpeed;
-    p.maxForce = s_.maxForce;
-    p.useFieldOfView = s_.useFieldOfView;
-    p.fieldOfViewDegrees = s_.fieldOfView;
-    p.separateRadii = s_.separateRadii;
-    p.alignmentRadius = s_.alignmentRadius;
-    p.cohesionRadius = s_.cohesionRadius;
-    flock_.method = s_.neighborMethod == 1 ? sim::NeighborMethod::Grid : sim::NeighborMethod::BruteForce;
+    clampedSeparation_ = p.separationRadius >= p.perceptionRadius;
+    if (clampedSeparation_) p.separationRadius = p.perceptionRadius * 0.9f;
+    p.minSpeed = std::min(p.minSpeed, p.maxSpeed);
   }
 
   // Agents may be reordered (grid); the highlighted one is followed by its stable id.
@@ -198,23 +179,20 @@ class BoidsPlayground final : public scenes::Scene {
 
   void updateMetrics() {
     stepsSinceMetrics_ = 0;
-    meanNeighbors_ = flock_.meanNeighbors();
-    polarization_ = sim::polarization<2>(flock_.velocity);
-    meanNearest_ = sim::meanNearestNeighborDistance<2>(flock_.position, flock_.world, metricGrid_);
-    neighborsHistory_.push(float(meanNeighbors_));
-    polarizationHistory_.push(float(polarization_));
-    nearestHistory_.push(float(meanNearest_));
+    metrics_.take(flock_);
+    neighborsHistory_.push(float(metrics_["mean_neighbors"]));
+    polarizationHistory_.push(float(metrics_["polarization"]));
+    nearestHistory_.push(float(metrics_["mean_nn_distance"]));
   }
 
-  BoidsSettings s_{};
+  SceneSettings s_{};
   std::vector<scenes::Param> params_;
   sim::Flock<2> flock_;
   sim::Flock<2>::Probe probe_;
   uint32_t highlighted_ = 0;
   bool stepOnce_ = false, clampedSeparation_ = false;
   int stepsSinceMetrics_ = 0;
-  sim::UniformGrid<2> metricGrid_;  // for the nearest-neighbour metric, whatever the flock's own search
-  double meanNeighbors_ = 0, polarization_ = 0, meanNearest_ = 0;
+  scenes::MetricReading metrics_;  // sampled every 10 steps
   scenes::PlotHistory neighborsHistory_, polarizationHistory_, nearestHistory_;
 };
 

@@ -34,23 +34,12 @@ constexpr const char* kCohNames[kSamples] = {"coh0", "coh1", "coh2", "coh3", "co
 
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-struct Settings {
+// The scene's own settings; everything the simulation reads is in sim::FinaleParams.
+struct SceneSettings {
   int count;
-  float wSeparation, wAlignment, wCohesion;
-  float perception, separation;
-  float cellSize;
-  bool spatialHash;
-  bool orca;
-  float tau;
-  bool lod;
-  float lodRadius;
-  bool densityAware;
-  float neighborsPerSample;
-  float maxSpeed;
   int obstaclesAtStart;
   int colorBy;  // 0 density, 1 tier, 2 heading
   int threads;
-  Curve sepCurve, aliCurve, cohCurve;  // copied into sim::DensityWeights
 };
 
 // The phases of one frame, in milliseconds, smoothed so the bars can be read.
@@ -73,22 +62,24 @@ struct PhaseTimes {
 class Finale final : public scenes::Scene {
  public:
   Finale() {
+    const sim::FinaleParams d{};
+    sim::FinaleParams& p = sim_.params;
     params_ = {
         scenes::Param::i("N", "agents (N)", &s_.count, 100, 100000, 2000, "Number of agents; the world grows with N so the crowd keeps its density", true),
-        scenes::Param::f("wSep", "separation weight", &s_.wSeparation, 0, 3, 1.0f, "Boids: push away from neighbours closer than the separation radius (a fraction of max speed)"),
-        scenes::Param::f("wAli", "alignment weight", &s_.wAlignment, 0, 3, 0.3f, "Boids: steer towards the neighbours' mean velocity"),
-        scenes::Param::f("wCoh", "cohesion weight", &s_.wCohesion, 0, 3, 0.2f, "Boids: steer towards the neighbours' centroid"),
-        scenes::Param::f("perception", "perception radius", &s_.perception, 8, 80, 25, "Neighbours within this count for the rules and the density"),
-        scenes::Param::f("separation", "separation radius", &s_.separation, 2, 80, 12, "Closer than this pushes away; kept at most the perception radius"),
-        scenes::Param::f("cellSize", "cell size", &s_.cellSize, 4, 200, 25, "Uniform grid cell size (world units); every cell a query's radius touches is scanned", true),
-        scenes::Param::b("hash", "spatial hash", &s_.spatialHash, true, "Off: every agent checks every other (brute force, O(N^2)); large N then takes seconds a step"),
-        scenes::Param::b("orca", "ORCA", &s_.orca, true, "Clip each agent's velocity to a collision-free one (and obey obstacles); off: boids and steering only"),
-        scenes::Param::f("tau", "ORCA horizon", &s_.tau, 0.2f, 5, 1.0f, "Seconds ahead ORCA guarantees no collision with other agents"),
-        scenes::Param::b("lod", "level of detail", &s_.lod, false, "ORCA only within the LOD radius of the cursor, boids alone farther out"),
-        scenes::Param::f("lodRadius", "LOD radius", &s_.lodRadius, 20, 4000, 300, "Agents closer than this to the target get ORCA (with level of detail on)", true),
-        scenes::Param::b("density", "density-aware weights", &s_.densityAware, false, "Rule weights from the curves below against the local neighbour count, instead of the fixed weights"),
-        scenes::Param::f("densityStep", "neighbours per sample", &s_.neighborsPerSample, 1, 10, 3, "Spacing of the curves' samples in neighbours: sample b sits at b times this"),
-        scenes::Param::f("maxSpeed", "max speed", &s_.maxSpeed, 20, 300, 120, "Speed limit, world units per second"),
+        scenes::Param::f("wSep", "separation weight", &p.wSeparation, 0, 3, d.wSeparation, "Boids: push away from neighbours closer than the separation radius (a fraction of max speed)"),
+        scenes::Param::f("wAli", "alignment weight", &p.wAlignment, 0, 3, d.wAlignment, "Boids: steer towards the neighbours' mean velocity"),
+        scenes::Param::f("wCoh", "cohesion weight", &p.wCohesion, 0, 3, d.wCohesion, "Boids: steer towards the neighbours' centroid"),
+        scenes::Param::f("perception", "perception radius", &p.perceptionRadius, 8, 80, d.perceptionRadius, "Neighbours within this count for the rules and the density"),
+        scenes::Param::f("separation", "separation radius", &p.separationRadius, 2, 80, d.separationRadius, "Closer than this pushes away; kept at most the perception radius"),
+        scenes::Param::f("cellSize", "cell size", &p.cellSize, 4, 200, d.cellSize, "Uniform grid cell size (world units); every cell a query's radius touches is scanned", true),
+        scenes::Param::b("hash", "spatial hash", &p.spatialHash, d.spatialHash, "Off: every agent checks every other (brute force, O(N^2)); large N then takes seconds a step"),
+        scenes::Param::b("orca", "ORCA", &p.orca, d.orca, "Clip each agent's velocity to a collision-free one (and obey obstacles); off: boids and steering only"),
+        scenes::Param::f("tau", "ORCA horizon", &p.tau, 0.2f, 5, d.tau, "Seconds ahead ORCA guarantees no collision with other agents"),
+        scenes::Param::b("lod", "level of detail", &p.lod, d.lod, "ORCA only within the LOD radius of the cursor, boids alone farther out"),
+        scenes::Param::f("lodRadius", "LOD radius", &p.lodRadius, 20, 4000, d.lodRadius, "Agents closer than this to the target get ORCA (with level of detail on)", true),
+        scenes::Param::b("density", "density-aware weights", &p.densityAware, d.densityAware, "Rule weights from the curves below against the local neighbour count, instead of the fixed weights"),
+        scenes::Param::f("densityStep", "neighbours per sample", &p.density.neighborsPerSample, 1, 10, d.density.neighborsPerSample, "Spacing of the curves' samples in neighbours: sample b sits at b times this"),
+        scenes::Param::f("maxSpeed", "max speed", &p.maxSpeed, 20, 300, d.maxSpeed, "Speed limit, world units per second"),
         scenes::Param::i("obstacles", "obstacles at reset", &s_.obstaclesAtStart, 0, 60, 0, "Circles dropped (clear of the agents) whenever the scene resets"),
         scenes::Param::e("colorBy", "colour by", &s_.colorBy, "density|tier|heading", 0, "Density: blue in the open, red in a crush; tier: ORCA cyan, boids orange"),
         // The default and the range depend on the machine; any count gives the same result.
@@ -96,20 +87,20 @@ class Finale final : public scenes::Scene {
         // loads here; a count above the cores runs on all of them.
         scenes::Param::i("threads", "threads", &s_.threads, 1, kMaxThreads, sim::hardwareThreads(), "Worker threads for every phase; more than this machine's cores runs on all of them. The result is the same for any count"),
     };
-    const sim::DensityWeights defaults;
-    declareCurve(kSepNames, s_.sepCurve, defaults.separation, "Density-aware separation weight at sample k (k x neighbours per sample); drawn in the curves editor");
-    declareCurve(kAliNames, s_.aliCurve, defaults.alignment, "Density-aware alignment weight at sample k (k x neighbours per sample); drawn in the curves editor");
-    declareCurve(kCohNames, s_.cohCurve, defaults.cohesion, "Density-aware cohesion weight at sample k (k x neighbours per sample); drawn in the curves editor");
+    declareCurve(kSepNames, p.density.separation, d.density.separation, "Density-aware separation weight at sample k (k x neighbours per sample); drawn in the curves editor");
+    declareCurve(kAliNames, p.density.alignment, d.density.alignment, "Density-aware alignment weight at sample k (k x neighbours per sample); drawn in the curves editor");
+    declareCurve(kCohNames, p.density.cohesion, d.density.cohesion, "Density-aware cohesion weight at sample k (k x neighbours per sample); drawn in the curves editor");
     scenes::applyDefaults(params_);
   }
 
   void reset() override {
-    applySettings();
+    keepSeparationInsidePerception();
     sim_.world = sim::FinaleSim::worldFor(size_t(s_.count));
     sim_.target = sim_.world.center();
     sim_.spawn(0, seed);
     placed_ = s_.obstaclesAtStart > 0 ? sim_.dropObstacles(s_.obstaclesAtStart, seed) : 0;
     sim_.spawn(size_t(s_.count), seed);
+    metrics_.take(sim_);
     drops_ = 0;
     stepMsSinceDraw_ = 0;
     lastDrawEnd_ = {};
@@ -119,14 +110,15 @@ class Finale final : public scenes::Scene {
   void step(float dt) override {
     const sim::ScopedThreadCount threads(s_.threads);  // this step only: other scenes keep the user's count
     sim_.step(dt);
+    metrics_.take(sim_);
     const auto& t = sim_.timings();
     stepMsSinceDraw_ += t.stepMs;
     phases_.blend(0, t.gridMs);
     phases_.blend(1, t.rulesMs);
     phases_.blend(2, t.orcaMs);
     phases_.blend(3, t.integrateMs);
-    overlapHistory_.push(float(sim_.metrics().overlaps));
-    neighborHistory_.push(float(sim_.metrics().meanNeighbors));
+    overlapHistory_.push(float(metrics_["overlaps_total"]));
+    neighborHistory_.push(float(metrics_["mean_neighbors"]));
   }
 
   void draw(render::AgentBatch& agents, render::DebugDraw& debug) override {
@@ -143,8 +135,9 @@ class Finale final : public scenes::Scene {
     const auto vel = sim_.velocities();
     const auto tier = sim_.orcaTier();
     const auto neighbors = sim_.neighborCounts();
-    const float full = std::max(1.0f, s_.neighborsPerSample * float(sim::DensityWeights::kSamples - 1));
-    const float length = 2.6f * sim_.params.agentRadius;  // arrow tail to nose: about the agent's diameter
+    const sim::FinaleParams& p = sim_.params;
+    const float full = std::max(1.0f, p.density.neighborsPerSample * float(sim::DensityWeights::kSamples - 1));
+    const float length = 2.6f * p.agentRadius;  // arrow tail to nose: about the agent's diameter
     agents.shape = AgentShape::Arrow2D;
     agents.instances.resize(pos.size());
     sim::parallelFor(pos.size(), [&](size_t k) {
@@ -164,12 +157,12 @@ class Finale final : public scenes::Scene {
     debug.circle(t, 0.5f * mark, colors::yellow);
     debug.line(t - Vec2{mark, 0}, t + Vec2{mark, 0}, colors::yellow);
     debug.line(t - Vec2{0, mark}, t + Vec2{0, mark}, colors::yellow);
-    if (s_.orca && s_.lod) debug.circle(t, s_.lodRadius, rgba(60, 220, 230, 160));
+    if (p.orca && p.lod) debug.circle(t, p.lodRadius, rgba(60, 220, 230, 160));
     lastDrawEnd_ = Clock::now();
   }
 
   void panel() override {
-    const auto& m = sim_.metrics();
+    const sim::FinaleParams& p = sim_.params;
     if (ImGui::Button("Drop obstacles")) {
       ++drops_;
       placed_ = sim_.dropObstacles(kDropCount, seed + 7919u * uint64_t(drops_));
@@ -183,10 +176,8 @@ class Finale final : public scenes::Scene {
     ImGui::TextDisabled("%zu obstacles", sim_.obstacles().size());
     if (placed_ >= 0 && placed_ < kDropCount && drops_ > 0)
       ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "only %d fitted clear of the agents", placed_);
-    if (s_.orca && s_.lod)
-      ImGui::Text("tiers: ORCA %u   boids %u", m.orcaTier, m.boidsTier);
-    else
-      ImGui::Text("tiers: ORCA %u   boids %u   (level of detail off)", m.orcaTier, m.boidsTier);
+    ImGui::Text("tiers: ORCA %.0f   boids %.0f%s", metrics_["orca_tier"], metrics_["boids_tier"],
+                p.orca && p.lod ? "" : "   (level of detail off)");
     ImGui::TextDisabled("move the cursor over the view: the crowd chases it");
 
     scenes::sectionTitle("Where a frame's time goes (ms)");
@@ -194,18 +185,20 @@ class Finale final : public scenes::Scene {
 
     scenes::sectionTitle("Crowd");
     auto flagged = [](bool bad) { return bad ? ImVec4(1, 0.45f, 0.4f, 1) : ImGui::GetStyleColorVec4(ImGuiCol_Text); };
-    ImGui::TextColored(flagged(m.overlaps > 0), "overlapping pairs %llu", (unsigned long long)m.overlaps);
+    const double overlaps = metrics_["overlaps_total"], inObstacle = metrics_["in_obstacle"], nanCount = metrics_["nan_count"];
+    ImGui::TextColored(flagged(overlaps > 0), "overlapping pairs %.0f", overlaps);
     ImGui::SameLine();
-    ImGui::TextColored(flagged(m.inObstacle > 0), "   in obstacles %u", m.inObstacle);
-    ImGui::Text("mean speed %.1f   mean neighbours %.1f   most %u", m.meanSpeed, m.meanNeighbors, m.maxNeighbors);
-    if (m.nanCount) ImGui::TextColored(flagged(true), "non-finite agents %u (held in place)", m.nanCount);
-    if (s_.orca) ImGui::TextDisabled("ORCA programs that needed the fallback: %u", m.infeasible);
+    ImGui::TextColored(flagged(inObstacle > 0), "   in obstacles %.0f", inObstacle);
+    ImGui::Text("mean speed %.1f   mean neighbours %.1f   most %.0f", metrics_["mean_speed"], metrics_["mean_neighbors"],
+                metrics_["max_neighbors"]);
+    if (nanCount > 0) ImGui::TextColored(flagged(true), "non-finite agents %.0f (held in place)", nanCount);
+    if (p.orca) ImGui::TextDisabled("ORCA programs that needed the fallback: %.0f", metrics_["infeasible"]);
     const ImVec2 plotSize(ImGui::GetContentRegionAvail().x, 36);
     overlapHistory_.plot("##overlaps", 0, std::max(1.0f, overlapHistory_.max()) * 1.1f, plotSize, "overlapping pairs");
     neighborHistory_.plot("##neighbours", 0, std::max(1.0f, neighborHistory_.max()) * 1.1f, plotSize, "mean neighbours");
 
-    if (ImGui::CollapsingHeader("Density-aware weights: curves", s_.densityAware ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
-      if (!s_.densityAware) ImGui::TextDisabled("(turn on 'density-aware weights' below to use them)");
+    if (ImGui::CollapsingHeader("Density-aware weights: curves", p.densityAware ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+      if (!p.densityAware) ImGui::TextDisabled("(turn on 'density-aware weights' below to use them)");
       densityEditor();
     }
   }
@@ -220,25 +213,16 @@ class Finale final : public scenes::Scene {
   }
 
   std::span<const scenes::Param> params() override { return params_; }
+  std::vector<scenes::ParamStorage> paramStorage() const override {
+    return {scenes::ParamStorage::model(sim_.params), scenes::ParamStorage::scene(s_)};
+  }
 
   void paramsChanged() override {
-    applySettings();
+    keepSeparationInsidePerception();
     if (size_t(s_.count) != sim_.size() && sim_.size() > 0) reset();
   }
 
-  void metrics(std::vector<scenes::Metric>& out) const override {
-    const auto& m = sim_.metrics();
-    out.push_back({"overlaps_total", double(m.overlaps)});
-    out.push_back({"in_obstacle", double(m.inObstacle)});
-    out.push_back({"mean_speed", m.meanSpeed});
-    out.push_back({"nan_count", double(m.nanCount)});
-    out.push_back({"step_ms", sim_.timings().stepMs});
-    out.push_back({"mean_neighbors", m.meanNeighbors});
-    out.push_back({"max_neighbors", double(m.maxNeighbors)});
-    out.push_back({"orca_tier", double(m.orcaTier)});
-    out.push_back({"boids_tier", double(m.boidsTier)});
-    out.push_back({"infeasible", double(m.infeasible)});
-  }
+  void metrics(std::vector<sim::Metric>& out) const override { sim_.appendMetrics(out); }
   size_t agentCount() const override { return sim_.size(); }
 
   void homeCamera(scenes::SceneContext& c) override {
@@ -247,26 +231,8 @@ class Finale final : public scenes::Scene {
   }
 
  private:
-  void applySettings() {
-    s_.separation = std::min(s_.separation, s_.perception);
-    sim::FinaleParams& p = sim_.params;
-    p.wSeparation = s_.wSeparation;
-    p.wAlignment = s_.wAlignment;
-    p.wCohesion = s_.wCohesion;
-    p.perceptionRadius = s_.perception;
-    p.separationRadius = s_.separation;
-    p.cellSize = s_.cellSize;
-    p.spatialHash = s_.spatialHash;
-    p.orca = s_.orca;
-    p.tau = s_.tau;
-    p.lod = s_.lod;
-    p.lodRadius = s_.lodRadius;
-    p.densityAware = s_.densityAware;
-    p.density.neighborsPerSample = s_.neighborsPerSample;
-    p.density.separation = s_.sepCurve;
-    p.density.alignment = s_.aliCurve;
-    p.density.cohesion = s_.cohCurve;
-    p.maxSpeed = s_.maxSpeed;
+  void keepSeparationInsidePerception() {
+    sim_.params.separationRadius = std::min(sim_.params.separationRadius, sim_.params.perceptionRadius);
   }
 
   void declareCurve(const char* const (&names)[kSamples], Curve& values, const Curve& defaults, const char* tooltip) {
@@ -303,20 +269,20 @@ class Finale final : public scenes::Scene {
   }
 
   // Three curves of weights against neighbour count, one slider per sample. They edit the declared
-  // parameters (sep0.., ali0.., coh0..), which applySettings copies into the simulation.
+  // parameters (sep0.., ali0.., coh0..), which point into the simulation's density weights.
   void densityEditor() {
     struct EditedCurve {
       const char* name;
       Curve* values;
       ImVec4 color;
     };
-    const EditedCurve curves[3] = {{"separation", &s_.sepCurve, ImVec4(1.0f, 0.45f, 0.35f, 1)},
-                                   {"alignment", &s_.aliCurve, ImVec4(0.35f, 0.86f, 0.45f, 1)},
-                                   {"cohesion", &s_.cohCurve, ImVec4(0.4f, 0.6f, 1.0f, 1)}};
-    const float step = s_.neighborsPerSample;
+    sim::DensityWeights& weights = sim_.params.density;
+    const EditedCurve curves[3] = {{"separation", &weights.separation, ImVec4(1.0f, 0.45f, 0.35f, 1)},
+                                   {"alignment", &weights.alignment, ImVec4(0.35f, 0.86f, 0.45f, 1)},
+                                   {"cohesion", &weights.cohesion, ImVec4(0.4f, 0.6f, 1.0f, 1)}};
+    const float step = weights.neighborsPerSample;
     const float slider = std::max(14.0f, (ImGui::GetContentRegionAvail().x - 90.0f) / float(kSamples) -
                                              ImGui::GetStyle().ItemSpacing.x);
-    bool edited = false;
     for (const EditedCurve& c : curves) {
       ImGui::PushID(c.name);
       ImGui::TextColored(c.color, "%s", c.name);
@@ -324,7 +290,7 @@ class Finale final : public scenes::Scene {
         if (b > 0) ImGui::SameLine();
         ImGui::PushID(b);
         ImGui::PushStyleColor(ImGuiCol_SliderGrab, c.color);
-        edited |= ImGui::VSliderFloat("##w", ImVec2(slider, 60), &(*c.values)[size_t(b)], 0.0f, kCurveMax, "",
+        ImGui::VSliderFloat("##w", ImVec2(slider, 60), &(*c.values)[size_t(b)], 0.0f, kCurveMax, "",
                                       ImGuiSliderFlags_AlwaysClamp);
         ImGui::PopStyleColor();
         if (ImGui::IsItemActive() || ImGui::IsItemHovered())
@@ -337,17 +303,16 @@ class Finale final : public scenes::Scene {
                         float(kSamples - 1) * step);
     if (ImGui::SmallButton("Reset curves")) {
       const sim::DensityWeights defaults;
-      s_.sepCurve = defaults.separation;
-      s_.aliCurve = defaults.alignment;
-      s_.cohCurve = defaults.cohesion;
-      edited = true;
+      weights.separation = defaults.separation;
+      weights.alignment = defaults.alignment;
+      weights.cohesion = defaults.cohesion;
     }
-    if (edited) applySettings();
   }
 
-  Settings s_{};
+  SceneSettings s_{};
   std::vector<scenes::Param> params_;
-  sim::FinaleSim sim_;
+  sim::FinaleSim sim_;  // the declared parameters point into sim_.params
+  scenes::MetricReading metrics_;  // after the last step
   int drops_ = 0;
   int placed_ = 0;
   PhaseTimes phases_;

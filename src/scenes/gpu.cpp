@@ -23,19 +23,19 @@ using sim::Vec2;
 constexpr int kPerAgentCap = 20000;      // per-agent draws beyond this take the window below a few frames a second
 constexpr int kMaxPendingGpuSteps = 4;
 
-struct GpuSettings {
+// The scene's own settings; the rules' parameters are the flock's (sim::BoidsParams), CPU or GPU.
+struct SceneSettings {
   int count;
   int sim;     // 0 CPU, 1 GPU
   int render;  // 0 instanced, 1 per-agent
-  float wSeparation, wAlignment, wCohesion;
-  float perceptionRadius, separationRadius;
-  float minSpeed, maxSpeed, maxForce;
   float agentSize;
 };
 
 class GpuScene final : public scenes::Scene {
  public:
   GpuScene() {
+    const sim::BoidsParams d{};
+    sim::BoidsParams& p = flock_.params;
     params_ = {
         scenes::Param::i("N", "agents (N)", &s_.count, 1000, 1000000, 20000,
                          "Number of boids; the world grows with N so each sees about 10 others", true),
@@ -43,14 +43,14 @@ class GpuScene final : public scenes::Scene {
                          "Where the boids step runs: CPU threads or OpenGL 4.3 compute shaders").withoutSlider(),
         scenes::Param::e("render", "render mode", &s_.render, "instanced|per-agent", 0,
                          "One instanced draw call for all agents, or one draw call per agent").withoutSlider(),
-        scenes::Param::f("wSep", "separation weight", &s_.wSeparation, 0, 3, 1, "Push away from neighbours closer than the separation radius"),
-        scenes::Param::f("wAli", "alignment weight", &s_.wAlignment, 0, 3, 1, "Steer towards the neighbours' mean velocity"),
-        scenes::Param::f("wCoh", "cohesion weight", &s_.wCohesion, 0, 3, 1, "Steer towards the neighbours' centroid"),
-        scenes::Param::f("perception", "perception radius", &s_.perceptionRadius, 10, 100, 50, "Who counts as a neighbour; also the grid's cell size"),
-        scenes::Param::f("separation", "separation radius", &s_.separationRadius, 2, 90, 20, "Closer than this pushes away; kept below the perception radius"),
-        scenes::Param::f("minSpeed", "min speed", &s_.minSpeed, 0, 300, 50, "Birds cannot hover: slower agents speed up to this"),
-        scenes::Param::f("maxSpeed", "max speed", &s_.maxSpeed, 10, 400, 120, "Speed limit, units per second"),
-        scenes::Param::f("maxForce", "max force", &s_.maxForce, 10, 2000, 240, "Steering limit, units per second squared", true),
+        scenes::Param::f("wSep", "separation weight", &p.wSeparation, 0, 3, d.wSeparation, "Push away from neighbours closer than the separation radius"),
+        scenes::Param::f("wAli", "alignment weight", &p.wAlignment, 0, 3, d.wAlignment, "Steer towards the neighbours' mean velocity"),
+        scenes::Param::f("wCoh", "cohesion weight", &p.wCohesion, 0, 3, d.wCohesion, "Steer towards the neighbours' centroid"),
+        scenes::Param::f("perception", "perception radius", &p.perceptionRadius, 10, 100, d.perceptionRadius, "Who counts as a neighbour; also the grid's cell size"),
+        scenes::Param::f("separation", "separation radius", &p.separationRadius, 2, 90, d.separationRadius, "Closer than this pushes away; kept below the perception radius"),
+        scenes::Param::f("minSpeed", "min speed", &p.minSpeed, 0, 300, d.minSpeed, "Birds cannot hover: slower agents speed up to this"),
+        scenes::Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 400, d.maxSpeed, "Speed limit, units per second"),
+        scenes::Param::f("maxForce", "max force", &p.maxForce, 10, 2000, d.maxForce, "Steering limit, units per second squared", true),
         scenes::Param::f("size", "agent size", &s_.agentSize, 2, 60, 12, "Drawn length of an agent, world units"),
     };
     scenes::applyDefaults(params_);
@@ -58,8 +58,8 @@ class GpuScene final : public scenes::Scene {
   }
 
   void reset() override {
-    applySettings();
-    flock_.world = render::flockWorldFor(size_t(s_.count), s_.perceptionRadius);
+    keepConsistent();
+    flock_.world = render::flockWorldFor(size_t(s_.count), flock_.params.perceptionRadius);
     flock_.spawn(size_t(s_.count), seed);
     pendingGpuSteps_ = 0;
     gpuNeedsUpload_ = true;
@@ -148,13 +148,16 @@ class GpuScene final : public scenes::Scene {
   }
 
   std::span<const scenes::Param> params() override { return params_; }
+  std::vector<scenes::ParamStorage> paramStorage() const override {
+    return {scenes::ParamStorage::model(flock_.params), scenes::ParamStorage::scene(s_)};
+  }
 
   void paramsChanged() override {
-    applySettings();
+    keepConsistent();
     if (size_t(s_.count) != flock_.size()) reset();
   }
 
-  void metrics(std::vector<scenes::Metric>& out) const override {
+  void metrics(std::vector<sim::Metric>& out) const override {
     out.push_back({"mean_neighbors", meanNeighbors_});
     out.push_back({"gpu_sim", gpuActive_ ? 1.0 : 0.0});
     out.push_back({"cpu_step_ms", cpuStepMs_});
@@ -174,18 +177,10 @@ class GpuScene final : public scenes::Scene {
     return buf;
   }
 
-  void applySettings() {
-    s_.separationRadius = std::min(s_.separationRadius, s_.perceptionRadius * 0.9f);
-    s_.minSpeed = std::min(s_.minSpeed, s_.maxSpeed);
+  void keepConsistent() {
     sim::BoidsParams& p = flock_.params;
-    p.wSeparation = s_.wSeparation;
-    p.wAlignment = s_.wAlignment;
-    p.wCohesion = s_.wCohesion;
-    p.perceptionRadius = s_.perceptionRadius;
-    p.separationRadius = s_.separationRadius;
-    p.minSpeed = s_.minSpeed;
-    p.maxSpeed = s_.maxSpeed;
-    p.maxForce = s_.maxForce;
+    p.separationRadius = std::min(p.separationRadius, p.perceptionRadius * 0.9f);
+    p.minSpeed = std::min(p.minSpeed, p.maxSpeed);
     // The cell is the search radius: the 3x3 block covers it on the CPU and the GPU alike.
     flock_.cellSize = p.searchRadius();
     if (gpuActive_) gpuNeedsUpload_ = true;  // the cell size may have changed the grid
@@ -222,7 +217,7 @@ class GpuScene final : public scenes::Scene {
     gpuNeedsUpload_ = false;
   }
 
-  GpuSettings s_{};
+  SceneSettings s_{};
   std::vector<scenes::Param> params_;
   sim::Flock<2> flock_;
   render::GpuBoids gpu_;

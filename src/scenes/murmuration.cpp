@@ -14,17 +14,9 @@ namespace {
 using sim::Vec2;
 using sim::Vec3;
 
-struct MurmurationSettings {
+// The scene's own settings; everything the flock reads is in sim::MurmurationParams.
+struct SceneSettings {
   int count;
-  int k;
-  int neighborMode;  // 0 topological, 1 metric
-  float radius;
-  float wSeparation, wAlignment, wCohesion;
-  float separationDistance, noise;
-  float speed;
-  float roostRadius;
-  float falconSeconds, sightRadius, reactionDelay, fearSeconds, fearQuorum;
-  float groupCutoff;
   float alarmEvery;  // seconds between automatic alarms, 0: only by hand
   bool planar;       // "2D (as in the article)"
   bool autoRotate;
@@ -56,25 +48,27 @@ uint32_t tinted(const glm::vec3& base, const glm::vec3& tint, float amount) {
 class MurmurationScene final : public scenes::Scene {
  public:
   MurmurationScene() {
+    const sim::MurmurationParams d{};
+    sim::MurmurationParams& p = flock3_.params;  // the 2D flock takes a copy (shareParams)
     params_ = {
         scenes::Param::i("N", "birds (N)", &s_.count, 100, 50000, 2000, "Number of starlings", true),
-        scenes::Param::i("k", "neighbours (k)", &s_.k, 1, 30, 7, "Each bird reacts to its k nearest neighbours, however far (topological)"),
-        scenes::Param::e("neighbors", "neighbours by", &s_.neighborMode, "topological|metric", 0,
+        scenes::Param::i("k", "neighbours (k)", &p.k, 1, 30, d.k, "Each bird reacts to its k nearest neighbours, however far (topological)"),
+        scenes::Param::e("neighbors", "neighbours by", &p.metric, "topological|metric", d.metric,
                          "topological: the k nearest; metric: every bird within the radius (for comparison)"),
-        scenes::Param::f("radius", "metric radius (m)", &s_.radius, 0.5f, 20, 4, "Metric mode: birds closer than this are neighbours"),
-        scenes::Param::f("wSep", "separation weight", &s_.wSeparation, 0, 3, 1.5f, "Push away from neighbours closer than the separation distance"),
-        scenes::Param::f("wAli", "alignment weight", &s_.wAlignment, 0, 3, 1, "Steer towards the neighbours' mean velocity"),
-        scenes::Param::f("wCoh", "cohesion weight", &s_.wCohesion, 0, 3, 0.5f, "Steer towards the neighbours' centroid"),
-        scenes::Param::f("sepDistance", "separation distance (m)", &s_.separationDistance, 0.2f, 6, 2, "Neighbours closer than this push away: about the flock's spacing"),
-        scenes::Param::f("noise", "noise", &s_.noise, 0, 3, 0.8f, "Random steering per bird: what keeps the flock lively"),
-        scenes::Param::f("speed", "speed (m/s)", &s_.speed, 4, 25, 12, "Cruise speed; birds fly between 0.7x and 1.3x of it"),
-        scenes::Param::f("roostRadius", "roost radius (m)", &s_.roostRadius, 20, 500, 80, "Past this distance from the roost a steering term turns birds back", true),
-        scenes::Param::f("falconSeconds", "falcon seconds", &s_.falconSeconds, 0.5f, 8, 2, "How long the falcon of an alarm stays"),
-        scenes::Param::f("sight", "falcon sight (m)", &s_.sightRadius, 1, 40, 8, "Birds closer to the falcon than this see it and flee"),
-        scenes::Param::f("reaction", "reaction delay (s)", &s_.reactionDelay, 0, 0.5f, 0.08f, "A startled bird alarms its neighbours after this: the wave's time per hop"),
-        scenes::Param::f("fearSeconds", "fear seconds", &s_.fearSeconds, 0.3f, 8, 2.5f, "How long a startle lasts"),
-        scenes::Param::f("quorum", "fear quorum", &s_.fearQuorum, 0, 1, 0.2f, "Share of its neighbours that must be alarmed before a bird startles (at least one)"),
-        scenes::Param::f("groupCutoff", "group cut-off (m)", &s_.groupCutoff, 0.5f, 30, 5, "Metrics: neighbour links longer than this do not join two birds into one group"),
+        scenes::Param::f("radius", "metric radius (m)", &p.radius, 0.5f, 20, d.radius, "Metric mode: birds closer than this are neighbours"),
+        scenes::Param::f("wSep", "separation weight", &p.wSeparation, 0, 3, d.wSeparation, "Push away from neighbours closer than the separation distance"),
+        scenes::Param::f("wAli", "alignment weight", &p.wAlignment, 0, 3, d.wAlignment, "Steer towards the neighbours' mean velocity"),
+        scenes::Param::f("wCoh", "cohesion weight", &p.wCohesion, 0, 3, d.wCohesion, "Steer towards the neighbours' centroid"),
+        scenes::Param::f("sepDistance", "separation distance (m)", &p.separationDistance, 0.2f, 6, d.separationDistance, "Neighbours closer than this push away: about the flock's spacing"),
+        scenes::Param::f("noise", "noise", &p.noise, 0, 3, d.noise, "Random steering per bird: what keeps the flock lively"),
+        scenes::Param::f("speed", "speed (m/s)", &p.speed, 4, 25, d.speed, "Cruise speed; birds fly between 0.7x and 1.3x of it"),
+        scenes::Param::f("roostRadius", "roost radius (m)", &p.roostRadius, 20, 500, d.roostRadius, "Past this distance from the roost a steering term turns birds back", true),
+        scenes::Param::f("falconSeconds", "falcon seconds", &p.falconSeconds, 0.5f, 8, d.falconSeconds, "How long the falcon of an alarm stays"),
+        scenes::Param::f("sight", "falcon sight (m)", &p.sightRadius, 1, 40, d.sightRadius, "Birds closer to the falcon than this see it and flee"),
+        scenes::Param::f("reaction", "reaction delay (s)", &p.reactionDelay, 0, 0.5f, d.reactionDelay, "A startled bird alarms its neighbours after this: the wave's time per hop"),
+        scenes::Param::f("fearSeconds", "fear seconds", &p.fearSeconds, 0.3f, 8, d.fearSeconds, "How long a startle lasts"),
+        scenes::Param::f("quorum", "fear quorum", &p.fearQuorum, 0, 1, d.fearQuorum, "Share of its neighbours that must be alarmed before a bird startles (at least one)"),
+        scenes::Param::f("groupCutoff", "group cut-off (m)", &p.groupCutoff, 0.5f, 30, d.groupCutoff, "Metrics: neighbour links longer than this do not join two birds into one group"),
         scenes::Param::f("alarmEvery", "alarm every (s)", &s_.alarmEvery, 0, 60, 0, "A falcon attacks by itself every this many seconds (0: only when asked)"),
         scenes::Param::b("mode2D", "2D (as in the article)", &s_.planar, false, "The same rules in the plane, seen from above"),
         scenes::Param::b("autoRotate", "auto-rotate", &s_.autoRotate, true, "3D: the camera circles slowly"),
@@ -87,7 +81,7 @@ class MurmurationScene final : public scenes::Scene {
   }
 
   void reset() override {
-    applySettings();
+    shareParams();
     planarNow_ = s_.planar;
     sinceAlarm_ = 0.0f;
     watched_ = 0;
@@ -129,9 +123,10 @@ class MurmurationScene final : public scenes::Scene {
       ImGui::TextDisabled("key A; Shift+click places it");
     if (ImGui::Checkbox("2D (as in the article)", &s_.planar)) paramsChanged();
     scenes::sectionTitle("The article's claims");
+    sim::MurmurationParams& p = flock3_.params;
     auto setK = [&](int k) {
-      s_.k = k;
-      s_.neighborMode = 0;
+      p.k = k;
+      p.metric = false;
       paramsChanged();
     };
     if (ImGui::Button("k = 1 (chains)")) setK(1);
@@ -139,20 +134,20 @@ class MurmurationScene final : public scenes::Scene {
     if (ImGui::Button("k = 7 (Ballerini)")) setK(7);
     ImGui::SameLine();
     if (ImGui::Button("k = 20 (rigid mass)")) setK(20);
-    ImGui::TextDisabled("now: %s", s_.neighborMode == 0 ? "topological" : "metric");
-    if (s_.neighborMode == 0) { ImGui::SameLine(); ImGui::TextDisabled("k = %d", s_.k); }
+    ImGui::TextDisabled("now: %s", p.metric ? "metric" : "topological");
+    if (!p.metric) { ImGui::SameLine(); ImGui::TextDisabled("k = %d", p.k); }
 
     scenes::sectionTitle("Flock");
-    ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", metrics_.polarization);
+    ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", metrics_["polarization"]);
     polarizationHistory_.plot("##pol", 0, 1, ImVec2(0, 36));
-    ImGui::Text("groups %d  (largest holds %.0f%%; links <= %.1f m)", metrics_.groups, metrics_.largestGroup * 100.0,
-                double(s_.groupCutoff));
+    ImGui::Text("groups %.0f  (largest holds %.0f%%; links <= %.1f m)", metrics_["groups"], metrics_["largest_group"] * 100.0,
+                double(p.groupCutoff));
     groupsHistory_.plot("##groups", 0, std::max(4.0f, groupsHistory_.max()), ImVec2(0, 36));
-    ImGui::Text("extent %.1f m  (2 x RMS distance from the centre)", metrics_.extent);
+    ImGui::Text("extent %.1f m  (2 x RMS distance from the centre)", metrics_["extent"]);
     extentHistory_.plot("##extent", 0, std::max(10.0f, extentHistory_.max()), ImVec2(0, 36));
-    ImGui::Text("mean nearest-neighbour distance %.2f m", metrics_.meanNearest);
+    ImGui::Text("mean nearest-neighbour distance %.2f m", metrics_["mean_nn_distance"]);
     nearestHistory_.plot("##nn", 0, std::max(2.0f, nearestHistory_.max()), ImVec2(0, 36));
-    ImGui::Text("startled %d", metrics_.startled);
+    ImGui::Text("startled %.0f", metrics_["startled"]);
     startledHistory_.plot("##startled", 0, float(std::max<size_t>(agentCount(), 1)), ImVec2(0, 36));
   }
 
@@ -190,9 +185,12 @@ class MurmurationScene final : public scenes::Scene {
   }
 
   std::span<const scenes::Param> params() override { return params_; }
+  std::vector<scenes::ParamStorage> paramStorage() const override {
+    return {scenes::ParamStorage::model(flock3_.params), scenes::ParamStorage::scene(s_)};
+  }
 
   void paramsChanged() override {
-    applySettings();
+    shareParams();
     if (s_.planar != planarNow_) {
       reset();
       if (ctx) homeCamera(*ctx);
@@ -202,21 +200,15 @@ class MurmurationScene final : public scenes::Scene {
     if (!planarNow_ && size_t(s_.count) != flock3_.size()) flock3_.resizeKeeping(size_t(s_.count));
   }
 
-  void metrics(std::vector<scenes::Metric>& out) const override {
-    out.push_back({"polarization", metrics_.polarization});
-    out.push_back({"groups", double(metrics_.groups)});
-    out.push_back({"largest_group", metrics_.largestGroup});
-    out.push_back({"extent", metrics_.extent});
-    out.push_back({"mean_nn_distance", metrics_.meanNearest});
-    out.push_back({"startled", double(metrics_.startled)});
-  }
+  // Sampled every 10 steps: measuring builds its own neighbour graph.
+  void metrics(std::vector<sim::Metric>& out) const override { metrics_.appendTo(out); }
   size_t agentCount() const override { return planarNow_ ? flock2_.size() : flock3_.size(); }
 
   scenes::View view() const override { return planarNow_ ? scenes::View::TwoD : scenes::View::ThreeD; }
 
   void homeCamera(scenes::SceneContext& c) override {
     if (planarNow_) {
-      const float r = s_.roostRadius * 1.15f;
+      const float r = flock3_.params.roostRadius * 1.15f;
       c.camera2D.fit(Vec2(-r), Vec2(r));
       return;
     }
@@ -225,32 +217,12 @@ class MurmurationScene final : public scenes::Scene {
     cam.yaw = 0.6f;
     cam.pitch = 0.3f;  // a little from above: the flock is a wide, thin sheet
     // Far enough to hold the flock, with some room for it to swirl.
-    cam.distance = std::clamp(float(metrics_.extent) * 1.3f + 25.0f, 30.0f, 600.0f);
+    cam.distance = std::clamp(float(metrics_["extent"]) * 1.3f + 25.0f, 30.0f, 600.0f);
   }
 
  private:
-  void applySettings() {
-    auto apply = [&](sim::MurmurationParams& p) {
-      p.k = s_.k;
-      p.metric = s_.neighborMode == 1;
-      p.radius = s_.radius;
-      p.wSeparation = s_.wSeparation;
-      p.wAlignment = s_.wAlignment;
-      p.wCohesion = s_.wCohesion;
-      p.separationDistance = s_.separationDistance;
-      p.noise = s_.noise;
-      p.speed = s_.speed;
-      p.roostRadius = s_.roostRadius;
-      p.falconSeconds = s_.falconSeconds;
-      p.sightRadius = s_.sightRadius;
-      p.reactionDelay = s_.reactionDelay;
-      p.fearSeconds = s_.fearSeconds;
-      p.fearQuorum = s_.fearQuorum;
-      p.groupCutoff = s_.groupCutoff;
-    };
-    apply(flock2_.params);
-    apply(flock3_.params);
-  }
+  // The declarations point into the 3D flock's parameters; the 2D flock flies by the same.
+  void shareParams() { flock2_.params = flock3_.params; }
 
   void alarm() {
     sinceAlarm_ = 0.0f;
@@ -260,21 +232,13 @@ class MurmurationScene final : public scenes::Scene {
 
   void updateMetrics() {
     stepsSinceMetrics_ = 0;
-    metrics_ = planarNow_ ? convert(flock2_.measure()) : convert(flock3_.measure());
-    polarizationHistory_.push(float(metrics_.polarization));
-    groupsHistory_.push(float(metrics_.groups));
-    extentHistory_.push(float(metrics_.extent));
-    nearestHistory_.push(float(metrics_.meanNearest));
-    startledHistory_.push(float(metrics_.startled));
-  }
-
-  struct FlockMetrics {
-    double polarization = 0, largestGroup = 0, extent = 0, meanNearest = 0;
-    int groups = 0, startled = 0;
-  };
-  template <class M>
-  static FlockMetrics convert(const M& m) {
-    return {m.polarization, m.largestGroup, m.extent, m.meanNearest, m.groups, m.startled};
+    if (planarNow_) metrics_.take(flock2_);
+    else metrics_.take(flock3_);
+    polarizationHistory_.push(float(metrics_["polarization"]));
+    groupsHistory_.push(float(metrics_["groups"]));
+    extentHistory_.push(float(metrics_["extent"]));
+    nearestHistory_.push(float(metrics_["mean_nn_distance"]));
+    startledHistory_.push(float(metrics_["startled"]));
   }
 
   template <int D>
@@ -348,7 +312,7 @@ class MurmurationScene final : public scenes::Scene {
                                {tail, tail - f * (0.15f * len) - left * (0.15f * len)}})
       debug.line(a, b, kFalconColor);
     debug.line(p - v * 0.3f, tail, render::withAlpha(kFalconColor, 110));
-    debug.circle(p, s_.sightRadius, render::withAlpha(kFalconColor, 90));
+    debug.circle(p, flock3_.params.sightRadius, render::withAlpha(kFalconColor, 90));
   }
 
   // Presentation only: the orbit camera circles slowly and keeps the flock in view.
@@ -369,7 +333,7 @@ class MurmurationScene final : public scenes::Scene {
     if (s_.followFlock && flock3_.size()) cam.target += (flock3_.centroid() - cam.target) * std::min(1.0f, dt * 1.5f);
   }
 
-  MurmurationSettings s_{};
+  SceneSettings s_{};
   std::vector<scenes::Param> params_;
   sim::Murmuration<3> flock3_;
   sim::Murmuration<2> flock2_;
@@ -378,7 +342,7 @@ class MurmurationScene final : public scenes::Scene {
   float sinceAlarm_ = 0.0f;
   uint32_t watched_ = 0;  // id of the bird whose neighbours are shown
   double lastDrawTime_ = 0.0;
-  FlockMetrics metrics_;
+  scenes::MetricReading metrics_;  // sampled every 10 steps
   scenes::PlotHistory polarizationHistory_, groupsHistory_, extentHistory_, nearestHistory_, startledHistory_;
 };
 

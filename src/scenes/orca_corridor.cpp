@@ -5,11 +5,9 @@
 // so everything is drawn at (x, -y) and clicks are flipped back.
 #include <imgui.h>
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
-#include <string>
 #include <utility>
 #include <vector>
 #include "render/color.hpp"
@@ -21,17 +19,8 @@ namespace {
 
 using sim::Vec2;
 
-// The scene's parameters as the sliders see them; copied into sim::CorridorParams.
-struct Settings {
-  int groupSize;
-  float widthDiameters;
-  float corridorLength;
-  int method;  // sim::AvoidanceMethod
-  float tau, tauObst, neighborDist;
-  int maxNeighbors;
-  float radius, maxSpeed, preferredSpeed;
-  bool lanes;
-  // Debug views.
+// What to draw besides the agents; everything the simulation reads is in sim::CorridorParams.
+struct DebugViews {
   bool showGuides, showTargets, trails, showVelocity, inset;
 };
 
@@ -43,18 +32,8 @@ struct RunRow {
   bool lanes;
   int groupSize;
   double seconds;
-  int rounds;
-  uint64_t crossed;
-  double throughput;
-  uint64_t overlaps;
-  int jammed;
-  double minDistanceRatio;
+  double rounds, crossed, throughput, overlaps, jammed, minDistanceRatio;  // the metrics of those names
 };
-
-// Names exactly as CorridorSim::fillMetrics gives them; Metric keeps a pointer, so they live here.
-constexpr std::array<const char*, 9> kMetricNames = {"arrived", "crossed_total", "rounds", "throughput_per_min",
-                                                     "mean_cross_time", "overlaps_total", "min_distance_ratio",
-                                                     "wall_penetrations", "jammed"};
 
 constexpr int kTrailSamples = 60;      // positions kept per agent for the trails
 constexpr int kTrailEverySteps = 5;    // one sample every 5 steps: 5 s of trail at 60 Hz
@@ -90,26 +69,27 @@ class OrcaCorridor final : public scenes::Scene {
   OrcaCorridor() {
     // Defaults are the core's (see CorridorParams), so the scene and the core's tests agree.
     const sim::CorridorParams d{};
+    sim::CorridorParams& p = sim_.params();
     using scenes::Param;
     params_ = {
-        Param::i("groupSize", "agents per side", &s_.groupSize, 5, 200, d.groupSize, "Agents in each group (two groups)", true),
-        Param::f("width", "corridor width", &s_.widthDiameters, 1.5f, 10, d.widthDiameters, "In agent diameters; below 2 only one file fits"),
-        Param::f("length", "corridor length", &s_.corridorLength, 50, 1500, d.corridorLength, "World units (an agent is 2 x radius wide)"),
-        Param::e("method", "method", &s_.method, "separation|orca-like|orca", int(d.method),
+        Param::i("groupSize", "agents per side", &p.groupSize, 5, 200, d.groupSize, "Agents in each group (two groups)", true),
+        Param::f("width", "corridor width", &p.widthDiameters, 1.5f, 10, d.widthDiameters, "In agent diameters; below 2 only one file fits"),
+        Param::f("length", "corridor length", &p.corridorLength, 50, 1500, d.corridorLength, "World units (an agent is 2 x radius wide)"),
+        Param::e("method", "method", &p.method, "separation|orca-like|orca", d.method,
                  "separation: boids push apart when close; orca-like: sideways push before a predicted contact; orca: reciprocal velocity obstacles"),
-        Param::b("lanes", "lanes (keep right)", &s_.lanes, d.lanes, "Each direction keeps to its right-hand half; single file when narrow, yielding to the agent ahead"),
-        Param::f("tau", "tau (agents)", &s_.tau, 0.1f, 10, d.tau, "Time horizon against other agents, seconds: how early ORCA reacts"),
-        Param::f("tauObst", "tau (walls)", &s_.tauObst, 0.05f, 5, d.tauObst, "Time horizon against walls, seconds"),
-        Param::f("neighborDist", "neighbour distance", &s_.neighborDist, 20, 500, d.neighborDist, "Agents farther than this are ignored"),
-        Param::i("maxNeighbors", "max neighbours", &s_.maxNeighbors, 1, sim::orca::kMaxNeighbors, d.maxNeighbors, "Only the closest ones become half-planes"),
-        Param::f("radius", "agent radius", &s_.radius, 3, 30, d.radius, "World units; the corridor width scales with it"),
-        Param::f("maxSpeed", "max speed", &s_.maxSpeed, 10, 300, d.maxSpeed, "Speed limit, units per second (the circle in the inset)"),
-        Param::f("prefSpeed", "preferred speed", &s_.preferredSpeed, 5, 300, d.preferredSpeed, "Walking speed when nothing is in the way (kept <= max speed)"),
-        Param::b("showGuides", "show lane guides", &s_.showGuides, true, "The lane line along the centre and the funnel arms in the start rooms"),
-        Param::b("showTargets", "show lane targets", &s_.showTargets, false, "The point each agent steers for"),
-        Param::b("trails", "trails", &s_.trails, true, "The last 5 s of each agent's path: watch the lanes form"),
-        Param::b("showVelocity", "velocity arrows", &s_.showVelocity, false, "Where each agent will be in 0.5 s"),
-        Param::b("inset", "velocity-space inset", &s_.inset, true, "The selected agent's ORCA half-planes, feasible region and choice (click an agent)"),
+        Param::b("lanes", "lanes (keep right)", &p.lanes, d.lanes, "Each direction keeps to its right-hand half; single file when narrow, yielding to the agent ahead"),
+        Param::f("tau", "tau (agents)", &p.tau, 0.1f, 10, d.tau, "Time horizon against other agents, seconds: how early ORCA reacts"),
+        Param::f("tauObst", "tau (walls)", &p.tauObst, 0.05f, 5, d.tauObst, "Time horizon against walls, seconds"),
+        Param::f("neighborDist", "neighbour distance", &p.neighborDist, 20, 500, d.neighborDist, "Agents farther than this are ignored"),
+        Param::i("maxNeighbors", "max neighbours", &p.maxNeighbors, 1, sim::orca::kMaxNeighbors, d.maxNeighbors, "Only the closest ones become half-planes"),
+        Param::f("radius", "agent radius", &p.radius, 3, 30, d.radius, "World units; the corridor width scales with it"),
+        Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 300, d.maxSpeed, "Speed limit, units per second (the circle in the inset)"),
+        Param::f("prefSpeed", "preferred speed", &p.preferredSpeed, 5, 300, d.preferredSpeed, "Walking speed when nothing is in the way (kept <= max speed)"),
+        Param::b("showGuides", "show lane guides", &views_.showGuides, true, "The lane line along the centre and the funnel arms in the start rooms"),
+        Param::b("showTargets", "show lane targets", &views_.showTargets, false, "The point each agent steers for"),
+        Param::b("trails", "trails", &views_.trails, true, "The last 5 s of each agent's path: watch the lanes form"),
+        Param::b("showVelocity", "velocity arrows", &views_.showVelocity, false, "Where each agent will be in 0.5 s"),
+        Param::b("inset", "velocity-space inset", &views_.inset, true, "The selected agent's ORCA half-planes, feasible region and choice (click an agent)"),
     };
     scenes::applyDefaults(params_);
   }
@@ -121,7 +101,8 @@ class OrcaCorridor final : public scenes::Scene {
 
   void step(float dt) override {
     sim_.step(dt);
-    if (sim_.metrics().rounds != trailRound_) clearTrails();  // everyone respawned: a trail would jump
+    metrics_.take(sim_);
+    if (metrics_["rounds"] != trailRound_) clearTrails();  // everyone respawned: a trail would jump
     if (++stepsSinceTrail_ >= kTrailEverySteps) recordTrails();
     if (++stepsSinceHistory_ >= 10) recordHistory();
     recordRun();
@@ -134,11 +115,11 @@ class OrcaCorridor final : public scenes::Scene {
     const auto groups = sim_.groups();
     const auto crossed = sim_.crossedFlags();
     const auto yielding = sim_.yielding();
-    const float r = applied_.radius;
+    const float r = sim_.params().radius;
 
     drawFloorAndWalls(debug);
-    if (s_.showGuides) drawGuides(debug);
-    if (s_.trails) drawTrails(debug);
+    if (views_.showGuides) drawGuides(debug);
+    if (views_.trails) drawTrails(debug);
 
     agents.shape = AgentShape::Disk2D;
     agents.instances.resize(sim_.size());
@@ -152,8 +133,8 @@ class OrcaCorridor final : public scenes::Scene {
         const Vec2 c = toView(pos[i]);
         for (float dx : {-0.22f * r, 0.22f * r}) debug.line(c + Vec2(dx, -0.45f * r), c + Vec2(dx, 0.45f * r), kYieldColor);
       }
-      if (s_.showVelocity) debug.arrow(toView(pos[i]), toView(pos[i] + vel[i] * kArrowSeconds), withAlpha(color, 200));
-      if (s_.showTargets) {
+      if (views_.showVelocity) debug.arrow(toView(pos[i]), toView(pos[i] + vel[i] * kArrowSeconds), withAlpha(color, 200));
+      if (views_.showTargets) {
         const Vec2 t = sim_.laneTargets()[i];
         debug.line(toView(pos[i]), toView(t), withAlpha(color, 50));
         debug.line(toView(t) - Vec2(3, 0), toView(t) + Vec2(3, 0), withAlpha(color, 200));
@@ -165,7 +146,6 @@ class OrcaCorridor final : public scenes::Scene {
   }
 
   void panel() override {
-    const sim::CorridorMetrics& m = sim_.metrics();
     legend({{"walks east", kEastColor}, {"walks west", kWestColor}, {"crossed", dimmed(kEastColor, 0.55f)},
             {"yielding (pause sign)", kYieldColor}});
     legend({{"selected", kSelectedColor}, {"lane guides", kGuideColor}});
@@ -174,26 +154,26 @@ class OrcaCorridor final : public scenes::Scene {
     scenes::sectionTitle("This round");
     const int total = int(sim_.size());
     char overlay[64];
-    std::snprintf(overlay, sizeof(overlay), "round %d: %d / %d crossed", m.rounds + 1, m.arrived, total);
-    ImGui::ProgressBar(total ? float(m.arrived) / float(total) : 0.0f, ImVec2(-1, 0), overlay);
-    ImGui::Text("rounds %d   jammed %d   time %.0f s", m.rounds, m.jammed, sim_.time());
+    const double arrived = metrics_["arrived"];
+    std::snprintf(overlay, sizeof(overlay), "round %.0f: %.0f / %d crossed", metrics_["rounds"] + 1, arrived, total);
+    ImGui::ProgressBar(total ? float(arrived) / float(total) : 0.0f, ImVec2(-1, 0), overlay);
+    ImGui::Text("rounds %.0f   jammed %.0f   time %.0f s", metrics_["rounds"], metrics_["jammed"], sim_.time());
 
     runsTable();
 
     scenes::sectionTitle("Metrics");
-    ImGui::Text("arrived %d (this round)", m.arrived);
+    ImGui::Text("arrived %.0f (this round)", arrived);
     arrivedHistory_.plot("##arrived", 0, float(std::max(total, 1)), ImVec2(-1, 36));
-    ImGui::Text("throughput_per_min %.1f   crossed_total %llu", m.throughputPerMin,
-                static_cast<unsigned long long>(m.crossedTotal));
+    ImGui::Text("throughput_per_min %.1f   crossed_total %.0f", metrics_["throughput_per_min"], metrics_["crossed_total"]);
     throughputHistory_.plot("##throughput", 0, std::max(10.0f, maxThroughput_ * 1.1f), ImVec2(-1, 36));
-    ImGui::Text("mean_cross_time %.1f s", m.meanCrossTime);
+    ImGui::Text("mean_cross_time %.1f s", metrics_["mean_cross_time"]);
     const ImVec4 bad(1, 0.45f, 0.35f, 1), normal = ImGui::GetStyleColorVec4(ImGuiCol_Text);
-    ImGui::TextColored(m.overlapsTotal > 0 ? bad : normal, "overlaps_total %llu   min_distance_ratio %.3f",
-                       static_cast<unsigned long long>(m.overlapsTotal), std::min(m.minDistanceRatio, 1.0));
-    ImGui::TextColored(m.wallPenetrations > 0 ? bad : normal, "wall_penetrations %llu",
-                       static_cast<unsigned long long>(m.wallPenetrations));
+    const double overlaps = metrics_["overlaps_total"], wallPenetrations = metrics_["wall_penetrations"];
+    ImGui::TextColored(overlaps > 0 ? bad : normal, "overlaps_total %.0f   min_distance_ratio %.3f", overlaps,
+                       std::min(metrics_["min_distance_ratio"], 1.0));
+    ImGui::TextColored(wallPenetrations > 0 ? bad : normal, "wall_penetrations %.0f", wallPenetrations);
 
-    if (s_.inset) drawInset();
+    if (views_.inset) drawInset();
   }
 
   const char* about() const override {
@@ -211,7 +191,7 @@ class OrcaCorridor final : public scenes::Scene {
     // The agent under the click; small agents stay clickable within ~8 pixels.
     const Vec2 click = toView(e.world);
     const float zoom = ctx ? ctx->camera2D.zoom : 1.0f;
-    const float reach = std::max(1.2f * applied_.radius, 8.0f / std::max(zoom, 1e-3f));
+    const float reach = std::max(1.2f * sim_.params().radius, 8.0f / std::max(zoom, 1e-3f));
     float best = reach * reach;
     int found = -1;
     const auto pos = sim_.positions();
@@ -225,23 +205,22 @@ class OrcaCorridor final : public scenes::Scene {
   }
 
   std::span<const scenes::Param> params() override { return params_; }
+  std::vector<scenes::ParamStorage> paramStorage() const override {
+    return {scenes::ParamStorage::model(sim_.params()), scenes::ParamStorage::scene(views_)};
+  }
 
   void paramsChanged() override {
-    s_.preferredSpeed = std::min(s_.preferredSpeed, s_.maxSpeed);  // above the limit it could never be reached
-    const sim::CorridorParams p = corridorParams();
-    if (sameParams(p, applied_)) return;
+    sim::CorridorParams& p = sim_.params();
+    p.preferredSpeed = std::min(p.preferredSpeed, p.maxSpeed);  // above the limit it could never be reached
+    p.seed = seed;
+    if (p == runParams_) return;
     // Geometry, group size, method or ORCA parameters: the run so far means another experiment.
     const Vec2 oldExtent = worldExtent();
     restartSim();
     if (ctx && worldExtent() != oldExtent) homeCamera(*ctx);
   }
 
-  void metrics(std::vector<scenes::Metric>& out) const override {
-    sim_.fillMetrics(metricPairs_);
-    for (const auto& [name, value] : metricPairs_)
-      for (const char* stable : kMetricNames)
-        if (name == stable) out.push_back({stable, value});
-  }
+  void metrics(std::vector<sim::Metric>& out) const override { sim_.appendMetrics(out); }
   size_t agentCount() const override { return sim_.size(); }
 
   void homeCamera(scenes::SceneContext& c) override {
@@ -278,37 +257,13 @@ class OrcaCorridor final : public scenes::Scene {
     return l;
   }
 
-  sim::CorridorParams corridorParams() const {
-    sim::CorridorParams p;
-    p.groupSize = s_.groupSize;
-    p.widthDiameters = s_.widthDiameters;
-    p.corridorLength = s_.corridorLength;
-    p.method = sim::AvoidanceMethod(std::clamp(s_.method, 0, 2));
-    p.tau = s_.tau;
-    p.tauObst = s_.tauObst;
-    p.neighborDist = s_.neighborDist;
-    p.maxNeighbors = s_.maxNeighbors;
-    p.radius = s_.radius;
-    p.maxSpeed = s_.maxSpeed;
-    p.preferredSpeed = s_.preferredSpeed;
-    p.lanes = s_.lanes;
-    p.seed = seed;
-    return p;
-  }
-
-  static bool sameParams(const sim::CorridorParams& a, const sim::CorridorParams& b) {
-    return a.groupSize == b.groupSize && a.widthDiameters == b.widthDiameters && a.corridorLength == b.corridorLength &&
-           a.method == b.method && a.tau == b.tau && a.tauObst == b.tauObst && a.neighborDist == b.neighborDist &&
-           a.maxNeighbors == b.maxNeighbors && a.radius == b.radius && a.maxSpeed == b.maxSpeed &&
-           a.preferredSpeed == b.preferredSpeed && a.lanes == b.lanes && a.seed == b.seed;
-  }
-
   // Half the size of everything there is to see (both rooms), around the origin.
   Vec2 worldExtent() const { return {sim_.halfLength() + sim_.roomDepth(), sim_.roomHalfHeight()}; }
 
   void restartSim() {
-    applied_ = corridorParams();
-    sim_.reset(applied_);
+    sim_.reset();
+    runParams_ = sim_.params();
+    metrics_.take(sim_);
     // Select the first in line of the east-walking group: the one that meets the other group first.
     const auto pos = sim_.positions();
     const auto groups = sim_.groups();
@@ -330,7 +285,7 @@ class OrcaCorridor final : public scenes::Scene {
     trail_.assign(sim_.size() * kTrailSamples, Vec2{0.0f});
     trailHead_ = 0;
     trailCount_ = 0;
-    trailRound_ = sim_.metrics().rounds;
+    trailRound_ = metrics_["rounds"];
   }
 
   void recordTrails() {
@@ -359,16 +314,16 @@ class OrcaCorridor final : public scenes::Scene {
   // ---- history and runs ----
   void recordHistory() {
     stepsSinceHistory_ = 0;
-    const sim::CorridorMetrics& m = sim_.metrics();
-    arrivedHistory_.push(float(m.arrived));
-    throughputHistory_.push(float(m.throughputPerMin));
-    maxThroughput_ = std::max(maxThroughput_, float(m.throughputPerMin));
+    arrivedHistory_.push(float(metrics_["arrived"]));
+    throughputHistory_.push(float(metrics_["throughput_per_min"]));
+    maxThroughput_ = std::max(maxThroughput_, float(metrics_["throughput_per_min"]));
   }
 
   void recordRun() {
-    const sim::CorridorMetrics& m = sim_.metrics();
-    const RunRow row{int(applied_.method), applied_.widthDiameters, applied_.lanes, applied_.groupSize, sim_.time(),
-                     m.rounds, m.crossedTotal, m.throughputPerMin, m.overlapsTotal, m.jammed, m.minDistanceRatio};
+    const sim::CorridorParams& p = sim_.params();
+    const RunRow row{int(p.method), p.widthDiameters, p.lanes, p.groupSize, sim_.time(),
+                     metrics_["rounds"], metrics_["crossed_total"], metrics_["throughput_per_min"], metrics_["overlaps_total"],
+                     metrics_["jammed"], metrics_["min_distance_ratio"]};
     for (RunRow& r : runs_) {
       if (r.method == row.method && r.width == row.width && r.lanes == row.lanes && r.groupSize == row.groupSize) {
         r = row;  // the latest run of this configuration
@@ -387,28 +342,28 @@ class OrcaCorridor final : public scenes::Scene {
       for (const char* h : {"method", "width", "lanes", "rounds", "/min", "overlaps", "jammed"}) ImGui::TableSetupColumn(h);
       ImGui::TableHeadersRow();
       for (const RunRow& r : runs_) {
-        const bool live = r.method == int(applied_.method) && r.width == applied_.widthDiameters &&
-                          r.lanes == applied_.lanes && r.groupSize == applied_.groupSize;
+        const bool live = r.method == int(sim_.params().method) && r.width == sim_.params().widthDiameters &&
+                          r.lanes == sim_.params().lanes && r.groupSize == sim_.params().groupSize;
         ImGui::TableNextRow();
         if (live) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(60, 90, 60, 160));
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(sim::methodName(sim::AvoidanceMethod(r.method)));
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("%d per side, %.0f s simulated, %llu crossings, closest pair %.3f of contact", r.groupSize,
-                            r.seconds, static_cast<unsigned long long>(r.crossed), std::min(r.minDistanceRatio, 1.0));
+          ImGui::SetTooltip("%d per side, %.0f s simulated, %.0f crossings, closest pair %.3f of contact", r.groupSize,
+                            r.seconds, r.crossed, std::min(r.minDistanceRatio, 1.0));
         ImGui::TableNextColumn();
         ImGui::Text("%.1f", r.width);
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.lanes ? "on" : "off");
         ImGui::TableNextColumn();
-        ImGui::Text("%d", r.rounds);
+        ImGui::Text("%.0f", r.rounds);
         ImGui::TableNextColumn();
         ImGui::Text("%.0f", r.throughput);
         ImGui::TableNextColumn();
-        if (r.overlaps > 0) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%llu", static_cast<unsigned long long>(r.overlaps));
+        if (r.overlaps > 0) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%.0f", r.overlaps);
         else ImGui::TextUnformatted("0");
         ImGui::TableNextColumn();
-        if (r.jammed > 0) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%d", r.jammed);
+        if (r.jammed > 0) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%.0f", r.jammed);
         else ImGui::TextUnformatted("0");
       }
       ImGui::EndTable();
@@ -430,7 +385,7 @@ class OrcaCorridor final : public scenes::Scene {
 
   void drawGuides(render::DebugDraw& debug) const {
     // Dashed, so a guide never reads as a wall: it is one only for agents on its inner side.
-    const float dash = 2.0f * applied_.radius;
+    const float dash = 2.0f * sim_.params().radius;
     for (const sim::orca::Segment& g : sim_.laneGuides()) {
       const float len = glm::length(g.b - g.a);
       const Vec2 dir = sim::safeNormalize(g.b - g.a);
@@ -441,14 +396,14 @@ class OrcaCorridor final : public scenes::Scene {
 
   void drawSelected(render::AgentBatch& agents, render::DebugDraw& debug) {
     if (selected_ >= sim_.size()) return;
-    const float r = applied_.radius;
+    const float r = sim_.params().radius;
     const Vec2 p = sim_.positions()[selected_];
     agents.instances[selected_].color = kSelectedColor;
     debug.circle(toView(p), 1.7f * r, kSelectedColor);
-    probeValid_ = applied_.method == sim::AvoidanceMethod::Orca;
+    probeValid_ = sim_.params().method == sim::AvoidanceMethod::Orca;
     if (!probeValid_) return;
     sim_.probe(selected_, probe_);
-    if (!s_.inset) return;
+    if (!views_.inset) return;
     // Who the half-planes come from, and the program's input and output, as in the inset.
     const auto pos = sim_.positions();
     for (uint32_t j : probe_.neighbors)
@@ -458,12 +413,12 @@ class OrcaCorridor final : public scenes::Scene {
   }
 
   void drawStatusLine(render::DebugDraw& debug) const {
-    const sim::CorridorMetrics& m = sim_.metrics();
+    const sim::CorridorParams& p = sim_.params();
     char text[160];
-    std::snprintf(text, sizeof(text), "%s%s   width %.1f   round %d   crossed %d / %zu   jammed %d   overlaps %llu",
-                  sim::methodName(applied_.method), applied_.lanes ? " + lanes" : "", applied_.widthDiameters,
-                  m.rounds + 1, m.arrived, sim_.size(), m.jammed, static_cast<unsigned long long>(m.overlapsTotal));
-    const float top = sim_.roomHalfHeight() + 2.5f * applied_.radius;
+    std::snprintf(text, sizeof(text), "%s%s   width %.1f   round %.0f   crossed %.0f / %zu   jammed %.0f   overlaps %.0f",
+                  sim::methodName(p.method), p.lanes ? " + lanes" : "", p.widthDiameters, metrics_["rounds"] + 1,
+                  metrics_["arrived"], sim_.size(), metrics_["jammed"], metrics_["overlaps_total"]);
+    const float top = sim_.roomHalfHeight() + 2.5f * sim_.params().radius;
     debug.text(toView(Vec2{-sim_.halfLength() - sim_.roomDepth(), top}), text, render::rgba(220, 225, 235));
   }
 
@@ -480,10 +435,10 @@ class OrcaCorridor final : public scenes::Scene {
     ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowBgAlpha(0.92f);
-    if (ImGui::Begin("Velocity space of the selected agent###orca-corridor-inset", &s_.inset, ImGuiWindowFlags_NoScrollbar)) {
+    if (ImGui::Begin("Velocity space of the selected agent###orca-corridor-inset", &views_.inset, ImGuiWindowFlags_NoScrollbar)) {
       if (!probeValid_ || selected_ >= sim_.size()) {
         ImGui::TextWrapped("The inset shows ORCA's linear program; the method now is %s. Switch the method to orca "
-                           "to see the half-planes.", sim::methodName(applied_.method));
+                           "to see the half-planes.", sim::methodName(sim_.params().method));
       } else {
         const ImVec2 avail = ImGui::GetContentRegionAvail();
         const float side = std::max(60.0f, std::min(avail.y, avail.x * 0.5f));
@@ -505,7 +460,7 @@ class OrcaCorridor final : public scenes::Scene {
     dl->AddRectFilled(lo, hi, IM_COL32(14, 16, 22, 255));
     dl->PushClipRect(lo, hi, true);
     const ImVec2 o(0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y));
-    const float vmax = applied_.maxSpeed;
+    const float vmax = sim_.params().maxSpeed;
     const float scale = 0.5f * side * 0.85f / std::max(vmax, 1e-3f);  // the max-speed circle fills most of it
     auto at = [&](Vec2 v) { return ImVec2(o.x + v.x * scale, o.y - v.y * scale); };  // velocity y up
     dl->AddLine(ImVec2(lo.x, o.y), ImVec2(hi.x, o.y), IM_COL32(255, 255, 255, 30));
@@ -570,7 +525,7 @@ class OrcaCorridor final : public scenes::Scene {
     };
     int active = 0;
     for (const sim::orca::HalfPlane& h : probe_.planes)
-      active += std::fabs(h.signedDistance(probe_.chosen)) < kActivePlaneTolerance * applied_.maxSpeed;
+      active += std::fabs(h.signedDistance(probe_.chosen)) < kActivePlaneTolerance * sim_.params().maxSpeed;
     colored(kAgentPlaneColor, "neighbours (tau): %d planes", agentPlanes);
     colored(kWallPlaneColor, "walls, lane line: %d planes", wallPlanes);
     if (stepPlanes) colored(kStepPlaneColor, "one-step, hard: %d planes", stepPlanes);
@@ -599,16 +554,17 @@ class OrcaCorridor final : public scenes::Scene {
     }
   }
 
-  Settings s_{};
+  DebugViews views_{};
   std::vector<scenes::Param> params_;
-  sim::CorridorParams applied_;  // what the simulation runs with
-  sim::CorridorSim sim_;
-  mutable std::vector<std::pair<std::string, double>> metricPairs_;
+  sim::CorridorSim sim_;  // the declared parameters point into sim_.params()
+  sim::CorridorParams runParams_;  // what the current run started with: a change starts another run
+  scenes::MetricReading metrics_;  // after the last step
   size_t selected_ = 0;
   sim::orca::Probe probe_;
   bool probeValid_ = false;
   std::vector<Vec2> trail_;  // kTrailSamples per agent, a ring with a shared head
-  int trailHead_ = 0, trailCount_ = 0, trailRound_ = 0, stepsSinceTrail_ = 0;
+  int trailHead_ = 0, trailCount_ = 0, stepsSinceTrail_ = 0;
+  double trailRound_ = 0;  // the "rounds" metric the trails were recorded in
   int stepsSinceHistory_ = 0;
   scenes::PlotHistory arrivedHistory_, throughputHistory_;
   float maxThroughput_ = 0;

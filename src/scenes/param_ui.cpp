@@ -27,12 +27,11 @@ bool paramWidgets(std::span<const Param> params, std::initializer_list<const cha
         edited = ImGui::Checkbox(p.label, static_cast<bool*>(p.value));
         break;
       case ParamType::Enum: {
-        int* v = static_cast<int*>(p.value);
-        std::string current = p.option(*v);
-        if (ImGui::BeginCombo(p.label, current.c_str())) {
+        const int current = int(p.get());
+        if (ImGui::BeginCombo(p.label, p.option(current).c_str())) {
           for (int k = 0; k < Param::optionCount(p.options); ++k) {
             std::string o = p.option(k);
-            if (ImGui::Selectable(o.c_str(), k == *v)) { *v = k; edited = true; }
+            if (ImGui::Selectable(o.c_str(), k == current)) { p.set(k); edited = true; }
           }
           ImGui::EndCombo();
         }

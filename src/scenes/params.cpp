@@ -36,8 +36,8 @@ std::string Param::option(int index) const {
 double Param::get() const {
   switch (type) {
     case ParamType::Float: return *static_cast<float*>(value);
-    case ParamType::Int:
-    case ParamType::Enum: return *static_cast<int*>(value);
+    case ParamType::Int: return *static_cast<int*>(value);
+    case ParamType::Enum: return readOption(value);
     case ParamType::Bool: return *static_cast<bool*>(value) ? 1.0 : 0.0;
   }
   return 0;
@@ -46,8 +46,8 @@ double Param::get() const {
 void Param::set(double v) const {
   switch (type) {
     case ParamType::Float: *static_cast<float*>(value) = static_cast<float>(v); break;
-    case ParamType::Int:
-    case ParamType::Enum: *static_cast<int*>(value) = static_cast<int>(std::lround(v)); break;
+    case ParamType::Int: *static_cast<int*>(value) = static_cast<int>(std::lround(v)); break;
+    case ParamType::Enum: writeOption(value, static_cast<int>(std::lround(v))); break;
     case ParamType::Bool: *static_cast<bool*>(value) = v != 0.0; break;
   }
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 #include <nlohmann/json_fwd.hpp>
 
@@ -14,13 +15,16 @@ struct Param {
   const char* name;      // --set / preset key, e.g. "wSep"
   const char* label;     // shown next to the slider
   ParamType type;
-  void* value;           // float*, int*, bool* or int* (Enum: index into options)
+  void* value;           // float*, int*, bool*; Enum: any field readOption/writeOption know
   float min = 0, max = 1;
   float defaultValue = 0;
   const char* tooltip = "";
   const char* options = nullptr;  // Enum: names separated by '|', e.g. "brute|grid"
   bool logarithmic = false;       // slider spacing for wide ranges (N, cell size)
   bool noSlider = false;          // the scene draws its own widget: no generated one (presets, --set still see it)
+  // Enum: the field's option index, whatever its type (an int, a bool, an enum class).
+  int (*readOption)(const void* field) = nullptr;
+  void (*writeOption)(void* field, int index) = nullptr;
 
   static Param f(const char* name, const char* label, float* v, float lo, float hi, float def, const char* tip, bool log = false) {
     return {name, label, ParamType::Float, v, lo, hi, def, tip, nullptr, log};
@@ -31,8 +35,14 @@ struct Param {
   static Param b(const char* name, const char* label, bool* v, bool def, const char* tip) {
     return {name, label, ParamType::Bool, v, 0, 1, def ? 1.0f : 0.0f, tip, nullptr, false};
   }
-  static Param e(const char* name, const char* label, int* v, const char* options, int def, const char* tip) {
-    return {name, label, ParamType::Enum, v, 0, float(optionCount(options) - 1), float(def), tip, options, false};
+  // Options name the field's values in order: option k is E(k).
+  template <class E>
+  static Param e(const char* name, const char* label, E* v, const char* options, std::type_identity_t<E> def,
+                 const char* tip) {
+    Param p{name, label, ParamType::Enum, v, 0, float(optionCount(options) - 1), float(int(def)), tip, options, false};
+    p.readOption = [](const void* field) { return int(*static_cast<const E*>(field)); };
+    p.writeOption = [](void* field, int index) { *static_cast<E*>(field) = E(index); };
+    return p;
   }
   static int optionCount(const char* options);
   // The same declaration, left out of the generated widgets (see noSlider).

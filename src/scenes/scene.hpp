@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <glm/glm.hpp>
 #include "render/agent_batch.hpp"
@@ -13,12 +14,21 @@
 #include "render/debug_draw.hpp"
 #include "render/renderer.hpp"
 #include "scenes/params.hpp"
+#include "sim/core/metric.hpp"
 
 namespace scenes {
 
-struct Metric {
-  const char* name;
-  double value;
+// A block of memory declared parameters point into: a field or struct the running model reads
+// (`ofModel`), or the scene's own settings (N, views). A test checks every declared parameter lies
+// in one of them and that a write to a model's one reaches the model.
+struct ParamStorage {
+  const void* data;
+  size_t bytes;
+  bool ofModel;
+  template <class T>
+  static ParamStorage model(const T& field) { return {&field, sizeof(T), true}; }
+  template <class T>
+  static ParamStorage scene(const T& settings) { return {&settings, sizeof(T), false}; }
 };
 
 // What the app hands a scene: cameras, cursor, time. Owned by the app, valid for the scene's life.
@@ -42,6 +52,21 @@ struct MouseEvent {
   glm::vec2 world{0.0f};         // 2D world units
   bool shift = false, ctrl = false;
   float wheel = 0.0f;
+};
+
+// The latest metrics a scene took from its model, read by name by its panel, plots and metrics().
+class MetricReading {
+ public:
+  template <class Model>
+  void take(Model& model) {
+    values_.clear();
+    model.appendMetrics(values_);
+  }
+  double operator[](std::string_view name) const { return sim::metricValue(values_, name); }
+  void appendTo(std::vector<sim::Metric>& out) const { out.insert(out.end(), values_.begin(), values_.end()); }
+
+ private:
+  std::vector<sim::Metric> values_;
 };
 
 enum class View { TwoD, ThreeD };
@@ -68,11 +93,14 @@ class Scene {
 
   // Every tunable parameter (see params.hpp). Pointers stay valid for the scene's life.
   virtual std::span<const Param> params() = 0;
+  // Where params() point: the model's own parameter fields, and the scene's own settings.
+  virtual std::vector<ParamStorage> paramStorage() const = 0;
   // Called after any parameter write (slider, --set, preset): reconcile (resize N, clamp radii).
   virtual void paramsChanged() {}
-  // Current metrics; names are stable (HUD plots, --metrics-csv, --headless). Names ending in "_ms"
-  // are wall-clock timings: the only metrics allowed to differ between two runs with the same seed.
-  virtual void metrics(std::vector<Metric>& out) const = 0;
+  // Appends the current metrics, mostly the model's own; names are stable (HUD plots, --metrics-csv,
+  // --headless). Names ending in "_ms" are wall-clock timings: the only metrics allowed to differ
+  // between two runs with the same seed.
+  virtual void metrics(std::vector<sim::Metric>& out) const = 0;
   virtual size_t agentCount() const = 0;
 
   // "About this scene": a few lines on what it shows and what to try (experiments come from its built-in presets).

@@ -46,12 +46,9 @@ constexpr uint32_t kCandidateColor = render::rgba(90, 160, 255);
 constexpr uint32_t kNeighborColor = render::rgba(250, 220, 60);
 constexpr uint32_t kMissedColor = render::rgba(255, 60, 60);
 
-struct Settings {
+// The scene's own settings; the search the flock runs is set on the flock itself.
+struct SceneSettings {
   int count;
-  int method;        // 0 brute force, 1 grid
-  float cellSize;
-  float perception;
-  int searchMode;    // 0 auto rings, 1 classic 3x3
   int distribution;  // 0 uniform, 1 clustered
   bool showGrid, heatMap;
 };
@@ -88,10 +85,10 @@ class SpatialHash final : public scenes::Scene {
     using scenes::Param;
     params_ = {
         Param::i("N", "agents (N)", &s_.count, 100, 50000, 2000, "Number of boids; the world grows with N at constant density", true),
-        Param::e("method", "neighbour search", &s_.method, "brute|grid", 1, "brute: test all N-1 others (N^2 per step); grid: only the agents in nearby cells"),
-        Param::f("cellSize", "cell size", &s_.cellSize, 10, 200, 50, "Grid cell edge, world units; the classic choice equals the perception radius", true),
-        Param::f("perception", "perception radius", &s_.perception, 10, 200, 50, "Who counts as a neighbour"),
-        Param::e("search", "search mode", &s_.searchMode, "auto|classic", 0, "auto: as many rings of cells as the radius needs (exact); classic: always the 3x3 block"),
+        Param::e("method", "neighbour search", &flock_.method, "brute|grid", sim::NeighborMethod::Grid, "brute: test all N-1 others (N^2 per step); grid: only the agents in nearby cells"),
+        Param::f("cellSize", "cell size", &flock_.cellSize, 10, 200, 50, "Grid cell edge, world units; the classic choice equals the perception radius", true),
+        Param::f("perception", "perception radius", &flock_.params.perceptionRadius, 10, 200, 50, "Who counts as a neighbour"),
+        Param::e("search", "search mode", &flock_.searchMode, "auto|classic", sim::SearchMode::AutoRings, "auto: as many rings of cells as the radius needs (exact); classic: always the 3x3 block"),
         Param::e("distribution", "distribution", &s_.distribution, "uniform|clustered", 0, "clustered: half the agents penned in one corner, one dense region"),
         Param::b("grid", "grid overlay", &s_.showGrid, true, "Draw the cell lines"),
         Param::b("heat", "heat map", &s_.heatMap, false, "Fill each cell by the number of agents it holds"),
@@ -105,7 +102,7 @@ class SpatialHash final : public scenes::Scene {
   }
 
   void reset() override {
-    applySettings();
+    deriveSeparation();
     const float worldScale = std::sqrt(float(s_.count) / kBaseCount);
     flock_.world.min = Vec2(0.0f);
     flock_.world.size = kBaseWorld * worldScale;
@@ -240,9 +237,14 @@ class SpatialHash final : public scenes::Scene {
   }
 
   std::span<const scenes::Param> params() override { return params_; }
+  std::vector<scenes::ParamStorage> paramStorage() const override {
+    using scenes::ParamStorage;
+    return {ParamStorage::model(flock_.method), ParamStorage::model(flock_.cellSize),
+            ParamStorage::model(flock_.params), ParamStorage::model(flock_.searchMode), ParamStorage::scene(s_)};
+  }
 
   void paramsChanged() override {
-    applySettings();
+    deriveSeparation();
     if (s_.count != spawnedCount_ || s_.distribution != spawnedDistribution_) {
       // The world is sized for N and the distribution is a spawn pattern: start over, framed.
       reset();
@@ -255,10 +257,8 @@ class SpatialHash final : public scenes::Scene {
     audit();
   }
 
-  void metrics(std::vector<scenes::Metric>& out) const override {
-    out.push_back({"checks_per_frame", double(flock_.lastChecks())});
-    out.push_back({"checks_per_agent", checksPerAgent()});
-    out.push_back({"neighbors_per_agent", flock_.meanNeighbors()});
+  void metrics(std::vector<sim::Metric>& out) const override {
+    flock_.appendSearchMetrics(out);
     out.push_back({"missed_neighbors", missed_});
   }
   size_t agentCount() const override { return flock_.size(); }
@@ -286,13 +286,10 @@ class SpatialHash final : public scenes::Scene {
     uint32_t checks = 0, neighbors = 0, missed = 0;
   };
 
-  void applySettings() {
+  // This scene is about the search, so separation follows the perception radius.
+  void deriveSeparation() {
     sim::BoidsParams& p = flock_.params;
-    p.perceptionRadius = s_.perception;
-    p.separationRadius = std::min(20.0f, 0.9f * s_.perception);
-    flock_.method = s_.method == 1 ? sim::NeighborMethod::Grid : sim::NeighborMethod::BruteForce;
-    flock_.cellSize = s_.cellSize;
-    flock_.searchMode = s_.searchMode == 1 ? sim::SearchMode::Classic3x3 : sim::SearchMode::AutoRings;
+    p.separationRadius = std::min(20.0f, 0.9f * p.perceptionRadius);
   }
 
   double checksPerAgent() const { return flock_.size() ? double(flock_.lastChecks()) / double(flock_.size()) : 0.0; }
@@ -562,7 +559,7 @@ class SpatialHash final : public scenes::Scene {
     ImGui::TextUnformatted(text);
   }
 
-  Settings s_{};
+  SceneSettings s_{};
   std::vector<scenes::Param> params_;
   sim::Flock<2> flock_;
   Grid viewGrid_;

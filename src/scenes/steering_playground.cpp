@@ -40,7 +40,6 @@ class SteeringPlayground final : public scenes::Scene {
     // Defaults and ranges are the core's (see SteeringParams), so the scene and the tests agree.
     const sim::SteeringParams d{};
     sim::SteeringParams& p = world_.params;
-    shape_ = int(d.shape);
     using scenes::Param;
     params_ = {
         Param::i("N", "agents (N)", &p.agents, 1, sim::SteeringWorld::kMaxAgents, d.agents, "Number of agents", true),
@@ -52,7 +51,7 @@ class SteeringPlayground final : public scenes::Scene {
         Param::b("pursue", "pursue quarry", &p.pursue, d.pursue, "Seek the quarry's predicted position (the pink diamond)"),
         Param::b("evade", "evade quarry", &p.evade, d.evade, "Flee the quarry's predicted position while it is within the flee radius"),
         Param::b("formation", "formation", &p.formation, d.formation, "Agent 0 leads to the target; the others arrive at slots around it"),
-        Param::e("shape", "formation shape", &shape_, "line|wedge|column", int(d.shape), "Slots abreast, in a V behind, or single file"),
+        Param::e("shape", "formation shape", &p.shape, "line|wedge|column", d.shape, "Slots abreast, in a V behind, or single file"),
         Param::b("contain", "stay inside", &p.contain, d.contain, "Steer away from the world's edges before bouncing off them"),
         Param::b("separate", "separation", &p.separate, true, "Push away from other agents, so an arriving crowd does not stack on one point"),
         Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 500, d.maxSpeed, "Speed limit, units per second"),
@@ -168,12 +167,12 @@ class SteeringPlayground final : public scenes::Scene {
       ImGui::TextDisabled("(separation off: arrivers stack on the target)");
 
     scenes::sectionTitle("Metrics");
-    const auto m = world_.metrics();
-    ImGui::Text("mean distance to target %.1f", m[0].value);
+    metrics_.take(world_);
+    ImGui::Text("mean distance to target %.1f", metrics_["mean_distance_to_target"]);
     distanceHistory_.plot("##dist", 0, 800, ImVec2(0, 40));
-    ImGui::Text("mean speed %.1f / %.0f", m[1].value, world_.params.maxSpeed);
+    ImGui::Text("mean speed %.1f / %.0f", metrics_["mean_speed"], world_.params.maxSpeed);
     speedHistory_.plot("##speed", 0, world_.params.maxSpeed, ImVec2(0, 40));
-    ImGui::Text("obstacle penetrations %.0f (agent-steps)", m[2].value);
+    ImGui::Text("obstacle penetrations %.0f (agent-steps)", metrics_["obstacle_penetrations"]);
   }
 
   const char* about() const override {
@@ -225,15 +224,15 @@ class SteeringPlayground final : public scenes::Scene {
   }
 
   std::span<const scenes::Param> params() override { return params_; }
+  std::vector<scenes::ParamStorage> paramStorage() const override {
+    return {scenes::ParamStorage::model(world_.params), scenes::ParamStorage::scene(views_)};
+  }
 
   void paramsChanged() override {
-    world_.params.shape = sim::FormationShape(std::clamp(shape_, 0, 2));
     world_.syncAgentCount();  // the new N shows at once, even while paused
   }
 
-  void metrics(std::vector<scenes::Metric>& out) const override {
-    for (const auto& m : world_.metrics()) out.push_back({m.name, m.value});
-  }
+  void metrics(std::vector<sim::Metric>& out) const override { world_.appendMetrics(out); }
   size_t agentCount() const override { return world_.size(); }
 
   void homeCamera(scenes::SceneContext& c) override { c.camera2D.fit(world_.world.min, world_.world.max()); }
@@ -316,13 +315,13 @@ class SteeringPlayground final : public scenes::Scene {
 
   void recordHistory() {
     stepsSinceHistory_ = 0;
-    const auto m = world_.metrics();
-    distanceHistory_.push(float(m[0].value));
-    speedHistory_.push(float(m[1].value));
+    metrics_.take(world_);
+    distanceHistory_.push(float(metrics_["mean_distance_to_target"]));
+    speedHistory_.push(float(metrics_["mean_speed"]));
   }
 
   sim::SteeringWorld world_;
-  int shape_ = 1;  // FormationShape as an Enum parameter's index
+  scenes::MetricReading metrics_;  // the panel's and the plots' latest reading
   DebugViews views_{};
   std::vector<scenes::Param> params_;
   Drag drag_ = Drag::None;

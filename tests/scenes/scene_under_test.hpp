@@ -48,9 +48,9 @@ struct SceneUnderTest {
   }
 
   double metric(const char* name) const {
-    std::vector<scenes::Metric> out;
+    std::vector<sim::Metric> out;
     scene->metrics(out);
-    for (const scenes::Metric& m : out)
+    for (const sim::Metric& m : out)
       if (std::string(m.name) == name) return m.value;
     ADD_FAILURE() << "no metric " << name;
     return 0.0;

@@ -8,20 +8,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include "scene_test_files.hpp"
+#include "scene_under_test.hpp"
 #include "scenes/scene.hpp"
 
 namespace {
 
-struct SceneUnderTest {
-  scenes::SceneContext ctx;
-  std::unique_ptr<scenes::Scene> scene;
-  explicit SceneUnderTest(const scenes::SceneEntry& e, uint64_t seed = 1) : scene(e.create()) {
-    scene->ctx = &ctx;
-    scene->seed = seed;
-    scene->paramsChanged();
-    scene->reset();
-  }
-};
+using scenetest::SceneUnderTest;
 
 std::vector<double> paramValues(scenes::Scene& s) {
   std::vector<double> v;
@@ -43,14 +35,14 @@ TEST(AllScenes, TheBoidsPlaygroundIsRegistered) {
 TEST(AllScenes, StepAndDrawOneInstancePerAgent) {
   for (const auto& e : scenes::registeredScenes()) {
     SCOPED_TRACE(e.name);
-    SceneUnderTest t(e);
+    SceneUnderTest t(e.name);
     for (int i = 0; i < 20; ++i) t.scene->step(1.0f / 60.0f);
     render::AgentBatch batch;
     render::DebugDraw debug;
     t.scene->draw(batch, debug);
     EXPECT_EQ(batch.instances.size(), t.scene->agentCount());
     EXPECT_GT(t.scene->agentCount(), 0u);
-    std::vector<scenes::Metric> metrics;
+    std::vector<sim::Metric> metrics;
     t.scene->metrics(metrics);
     EXPECT_FALSE(metrics.empty());
     for (const auto& m : metrics) EXPECT_TRUE(std::isfinite(m.value)) << m.name;
@@ -63,9 +55,9 @@ TEST(AllScenes, StepAndDrawOneInstancePerAgent) {
 TEST(AllScenes, SameSeedSameMetrics) {
   for (const auto& e : scenes::registeredScenes()) {
     SCOPED_TRACE(e.name);
-    SceneUnderTest a(e, 9), b(e, 9);
+    SceneUnderTest a(e.name, {}, 9), b(e.name, {}, 9);
     for (int i = 0; i < 60; ++i) { a.scene->step(1.0f / 60.0f); b.scene->step(1.0f / 60.0f); }
-    std::vector<scenes::Metric> ma, mb;
+    std::vector<sim::Metric> ma, mb;
     a.scene->metrics(ma);
     b.scene->metrics(mb);
     ASSERT_EQ(ma.size(), mb.size());
@@ -79,7 +71,7 @@ TEST(AllScenes, SameSeedSameMetrics) {
 
 TEST(AllScenes, EveryDefaultIsInsideItsRange) {
   for (const auto& e : scenes::registeredScenes()) {
-    SceneUnderTest t(e);
+    SceneUnderTest t(e.name);
     for (const scenes::Param& p : t.scene->params()) {
       EXPECT_GE(p.defaultValue, p.min) << e.name << "." << p.name;
       EXPECT_LE(p.defaultValue, p.max) << e.name << "." << p.name;
@@ -91,7 +83,7 @@ TEST(AllScenes, EveryDefaultIsInsideItsRange) {
 TEST(AllScenes, PresetSaveThenLoadRestoresEveryParameter) {
   for (const auto& e : scenes::registeredScenes()) {
     SCOPED_TRACE(e.name);
-    SceneUnderTest t(e);
+    SceneUnderTest t(e.name);
     auto params = t.scene->params();
     // Move every parameter off its default (to its max, or to its min where the max is the default, as
     // for the finale's threads), save, reset to defaults, load. Only a range of one value (threads on a
@@ -110,7 +102,7 @@ TEST(AllScenes, PresetSaveThenLoadRestoresEveryParameter) {
 TEST(AllScenes, BadPresetsLeaveTheSceneUnchangedAndNameTheProblem) {
   for (const auto& e : scenes::registeredScenes()) {
     SCOPED_TRACE(e.name);
-    SceneUnderTest t(e);
+    SceneUnderTest t(e.name);
     auto params = t.scene->params();
     const scenes::Param& first = params[0];
     std::string firstName = first.name;
@@ -148,7 +140,7 @@ TEST(AllScenes, BadPresetsLeaveTheSceneUnchangedAndNameTheProblem) {
 TEST(Presets, AFailedSaveLeavesTheOldFileIntact) {
   auto entry = scenes::findScene("boids");
   ASSERT_NE(entry, nullptr);
-  SceneUnderTest t(*entry);
+  SceneUnderTest t(entry->name);
   std::string path = tempPath("keep.json"), error;
   ASSERT_TRUE(scenes::savePresetFile(t.scene->params(), path, "boids", error)) << error;
   std::string original;

@@ -29,10 +29,10 @@ struct FinaleScene : scenetest::SceneUnderTest {
 
   // Every metric but the wall-clock timings.
   std::vector<double> metrics() const {
-    std::vector<scenes::Metric> out;
+    std::vector<sim::Metric> out;
     scene->metrics(out);
     std::vector<double> v;
-    for (const scenes::Metric& m : out)
+    for (const sim::Metric& m : out)
       if (std::string(m.name) != "step_ms") v.push_back(m.value);
     return v;
   }

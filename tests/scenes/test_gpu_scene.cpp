@@ -31,7 +31,7 @@ TEST(GpuScene, WithoutAContextTheGpuChoiceFallsBackToTheCpuFlock) {
   EXPECT_EQ(batch.gpu.stateBuffer, 0u);
   EXPECT_EQ(batch.instances.size(), 3000u);
   EXPECT_EQ(scenes::findParam(s.scene->params(), "sim")->get(), 0.0);  // the toggle went back to CPU
-  std::vector<scenes::Metric> m;
+  std::vector<sim::Metric> m;
   s.scene->metrics(m);
   for (const auto& metric : m) {
     if (std::string(metric.name) == "mean_neighbors") {

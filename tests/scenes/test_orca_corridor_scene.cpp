@@ -57,7 +57,7 @@ TEST(OrcaCorridorScene, IsRegisteredAsSceneFourWithTheIssueDefaults) {
   EXPECT_TRUE(scenes::setParamAssignment(s.scene->params(), "method=orca-like", error)) << error;
   EXPECT_TRUE(scenes::setParamAssignment(s.scene->params(), "method=separation", error)) << error;
 
-  std::vector<scenes::Metric> metrics;
+  std::vector<sim::Metric> metrics;
   s.scene->metrics(metrics);
   std::vector<std::string> names;
   for (const auto& m : metrics) names.push_back(m.name);

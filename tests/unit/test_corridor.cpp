@@ -103,14 +103,14 @@ TEST(Corridor, RoundsRepeatAndMetricsAddUp) {
     EXPECT_FALSE(sim.crossedFlags()[i]);
   }
 
-  std::vector<std::pair<std::string, double>> named;
-  sim.fillMetrics(named);
+  std::vector<Metric> named;
+  sim.appendMetrics(named);
   std::vector<std::string> names;
-  for (auto& [name, value] : named) names.push_back(name);
+  for (const Metric& n : named) names.push_back(n.name);
   EXPECT_EQ(names, (std::vector<std::string>{"arrived", "crossed_total", "rounds", "throughput_per_min",
                                               "mean_cross_time", "overlaps_total", "min_distance_ratio",
                                               "wall_penetrations", "jammed"}));
-  EXPECT_EQ(named[2].second, 3.0);
+  EXPECT_EQ(metricValue(named, "rounds"), 3.0);
 }
 
 TEST(Corridor, AgentsOnBothSidesOfTheLaneLineFindTheirLanes) {

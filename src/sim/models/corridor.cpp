@@ -407,17 +407,16 @@ void CorridorSim::afterMove(float dt) {
 
 void CorridorSim::probe(size_t i, orca::Probe& out) const { crowd_.probe(i, lastDt_, out); }
 
-void CorridorSim::fillMetrics(std::vector<std::pair<std::string, double>>& out) const {
-  out.clear();
-  out.push_back({"arrived", metrics_.arrived});
+void CorridorSim::appendMetrics(std::vector<Metric>& out) const {
+  out.push_back({"arrived", double(metrics_.arrived)});
   out.push_back({"crossed_total", double(metrics_.crossedTotal)});
-  out.push_back({"rounds", metrics_.rounds});
+  out.push_back({"rounds", double(metrics_.rounds)});
   out.push_back({"throughput_per_min", metrics_.throughputPerMin});
   out.push_back({"mean_cross_time", metrics_.meanCrossTime});
   out.push_back({"overlaps_total", double(metrics_.overlapsTotal)});
   out.push_back({"min_distance_ratio", metrics_.minDistanceRatio});
   out.push_back({"wall_penetrations", double(metrics_.wallPenetrations)});
-  out.push_back({"jammed", metrics_.jammed});
+  out.push_back({"jammed", double(metrics_.jammed)});
 }
 
 }  // namespace sim

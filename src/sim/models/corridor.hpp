@@ -34,11 +34,11 @@
 #pragma once
 #include <cstdint>
 #include <span>
-#include <string>
 #include <utility>
 #include <vector>
 #include "sim/core/grid.hpp"
 #include "sim/core/math.hpp"
+#include "sim/core/metric.hpp"
 #include "sim/rules/orca.hpp"
 
 namespace sim {
@@ -63,6 +63,8 @@ struct CorridorParams {
   float preferredSpeed = 60.0f;
   bool lanes = true;
   uint64_t seed = 1;
+
+  bool operator==(const CorridorParams&) const = default;
 };
 
 struct CorridorMetrics {
@@ -87,6 +89,8 @@ class CorridorSim {
   void step(float dt);
 
   const CorridorParams& params() const { return params_; }
+  // For editing in place (a scene's sliders point here); reset() then starts a run with them.
+  CorridorParams& params() { return params_; }
   size_t size() const { return crowd_.size(); }
   double time() const { return time_; }
 
@@ -111,8 +115,8 @@ class CorridorSim {
   float roomHalfHeight() const { return roomHalfHeight_; }
 
   const CorridorMetrics& metrics() const { return metrics_; }
-  // Name/value pairs, names as the metrics are known on the command line and in the HUD.
-  void fillMetrics(std::vector<std::pair<std::string, double>>& out) const;
+  // The same by name, as the command line and the HUD know them.
+  void appendMetrics(std::vector<Metric>& out) const;
 
  private:
   void buildGeometry();

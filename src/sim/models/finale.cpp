@@ -671,4 +671,18 @@ uint32_t FinaleSim::countInObstacle() const {
   return count;
 }
 
+void FinaleSim::appendMetrics(std::vector<Metric>& out) const {
+  const Metrics& m = metrics_;
+  out.push_back({"overlaps_total", double(m.overlaps)});
+  out.push_back({"in_obstacle", double(m.inObstacle)});
+  out.push_back({"mean_speed", m.meanSpeed});
+  out.push_back({"nan_count", double(m.nanCount)});
+  out.push_back({"step_ms", timings_.stepMs});
+  out.push_back({"mean_neighbors", m.meanNeighbors});
+  out.push_back({"max_neighbors", double(m.maxNeighbors)});
+  out.push_back({"orca_tier", double(m.orcaTier)});
+  out.push_back({"boids_tier", double(m.boidsTier)});
+  out.push_back({"infeasible", double(m.infeasible)});
+}
+
 }  // namespace sim

@@ -19,6 +19,7 @@
 #include "sim/rules/boids.hpp"
 #include "sim/core/grid.hpp"
 #include "sim/core/math.hpp"
+#include "sim/core/metric.hpp"
 #include "sim/core/neighbors.hpp"
 #include "sim/rules/orca.hpp"
 #include "sim/rules/steering.hpp"
@@ -45,6 +46,8 @@ struct DensityWeights {
     auto lerp = [&](const std::array<float, kSamples>& c) { return c[size_t(b)] + (c[size_t(b) + 1] - c[size_t(b)]) * t; };
     return {lerp(separation), lerp(alignment), lerp(cohesion)};
   }
+
+  bool operator==(const DensityWeights&) const = default;
 };
 
 struct FinaleParams {
@@ -74,6 +77,8 @@ struct FinaleParams {
   // Level of detail: ORCA only within lodRadius of the target, boids alone elsewhere.
   bool lod = false;
   float lodRadius = 300.0f;
+
+  bool operator==(const FinaleParams&) const = default;
 
   // The radius one neighbour query must cover: the rules, ORCA's neighbours and the overlap count.
   float queryRadius() const {
@@ -245,6 +250,8 @@ class FinaleSim {
   };
   const Timings& timings() const { return timings_; }
   const Metrics& metrics() const { return metrics_; }
+  // The same and the step's time by name, as the command line and the HUD know them.
+  void appendMetrics(std::vector<Metric>& out) const;
 
   // Overlapping pairs (closer than 0.99 * 2r) and agents in obstacles on the current state, exact.
   uint64_t countOverlaps() const;

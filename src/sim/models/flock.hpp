@@ -13,6 +13,8 @@
 #include <vector>
 #include "sim/rules/boids.hpp"
 #include "sim/core/grid.hpp"
+#include "sim/core/metric.hpp"
+#include "sim/core/metrics.hpp"
 #include "sim/core/neighbors.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
@@ -156,12 +158,25 @@ class Flock {
     return size_t(std::find(id.begin(), id.end(), agentId) - id.begin());
   }
 
-  // Per agent, in the current order: distance checks and neighbours of the last step.
-  std::span<const uint32_t> lastCheckCounts() const { return {checks_.data(), size()}; }
+  // Per agent, in the current order: neighbours of the last step.
   std::span<const uint32_t> lastNeighborCounts() const { return {neighbors_.data(), size()}; }
   uint64_t lastChecks() const { return lastChecks_; }
   uint64_t lastNeighbors() const { return lastNeighbors_; }
   double meanNeighbors() const { return size() ? double(lastNeighbors_) / double(size()) : 0.0; }
+
+  // The flock's shape by name: mean_neighbors (of the last step), polarization and mean_nn_distance
+  // (exact, on the current state, through a grid of its own whatever the flock's search).
+  void appendMetrics(std::vector<Metric>& out) {
+    out.push_back({"mean_neighbors", meanNeighbors()});
+    out.push_back({"polarization", polarization<D>(velocity)});
+    out.push_back({"mean_nn_distance", meanNearestNeighborDistance<D>(position, world, measureGrid_)});
+  }
+  // What the last step's neighbour search cost, by name.
+  void appendSearchMetrics(std::vector<Metric>& out) const {
+    out.push_back({"checks_per_frame", double(lastChecks_)});
+    out.push_back({"checks_per_agent", size() ? double(lastChecks_) / double(size()) : 0.0});
+    out.push_back({"neighbors_per_agent", meanNeighbors()});
+  }
   // The grid of the last step, built from the positions it started from.
   const UniformGrid<D>& grid() const { return grid_; }
 
@@ -317,6 +332,7 @@ class Flock {
   uint64_t lastChecks_ = 0, lastNeighbors_ = 0;
   UniformGrid<D> grid_;
   mutable UniformGrid<D> auditGrid_;  // probe() and countMissedNeighbors(): a grid of the current state
+  UniformGrid<D> measureGrid_;        // appendMetrics' nearest-neighbour search
 };
 
 }  // namespace sim

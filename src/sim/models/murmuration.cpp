@@ -436,6 +436,17 @@ typename Murmuration<D>::Metrics Murmuration<D>::measure() {
   return m;
 }
 
+template <int D>
+void Murmuration<D>::appendMetrics(std::vector<Metric>& out) {
+  const Metrics m = measure();
+  out.push_back({"polarization", m.polarization});
+  out.push_back({"groups", double(m.groups)});
+  out.push_back({"largest_group", m.largestGroup});
+  out.push_back({"extent", m.extent});
+  out.push_back({"mean_nn_distance", m.meanNearest});
+  out.push_back({"startled", double(m.startled)});
+}
+
 template class Murmuration<2>;
 template class Murmuration<3>;
 

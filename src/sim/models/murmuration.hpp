@@ -14,6 +14,7 @@
 #include <vector>
 #include "sim/core/grid.hpp"
 #include "sim/core/math.hpp"
+#include "sim/core/metric.hpp"
 #include "sim/core/rng.hpp"
 
 namespace sim {
@@ -36,6 +37,8 @@ struct MurmurationParams {
   float fearQuorum = 0.2f;          // share of a bird's neighbours that must be alarming (at least one)
   float fleeBoost = 1.6f;           // a freshly startled bird's speed and steering limits grow by this
   float groupCutoff = 5.0f;         // metrics: neighbour links longer than this do not join groups
+
+  bool operator==(const MurmurationParams&) const = default;
 };
 
 template <int D>
@@ -98,6 +101,8 @@ class Murmuration {
 
   // Exact metrics of the current state (builds its own k-neighbour graph; cost O(N k)).
   Metrics measure();
+  // The same by name: polarization, groups, largest_group, extent, mean_nn_distance, startled.
+  void appendMetrics(std::vector<Metric>& out);
 
   Vec<D> centroid() const;
 

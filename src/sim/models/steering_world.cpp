@@ -46,7 +46,6 @@ void SteeringWorld::reset(uint64_t seed) {
   assignedHeading_ = leaderHeading_;
   slotsValid_ = false;
   penetrations_ = 0;
-  steps_ = 0;
 }
 
 Vec2 SteeringWorld::randomFreePosition(Rng& rng) const {
@@ -101,11 +100,6 @@ void SteeringWorld::placeAgent(size_t i, const Vec2& position, const Vec2& veloc
   acceleration_[i] = Vec2(0.0f);
   if (i == 0) leaderHeading_ = headingOf(velocity, leaderHeading_);
   slotsValid_ = false;
-}
-
-void SteeringWorld::placeQuarry(const Vec2& position, const Vec2& velocity) {
-  quarryPosition_ = position;
-  quarryVelocity_ = velocity;
 }
 
 size_t SteeringWorld::addObstacle(const Vec2& center, float radius) {
@@ -255,7 +249,6 @@ void SteeringWorld::step(float dt) {
   position_.swap(nextPosition_);
   velocity_.swap(nextVelocity_);
   for (uint8_t pen : penetrating_) penetrations_ += pen;
-  ++steps_;
 }
 
 void SteeringWorld::stepQuarry(float dt) {
@@ -297,16 +290,16 @@ WanderGeometry SteeringWorld::quarryWander() const {
                         params.wanderRadius, params.wanderDistance);
 }
 
-std::array<SteeringWorld::Metric, 3> SteeringWorld::metrics() const {
+void SteeringWorld::appendMetrics(std::vector<Metric>& out) const {
   double dist = 0.0, speed = 0.0;
   for (size_t i = 0; i < size(); ++i) {
     dist += std::sqrt(double(lengthSq(position_[i] - target_)));
     speed += std::sqrt(double(lengthSq(velocity_[i])));
   }
   const double n = size() ? double(size()) : 1.0;
-  return {{{"mean_distance_to_target", dist / n},
-           {"mean_speed", speed / n},
-           {"obstacle_penetrations", double(penetrations_)}}};
+  out.push_back({"mean_distance_to_target", dist / n});
+  out.push_back({"mean_speed", speed / n});
+  out.push_back({"obstacle_penetrations", double(penetrations_)});
 }
 
 }  // namespace sim

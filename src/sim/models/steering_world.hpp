@@ -2,11 +2,11 @@
 // obstacles towards a target, a wandering quarry to pursue or evade, and a leader with formation
 // slots. The scene only draws it and forwards input, so every behaviour is testable headless.
 #pragma once
-#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 #include "sim/core/math.hpp"
+#include "sim/core/metric.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/rules/steering.hpp"
 #include "sim/core/world.hpp"
@@ -57,6 +57,8 @@ struct SteeringParams {
   float wFormation = 1.0f;
   float wContain = 1.0f;
   float wSeparate = 1.0f;
+
+  bool operator==(const SteeringParams&) const = default;
 };
 
 class SteeringWorld {
@@ -67,10 +69,6 @@ class SteeringWorld {
   // Containment looks this far ahead in time.
   static constexpr float kContainLookAhead = 0.5f;
 
-  struct Metric {
-    const char* name;
-    double value;
-  };
   struct Feeler {
     Vec2 from{0.0f}, to{0.0f};
   };
@@ -103,7 +101,6 @@ class SteeringWorld {
   void setTarget(const Vec2& p) { target_ = p; }
   Vec2 quarryPosition() const { return quarryPosition_; }
   Vec2 quarryVelocity() const { return quarryVelocity_; }
-  void placeQuarry(const Vec2& position, const Vec2& velocity);
 
   // ---- obstacles ----
   std::span<const CircleObstacle> obstacles() const { return obstacles_; }
@@ -127,9 +124,8 @@ class SteeringWorld {
   // ---- metrics ----
   // mean_distance_to_target, mean_speed, obstacle_penetrations: agent-steps since reset that ended
   // with the agent's centre closer to an obstacle's centre than its radius + agentRadius / 2.
-  std::array<Metric, 3> metrics() const;
+  void appendMetrics(std::vector<Metric>& out) const;
   uint64_t obstaclePenetrations() const { return penetrations_; }
-  uint64_t stepCount() const { return steps_; }
 
  private:
   void resizeAgents(size_t n);
@@ -158,7 +154,6 @@ class SteeringWorld {
   GreedySlotMatcher matcher_;
   std::vector<Vec2> followerPositions_, slotPositions_;  // matcher input, kept to avoid allocation
   uint64_t penetrations_ = 0;
-  uint64_t steps_ = 0;
 };
 
 }  // namespace sim
