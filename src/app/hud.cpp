@@ -8,26 +8,6 @@
 
 namespace app {
 
-float RingPlot::mean() const {
-  if (!count) return 0;
-  float s = 0;
-  for (int i = 0; i < count; ++i) s += values[size_t(i)];
-  return s / float(count);
-}
-float RingPlot::max() const {
-  float m = 0;
-  for (int i = 0; i < count; ++i) m = std::max(m, values[size_t(i)]);
-  return m;
-}
-
-namespace {
-void plot(const char* id, const RingPlot& r, float height, const char* overlay) {
-  float hi = std::max(1.0f, r.max() * 1.2f);
-  ImGui::PlotLines(id, r.values.data(), r.count, r.count < int(r.values.size()) ? 0 : r.next, overlay, 0.0f, hi,
-                   ImVec2(ImGui::GetContentRegionAvail().x, height));
-}
-}  // namespace
-
 HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::SceneEntry>& scenes,
                    const std::string& current, float& speed, bool& vsync, const MetricsLog& log) {
   HudActions act;
@@ -78,7 +58,8 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     ImGui::Text("%.0f FPS   %.2f ms/frame (2 s)", s.fps, s.fps > 0 ? 1000.0f / s.fps : 0.0f);
     char overlay[64];
     std::snprintf(overlay, sizeof(overlay), "frame ms (max %.1f)", hud.frameTimes.max());
-    plot("##frames", hud.frameTimes, 44, overlay);
+    hud.frameTimes.plot("##frames", 0.0f, std::max(1.0f, hud.frameTimes.max() * 1.2f),
+                        ImVec2(ImGui::GetContentRegionAvail().x, 44), overlay);
     ImGui::Text("sim %.2f ms/step (median 2 s)   render %.2f ms", s.stepMs, s.renderMs);
     if (s.metricsMs >= 0.005) ImGui::TextDisabled("metric sampling %.2f ms/step, apart from the step", s.metricsMs);
     ImGui::Text("draw calls %d (agents: %d)   agents %zu", s.stats.drawCalls, s.stats.agentDrawCalls, s.stats.agents);

@@ -1,21 +1,13 @@
 // The HUD (timings, draw calls, scene menu), the scene panel, the F1 help overlay.
 #pragma once
-#include <array>
 #include <string>
 #include <vector>
 #include "app/metrics_log.hpp"
 #include "render/renderer.hpp"
+#include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 
 namespace app {
-
-struct RingPlot {
-  std::array<float, 300> values{};
-  int next = 0, count = 0;
-  void push(float v) { values[size_t(next)] = v; next = (next + 1) % int(values.size()); count = std::min(count + 1, int(values.size())); }
-  float mean() const;
-  float max() const;
-};
 
 // The docked panels: the HUD on the left, the scene panel on the right, under the menu bar. Their
 // widths follow the UI scale (in font heights); the world gets what is left, not a space behind
@@ -31,7 +23,7 @@ struct DockLayout {
 
 // What the HUD remembers between frames.
 struct HudMemory {
-  RingPlot frameTimes;
+  scenes::PlotHistory frameTimes;
   bool showHelp = false;
   bool collapsed = false;       // the docked HUD folded to its title bar
   std::string message;          // last screenshot / export / error line

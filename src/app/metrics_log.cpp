@@ -1,4 +1,5 @@
 #include "app/metrics_log.hpp"
+#include "render/atomic_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -42,20 +43,12 @@ void MetricsLog::tail(size_t column, size_t count, std::vector<float>& out) cons
 }
 
 bool MetricsLog::writeCsv(const std::string& path, std::string& error) const {
-  std::string tmp = path + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "w");
-  if (!f) { error = path + ": cannot write (" + std::strerror(errno) + ")"; return false; }
-  printHeader(f, names_);
-  for (size_t r = 0; r < steps_.size(); ++r)
-    printRow(f, steps_[r].first, steps_[r].second, values_.data() + r * names_.size(), names_.size());
-  bool ok = std::fflush(f) == 0;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = path + ": write failed";
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+  return render::writeFileAtomically(path, [&](std::FILE* f) {
+    printHeader(f, names_);
+    for (size_t r = 0; r < steps_.size(); ++r)
+      printRow(f, steps_[r].first, steps_[r].second, values_.data() + r * names_.size(), names_.size());
+    return true;  // writeFileAtomically checks the stream
+  }, error);
 }
 
 MetricsCsvStream::~MetricsCsvStream() {

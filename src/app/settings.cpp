@@ -4,10 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include "render/atomic_file.hpp"
 #include "scenes/user_input.hpp"
 
 namespace app {
@@ -97,19 +96,7 @@ bool saveSettings(const std::string& path, const Settings& s, std::string& error
   nlohmann::json j = {{"lastScene", s.lastScene}, {"windowX", s.windowX},         {"windowY", s.windowY},
                       {"windowWidth", s.windowWidth}, {"windowHeight", s.windowHeight}, {"uiScale", s.uiScale},
                       {"vsync", s.vsync},           {"darkTheme", s.darkTheme}};
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) { error = path + ": cannot write (" + std::strerror(errno) + ")"; return false; }
-    out << j.dump(2) << "\n";
-    if (!out.flush()) { error = path + ": write failed"; std::remove(tmp.c_str()); return false; }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = path + ": cannot replace (" + std::strerror(errno) + ")";
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+  return render::writeFileAtomically(path, j.dump(2) + "\n", error);
 }
 
 }  // namespace app

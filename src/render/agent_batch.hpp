@@ -43,11 +43,6 @@ struct AgentBatch {
     submission = AgentSubmission::Instanced;
     gpu = {};
   }
-  AgentInstance& add() { return instances.emplace_back(); }
-  // 2D convenience: position and heading in the plane.
-  void add2D(glm::vec2 p, glm::vec2 heading, float scale, uint32_t color, float phase = 0.0f) {
-    instances.push_back({glm::vec3(p, 0.0f), glm::vec3(heading, 0.0f), scale, phase, color});
-  }
 };
 
 }  // namespace render

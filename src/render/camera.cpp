@@ -13,7 +13,6 @@ glm::mat4 Camera2D::viewProjection() const {
 }
 
 glm::vec2 Camera2D::screenToWorld(glm::vec2 s) const { return center + (s - viewport * 0.5f) / zoom; }
-glm::vec2 Camera2D::worldToScreen(glm::vec2 w) const { return (w - center) * zoom + viewport * 0.5f; }
 
 void Camera2D::zoomAt(glm::vec2 s, float factor) {
   glm::vec2 before = screenToWorld(s);

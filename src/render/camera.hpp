@@ -11,7 +11,6 @@ struct Camera2D {
 
   glm::mat4 viewProjection() const;
   glm::vec2 screenToWorld(glm::vec2 screenPixels) const;
-  glm::vec2 worldToScreen(glm::vec2 world) const;
   // Zoom by `factor` keeping the world point under `screenPixels` fixed.
   void zoomAt(glm::vec2 screenPixels, float factor);
   void panPixels(glm::vec2 deltaPixels) { center -= deltaPixels / zoom; }

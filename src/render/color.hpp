@@ -13,6 +13,10 @@ inline uint32_t rgbaf(float r, float g, float b, float a = 1.0f) {
   return rgba(c(r), c(g), c(b), c(a));
 }
 constexpr uint32_t withAlpha(uint32_t c, uint8_t a) { return (c & 0x00FFFFFFu) | (uint32_t(a) << 24); }
+// The inverse of rgba(): (r, g, b, a) in [0, 1].
+inline glm::vec4 unpackRgba(uint32_t c) {
+  return glm::vec4(float(c & 0xFF), float((c >> 8) & 0xFF), float((c >> 16) & 0xFF), float(c >> 24)) / 255.0f;
+}
 
 // Hue in [0,1) to a saturated colour: used to tell groups and cells apart.
 inline uint32_t hueColor(float hue, float saturation = 0.65f, float value = 0.95f, float alpha = 1.0f) {

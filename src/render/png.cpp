@@ -1,6 +1,7 @@
 // PNG writing through stb_image_write (libstb-dev ships the implementation in libstb).
 #include <cstdio>
 #include <stb/stb_image_write.h>
+#include "render/atomic_file.hpp"
 #include "render/renderer.hpp"
 
 namespace render {
@@ -10,19 +11,10 @@ bool writePng(const std::string& path, int width, int height, const std::vector<
     error = "no pixels to write";
     return false;
   }
-  // Write beside the target, then rename: a crash never leaves a half-written PNG under the real name.
-  std::string tmp = path + ".tmp";
-  if (!stbi_write_png(tmp.c_str(), width, height, 4, rgba.data(), width * 4)) {
-    error = "cannot write " + path;
-    std::remove(tmp.c_str());
-    return false;
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = "cannot rename " + tmp + " to " + path;
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+  return writeFileAtomically(path, [&](std::FILE* f) {
+    auto put = [](void* file, void* data, int size) { std::fwrite(data, 1, size_t(size), static_cast<std::FILE*>(file)); };
+    return stbi_write_png_to_func(put, f, width, height, 4, rgba.data(), width * 4) != 0;
+  }, error);
 }
 
 }  // namespace render

@@ -231,7 +231,6 @@ void Renderer::shutdown() {
 void Renderer::render(const AgentBatch& agents, const DebugDraw& debug, const FrameView& view) {
   stats_ = {};
   stats_.agents = agents.gpu.stateBuffer ? agents.gpu.count : agents.instances.size();
-  stats_.debugPrimitives = debug.lines().size() / 2 + debug.triangles().size() / 3 + debug.circles().size() + debug.disks().size();
 
   glClearColor(view.background.x, view.background.y, view.background.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -405,7 +404,6 @@ void Renderer::checkErrors(const char* where) {
     reportedErrors_.push_back(e);
     char buf[128];
     std::snprintf(buf, sizeof(buf), "OpenGL error 0x%04X during %s (reported once)", e, where);
-    lastError_ = buf;
     std::fprintf(stderr, "crowdlab: %s\n", buf);
   }
 }

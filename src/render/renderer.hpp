@@ -16,7 +16,6 @@ struct FrameStats {
   double agentSubmitMs = 0;  // CPU time spent issuing the agent draws
   double agentGpuMs = -1;    // GPU time of the agent draws (a timer query a few frames old; -1: none yet)
   size_t agents = 0;
-  size_t debugPrimitives = 0;
 };
 
 struct FrameView {
@@ -49,9 +48,8 @@ class Renderer {
 
   // "GL_RENDERER (GL_VENDOR), GL_VERSION"
   static std::string glInfo();
-  // Checks glGetError; each distinct error is reported once (to stderr and lastError()), not every frame.
+  // Checks glGetError; each distinct error is reported once (to stderr), not every frame.
   void checkErrors(const char* where);
-  const std::string& lastError() const { return lastError_; }
 
  private:
   unsigned program(const char* vert, const char* frag, std::string& error);
@@ -79,7 +77,6 @@ class Renderer {
   double agentGpuMs_ = -1;
   FrameStats stats_;
   std::vector<unsigned> reportedErrors_;
-  std::string lastError_;
 };
 
 // Vertices of an agent mesh: the vertex count of an indirect draw command.

@@ -37,9 +37,6 @@ constexpr glm::vec3 kStartledTint{0.55f, 0.16f, 0.12f};            // a startled
 constexpr glm::vec3 kStartledTint2D{1.0f, 0.55f, 0.35f};
 constexpr uint32_t kFalconColor = render::rgba(235, 45, 40);
 
-glm::vec3 unpack(uint32_t c) {
-  return glm::vec3(float(c & 0xFF), float((c >> 8) & 0xFF), float((c >> 16) & 0xFF)) / 255.0f;
-}
 uint32_t tinted(const glm::vec3& base, const glm::vec3& tint, float amount) {
   const glm::vec3 c = glm::mix(base, tint, amount);
   return render::rgbaf(c.x, c.y, c.z);
@@ -247,7 +244,7 @@ class MurmurationScene final : public scenes::Scene {
     agents.shape = threeD ? render::AgentShape::Bird3D : render::AgentShape::Arrow2D;
     agents.instances.resize(flock.size());
     const uint32_t base = threeD ? kBirdColor : kBirdColor2D;
-    const glm::vec3 baseRgb = unpack(base), tint = threeD ? kStartledTint : kStartledTint2D;
+    const glm::vec3 baseRgb = glm::vec3(render::unpackRgba(base)), tint = threeD ? kStartledTint : kStartledTint2D;
     const float size = threeD ? s_.birdSize : s_.birdSize * 2.0f;  // arrows read smaller than birds
     const float fearSeconds = flock.params.fearSeconds;
     for (size_t i = 0; i < flock.size(); ++i) {

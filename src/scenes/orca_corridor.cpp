@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <initializer_list>
-#include <utility>
 #include <vector>
 #include "render/color.hpp"
 #include "scenes/plot_history.hpp"
@@ -60,8 +58,8 @@ constexpr uint32_t kFeasibleColor = render::rgba(110, 255, 130, 70);
 Vec2 toView(Vec2 p) { return {p.x, -p.y}; }
 
 uint32_t dimmed(uint32_t c, float f) {
-  const float r = float(c & 0xFF) / 255.0f, g = float((c >> 8) & 0xFF) / 255.0f, b = float((c >> 16) & 0xFF) / 255.0f;
-  return render::rgbaf(r * f, g * f, b * f, float(c >> 24) / 255.0f);
+  const glm::vec4 v = render::unpackRgba(c);
+  return render::rgbaf(v.x * f, v.y * f, v.z * f, v.w);
 }
 
 class OrcaCorridor final : public scenes::Scene {
@@ -146,9 +144,9 @@ class OrcaCorridor final : public scenes::Scene {
   }
 
   void panel() override {
-    legend({{"walks east", kEastColor}, {"walks west", kWestColor}, {"crossed", dimmed(kEastColor, 0.55f)},
+    scenes::legend({{"walks east", kEastColor}, {"walks west", kWestColor}, {"crossed", dimmed(kEastColor, 0.55f)},
             {"yielding (pause sign)", kYieldColor}});
-    legend({{"selected", kSelectedColor}, {"lane guides", kGuideColor}});
+    scenes::legend({{"selected", kSelectedColor}, {"lane guides", kGuideColor}});
     ImGui::TextDisabled("Left-click an agent to select it.");
 
     scenes::sectionTitle("This round");
@@ -541,16 +539,6 @@ class OrcaCorridor final : public scenes::Scene {
     } else {
       ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "Infeasible: fallback");
       ImGui::TextWrapped("walls kept, largest violation of a neighbour plane %.1f minimised.", probe_.maxViolation);
-    }
-  }
-
-  // One line of colour names, each in its colour (RGBA8 packs as ImGui's IM_COL32 does).
-  static void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries) {
-    bool first = true;
-    for (const auto& [name, color] : entries) {
-      if (!first) ImGui::SameLine();
-      first = false;
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", name);
     }
   }
 

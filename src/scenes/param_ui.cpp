@@ -51,4 +51,13 @@ void sectionTitle(const char* title) {
   ImGui::TextDisabled("%s", title);
 }
 
+void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries) {
+  bool first = true;
+  for (const auto& [name, color] : entries) {
+    if (!first) ImGui::SameLine();
+    first = false;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", name);  // RGBA8 packs as IM_COL32 does
+  }
+}
+
 }  // namespace scenes

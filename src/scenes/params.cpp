@@ -5,11 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
-#include <fstream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include "render/atomic_file.hpp"
 #include "scenes/user_input.hpp"
 
 namespace scenes {
@@ -265,20 +263,7 @@ bool loadPresetText(std::span<const Param> params, const std::string& text, cons
 
 bool savePresetFile(std::span<const Param> params, const std::string& path, const std::string& sceneName,
                     std::string& error) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) { error = path + ": cannot write (" + std::strerror(errno) + ")"; return false; }
-    out << paramsToJson(params, sceneName).dump(2) << "\n";
-    out.flush();
-    if (!out) { error = path + ": write failed"; std::remove(tmp.c_str()); return false; }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = path + ": cannot replace (" + std::strerror(errno) + ")";
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+  return render::writeFileAtomically(path, paramsToJson(params, sceneName).dump(2) + "\n", error);
 }
 
 std::string describeParams(std::span<const Param> params) {

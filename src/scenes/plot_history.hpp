@@ -1,4 +1,4 @@
-// A small ring of a metric's recent values for a scene panel's plots (ImGui::PlotLines).
+// A small ring of recent values for a plot (ImGui::PlotLines): scene panels' metrics, the HUD's frame times.
 #pragma once
 #include <imgui.h>
 #include <algorithm>

@@ -3,10 +3,12 @@
 //   static bool registered = scenes::registerScene({"boids", "Boids playground", 2, &create});
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <glm/glm.hpp>
 #include "render/agent_batch.hpp"
@@ -132,5 +134,7 @@ std::string sceneNames();  // "murmuration, boids, ..." for messages
 bool paramWidgets(std::span<const Param> params, std::initializer_list<const char*> only = {});
 // A separator with a dim title, for grouping a panel.
 void sectionTitle(const char* title);
+// One line of colour names, each in its colour (RGBA8, as render/color.hpp packs it).
+void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries);
 
 }  // namespace scenes

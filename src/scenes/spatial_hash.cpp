@@ -75,8 +75,9 @@ uint32_t heatColor(float t) {
   return render::rgbaf(c.x, c.y, c.z, 0.6f);
 }
 
-ImVec4 imColor(uint32_t c) {
-  return ImVec4(float(c & 255) / 255.0f, float((c >> 8) & 255) / 255.0f, float((c >> 16) & 255) / 255.0f, 1.0f);
+ImVec4 imColor(uint32_t c) {  // opaque, whatever c's alpha: a legend swatch
+  const glm::vec4 v = render::unpackRgba(c);
+  return ImVec4(v.x, v.y, v.z, 1.0f);
 }
 
 class SpatialHash final : public scenes::Scene {

@@ -4,8 +4,6 @@
 #include <imgui.h>
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
-#include <utility>
 #include "render/color.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
@@ -161,8 +159,8 @@ class SteeringPlayground final : public scenes::Scene {
     ImGui::Text("%zu", world_.obstacles().size());
 
     scenes::sectionTitle("Legend");
-    legend({{"target", kTargetColor}, {"quarry", kQuarryColor}, {"obstacle", kObstacleColor}, {"avoiding", kAvoidingColor}});
-    legend({{"leader", render::colors::yellow}, {"velocity", kActualColor}, {"desired", kDesiredColor}, {"slot", kSlotColor}});
+    scenes::legend({{"target", kTargetColor}, {"quarry", kQuarryColor}, {"obstacle", kObstacleColor}, {"avoiding", kAvoidingColor}});
+    scenes::legend({{"leader", render::colors::yellow}, {"velocity", kActualColor}, {"desired", kDesiredColor}, {"slot", kSlotColor}});
     if (world_.params.seek && world_.params.arrive && !world_.params.formation && !world_.params.separate)
       ImGui::TextDisabled("(separation off: arrivers stack on the target)");
 
@@ -239,16 +237,6 @@ class SteeringPlayground final : public scenes::Scene {
 
  private:
   enum class Drag { None, Obstacle, Target };
-
-  // One line of colour names, each in its colour (RGBA8 packs as ImGui's IM_COL32 does).
-  static void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries) {
-    bool first = true;
-    for (const auto& [name, color] : entries) {
-      if (!first) ImGui::SameLine();
-      first = false;
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", name);
-    }
-  }
 
   float maxSpeedOf(size_t i) const {
     const sim::SteeringParams& P = world_.params;
