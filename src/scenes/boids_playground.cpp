@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include "render/color.hpp"
+#include "scenes/boids_params.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/models/flock.hpp"
@@ -23,16 +24,11 @@ class BoidsPlayground final : public scenes::Scene {
   BoidsPlayground() {
     const sim::BoidsParams d{};
     sim::BoidsParams& p = flock_.params;
-    params_ = {
-        scenes::Param::i("N", "agents (N)", &s_.count, 10, 5000, 300, "Number of boids", true),
-        scenes::Param::f("wSep", "separation weight", &p.wSeparation, 0, 3, d.wSeparation, "Push away from neighbours closer than the separation radius"),
-        scenes::Param::f("wAli", "alignment weight", &p.wAlignment, 0, 3, d.wAlignment, "Steer towards the neighbours' mean velocity"),
-        scenes::Param::f("wCoh", "cohesion weight", &p.wCohesion, 0, 3, d.wCohesion, "Steer towards the neighbours' centroid"),
-        scenes::Param::f("perception", "perception radius", &p.perceptionRadius, 10, 200, d.perceptionRadius, "Who counts as a neighbour (world units = pixels at 100%)"),
-        scenes::Param::f("separation", "separation radius", &p.separationRadius, 2, 190, d.separationRadius, "Closer than this pushes away; kept below the perception radius"),
-        scenes::Param::f("minSpeed", "min speed", &p.minSpeed, 0, 300, d.minSpeed, "Birds cannot hover: slower agents speed up to this"),
-        scenes::Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 400, d.maxSpeed, "Speed limit, units per second"),
-        scenes::Param::f("maxForce", "max force", &p.maxForce, 10, 2000, d.maxForce, "Steering limit, units per second squared", true),
+    params_ = {scenes::Param::i("N", "agents (N)", &s_.count, 10, 5000, 300, "Number of boids", true)};
+    for (const scenes::Param& rule :
+         scenes::boidsRuleParams(p, {200, 190, "Who counts as a neighbour (world units = pixels at 100%)"}))
+      params_.push_back(rule);
+    params_.insert(params_.end(), {
         scenes::Param::b("fov", "field of view", &p.useFieldOfView, d.useFieldOfView, "Reynolds' refinement: a blind spot behind each boid"),
         scenes::Param::f("fovAngle", "view angle", &p.fieldOfViewDegrees, 30, 360, d.fieldOfViewDegrees, "Total angle a boid sees, in degrees"),
         scenes::Param::b("separateRadii", "separate radii", &p.separateRadii, d.separateRadii, "Reynolds' refinement: own radii for alignment and cohesion"),
@@ -41,7 +37,7 @@ class BoidsPlayground final : public scenes::Scene {
         scenes::Param::e("neighbors", "neighbour search", &flock_.method, "brute|grid", sim::NeighborMethod::Grid, "Brute force O(N^2) or the uniform grid"),
         scenes::Param::b("showRadii", "show radii", &s_.showRadii, false, "Highlight one agent: its radii, neighbours and rule vectors"),
         scenes::Param::b("freeze", "freeze", &s_.frozen, false, "Stop the flock (single-step with the Step button)"),
-    };
+    });
     scenes::applyDefaults(params_);
     flock_.world.size = Vec2{1280.0f, 720.0f};
   }

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include "render/color.hpp"
 #include "render/gpu_boids.hpp"
+#include "scenes/boids_params.hpp"
 #include "scenes/scene.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/models/flock.hpp"
@@ -34,8 +35,6 @@ struct SceneSettings {
 class GpuScene final : public scenes::Scene {
  public:
   GpuScene() {
-    const sim::BoidsParams d{};
-    sim::BoidsParams& p = flock_.params;
     params_ = {
         scenes::Param::i("N", "agents (N)", &s_.count, 1000, 1000000, 20000,
                          "Number of boids; the world grows with N so each sees about 10 others", true),
@@ -43,16 +42,11 @@ class GpuScene final : public scenes::Scene {
                          "Where the boids step runs: CPU threads or OpenGL 4.3 compute shaders").withoutSlider(),
         scenes::Param::e("render", "render mode", &s_.render, "instanced|per-agent", 0,
                          "One instanced draw call for all agents, or one draw call per agent").withoutSlider(),
-        scenes::Param::f("wSep", "separation weight", &p.wSeparation, 0, 3, d.wSeparation, "Push away from neighbours closer than the separation radius"),
-        scenes::Param::f("wAli", "alignment weight", &p.wAlignment, 0, 3, d.wAlignment, "Steer towards the neighbours' mean velocity"),
-        scenes::Param::f("wCoh", "cohesion weight", &p.wCohesion, 0, 3, d.wCohesion, "Steer towards the neighbours' centroid"),
-        scenes::Param::f("perception", "perception radius", &p.perceptionRadius, 10, 100, d.perceptionRadius, "Who counts as a neighbour; also the grid's cell size"),
-        scenes::Param::f("separation", "separation radius", &p.separationRadius, 2, 90, d.separationRadius, "Closer than this pushes away; kept below the perception radius"),
-        scenes::Param::f("minSpeed", "min speed", &p.minSpeed, 0, 300, d.minSpeed, "Birds cannot hover: slower agents speed up to this"),
-        scenes::Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 400, d.maxSpeed, "Speed limit, units per second"),
-        scenes::Param::f("maxForce", "max force", &p.maxForce, 10, 2000, d.maxForce, "Steering limit, units per second squared", true),
-        scenes::Param::f("size", "agent size", &s_.agentSize, 2, 60, 12, "Drawn length of an agent, world units"),
     };
+    for (const scenes::Param& rule :
+         scenes::boidsRuleParams(flock_.params, {100, 90, "Who counts as a neighbour; also the grid's cell size"}))
+      params_.push_back(rule);
+    params_.push_back(scenes::Param::f("size", "agent size", &s_.agentSize, 2, 60, 12, "Drawn length of an agent, world units"));
     scenes::applyDefaults(params_);
     flock_.method = sim::NeighborMethod::Grid;
   }
