@@ -349,39 +349,42 @@ void Crowd::step(float dt) {
   // the full distance. Exact: when a radius holds k agents, the k nearest are among them.
   const float close = 0.99f * 2.0f * params.radius;
   const float reach = stepReach(params, dt);
-  parallelFor(n, [&](size_t k) {
-    const uint32_t i = order[k];
+  parallelForRange(n, [&](size_t firstAgent, size_t lastAgent) {
+    // Reused across the chunk's agents: their arrays need no zeroing per agent.
     NearestNeighbors near;
-    uint32_t closePairs = 0, checks = 0;
-    float minSq = 3.4e38f;
-    float radius = std::clamp(queryRadius_[i], std::min(reach, params.neighborDist), params.neighborDist);
-    for (;;) {
-      near.count = 0;
-      near.capacity = capacity_;
-      closePairs = 0;
-      minSq = 3.4e38f;
-      checks += grid_.forEachInRadius(uint32_t(k), sorted[k], radius, [&](uint32_t j, const Vec2& off, float d2) {
-        near.offer(j, off, d2);
-        minSq = std::min(minSq, d2);
-        if (d2 < close * close && j > k) ++closePairs;
-      });
-      if (near.count >= maxNeighbors || radius >= params.neighborDist) break;
-      radius = params.neighborDist;
-    }
-    queryRadius_[i] = near.count >= maxNeighbors
-                          ? 1.1f * (std::sqrt(near.distSq[maxNeighbors - 1]) + 2.0f * params.maxSpeed * dt)
-                          : params.neighborDist;
-    checks_[k] = checks;
-    overlaps_[k] = closePairs;
-    minDistSq_[k] = minSq;
-    const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
-    within_[k] = uint32_t(kept);
     PlaneSet planes;
-    buildProgram(planes, uint32_t(k), sorted[k], sortedVelocity_[k], near, kept, sortedVelocity_, obstaclesOf(i), params,
-                 dt, stepSafety);
-    const LpResult r = solve(planes.span(), sortedPreferred_[k], params.maxSpeed);
-    nextSorted_[k] = r.velocity;
-    feasible_[k] = r.feasible ? 1 : 0;
+    for (size_t k = firstAgent; k < lastAgent; ++k) {
+      const uint32_t i = order[k];
+      uint32_t closePairs = 0, checks = 0;
+      float minSq = 3.4e38f;
+      float radius = std::clamp(queryRadius_[i], std::min(reach, params.neighborDist), params.neighborDist);
+      for (;;) {
+        near.count = 0;
+        near.capacity = capacity_;
+        closePairs = 0;
+        minSq = 3.4e38f;
+        checks += grid_.forEachInRadius(uint32_t(k), sorted[k], radius, [&](uint32_t j, const Vec2& off, float d2) {
+          near.offer(j, off, d2);
+          minSq = std::min(minSq, d2);
+          if (d2 < close * close && j > k) ++closePairs;
+        });
+        if (near.count >= maxNeighbors || radius >= params.neighborDist) break;
+        radius = params.neighborDist;
+      }
+      queryRadius_[i] = near.count >= maxNeighbors
+                            ? 1.1f * (std::sqrt(near.distSq[maxNeighbors - 1]) + 2.0f * params.maxSpeed * dt)
+                            : params.neighborDist;
+      checks_[k] = checks;
+      overlaps_[k] = closePairs;
+      minDistSq_[k] = minSq;
+      const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
+      within_[k] = uint32_t(kept);
+      buildProgram(planes, uint32_t(k), sorted[k], sortedVelocity_[k], near, kept, sortedVelocity_, obstaclesOf(i), params,
+                   dt, stepSafety);
+      const LpResult r = solve(planes.span(), sortedPreferred_[k], params.maxSpeed);
+      nextSorted_[k] = r.velocity;
+      feasible_[k] = r.feasible ? 1 : 0;
+    }
   }, 64);
 
   stats_ = {};
