@@ -1,10 +1,23 @@
 # Turns every file in DIR into a string in OUT, so the program runs from any working directory.
-file(GLOB files ${DIR}/*.vert ${DIR}/*.frag ${DIR}/*.comp)
+# GLSL_TARGET "core" keeps the sources' `#version 330 core`; "es" (WebGL 2) gives them GLSL ES 3.00
+# instead, with the default precisions an ES fragment shader must declare. Nothing else differs.
+# WebGL 2 has no compute shaders: "es" leaves the .comp files out (the gpu scene falls back without them).
+if(GLSL_TARGET STREQUAL "es")
+  file(GLOB files ${DIR}/*.vert ${DIR}/*.frag)
+else()
+  file(GLOB files ${DIR}/*.vert ${DIR}/*.frag ${DIR}/*.comp)
+endif()
 list(SORT files)
-set(body "// Generated from shaders/ by third_party/embed_shaders.cmake. Do not edit.\n#include <cstring>\nnamespace render {\nstruct EmbeddedShader { const char* name; const char* source; };\nstatic const EmbeddedShader kShaders[] = {\n")
+set(body "// Generated from shaders/ by cmake/embed_shaders.cmake. Do not edit.\n#include <cstring>\nnamespace render {\nstruct EmbeddedShader { const char* name; const char* source; };\nstatic const EmbeddedShader kShaders[] = {\n")
 foreach(f ${files})
   get_filename_component(name ${f} NAME)
   file(READ ${f} text)
+  if(GLSL_TARGET STREQUAL "es")
+    string(REPLACE "#version 330 core\n" "#version 300 es\nprecision highp float;\nprecision highp int;\n" text "${text}")
+    if(NOT text MATCHES "^#version 300 es\n")
+      message(FATAL_ERROR "${f}: expected its first line to be `#version 330 core`")
+    endif()
+  endif()
   set(body "${body}  {\"${name}\", R\"crowdlab_glsl(${text})crowdlab_glsl\"},\n")
 endforeach()
 set(body "${body}};\nconst char* embeddedShader(const char* name) {\n  for (const auto& s : kShaders) if (std::strcmp(s.name, name) == 0) return s.source;\n  return nullptr;\n}\n}  // namespace render\n")

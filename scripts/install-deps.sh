@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever crowdlab needs that is missing, with apt-get (as root, or through sudo).
-# On a system without apt it prints the list and stops.
+# On a system without apt it prints the list and stops. Arguments name extra packages that one
+# script needs (scripts/web.sh: emscripten; its tests: chromium).
 set -euo pipefail
 
 packages=(
@@ -9,6 +10,7 @@ packages=(
   libgtest-dev nlohmann-json3-dev libnanoflann-dev libgl-dev
   fonts-dejavu-core
   xvfb xauth libgl1-mesa-dri apitrace
+  "$@"
 )
 
 missing=()

@@ -26,3 +26,10 @@ cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDLA
 cmake --build "$tsan" -j "$jobs" --target crowdlab_stepper_tests
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir "$tsan" -R '^Stepper\.' --output-on-failure -j "$jobs" --timeout 600
+
+# The browser build (WebAssembly + WebGL 2): SDL2 and ImGui for Emscripten are built once into
+# build-web/deps and reused. Headless Chromium then opens every scene's page (screenshots in
+# build-web/test-out) and checks agents on screen, a clean console and URL parameters.
+"$root/scripts/install-deps.sh" chromium python3-pil
+"$root/scripts/web.sh" --build-only
+/usr/bin/python3 "$root/tests/web/page_check.py" "$root/build-web/site" "$root/build-web/test-out"

@@ -11,12 +11,16 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 #include "app/hud.hpp"
 #include "app/input.hpp"
+#include <limits>
+#include <nlohmann/json.hpp>
 #include "app/look.hpp"
+#include "app/platform.hpp"
 #include "app/metrics_log.hpp"
 #include "app/recording.hpp"
 #include "app/settings.hpp"
@@ -60,7 +64,9 @@ bool parseKeys(const std::vector<std::string>& names, std::vector<SDL_Keysym>& o
 class App {
  public:
   App(const Options& o, SdlContext& sdl, Settings& settings)
-      : options_(o), sdl_(sdl), settings_(settings), stepper_([this](float dt) { scene_->step(dt); }) {
+      : options_(o), sdl_(sdl), settings_(settings),
+        stepper_([this](float dt) { scene_->step(dt); },
+                 platform::canStepInBackground() ? Stepper::kAsyncAfterMs : std::numeric_limits<double>::infinity()) {
     stepper_.onStepped = [this] { afterStep(); };
   }
 
@@ -78,12 +84,15 @@ class App {
       std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
       return 1;
     }
-    enableGlDebugMessages();
+    platform::enableGlDebugMessages();
     vsync_ = options_.vsync.value_or(settings_.vsync);
     // A saved scale wins; a first run picks one the display can be read at (look.hpp).
     SDL_DisplayMode display{};
     const bool displayKnown = SDL_GetCurrentDisplayMode(std::max(0, SDL_GetWindowDisplayIndex(sdl_.window)), &display) == 0;
-    const float scale = settings_.uiScale > 0 ? settings_.uiScale : firstRunUiScale(displayKnown ? display.h : 0);
+    const float platformScale = platform::defaultUiScale();  // the browser's, from devicePixelRatio
+    const float scale = settings_.uiScale > 0  ? settings_.uiScale
+                        : platformScale > 0    ? platformScale
+                                               : firstRunUiScale(displayKnown ? display.h : 0);
     look_ = pendingLook_ = {scale, settings_.darkTheme};
     updateViewport();
     applyLook(look_, pixelsPerPoint());
@@ -101,13 +110,19 @@ class App {
     if (options_.recordFrames)
       startRecording(options_.recordFrames, options_.recordDir.empty() ? timestampedName(sceneName_, "") : options_.recordDir);
 
-    const auto start = Clock::now();
-    auto last = start;
-    while (!quit_) {
+    platform::setStateReporter([this] { return stateJson(); });
+    platform::onPageHide([this] { saveUserSettings(); });
+    start_ = last_ = Clock::now();
+    return 0;
+  }
+
+  // One frame: events, steps, drawing. False when the run is over.
+  bool frame() {
+    {
       const auto now = Clock::now();
-      const double frameSeconds = std::chrono::duration<double>(now - last).count();
-      last = now;
-      ctx_.realTime = secondsSince(start);
+      const double frameSeconds = std::chrono::duration<double>(now - last_).count();
+      last_ = now;
+      ctx_.realTime = secondsSince(start_);
       hud_.frameTimes.push(float(frameSeconds * 1000.0));
       frameMs_.push(frameSeconds * 1000.0);
       feedScriptedKey();
@@ -121,10 +136,47 @@ class App {
       stepper_.advance(frameSeconds, lockstep());
       renderFrame();
       if (benchmarkEnds_ && Clock::now() >= *benchmarkEnds_) finishBenchmark();
-      if (options_.frames && ++frame_ >= options_.frames) break;
+      if (options_.frames && ++frame_ >= options_.frames) return false;
     }
+    return !quit_;
+  }
+
+  int finish() {
     stepper_.waitIdle();
-    return finish();
+    recorder_.stop();
+    saveUserSettings();
+    std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\nui_visible=%d\nhelp_open=%d\n"
+                "step_ms_median=%.4f\nui_scale=%.2f\ntheme=%s\nstyle=%s\nworld_area=%.0f,%.0f,%.0fx%.0f\nagents_outside_view=%zu\ntext_contrast=%.2f\n",
+                sceneName_.c_str(), frame_, static_cast<unsigned long long>(stepper_.steps()), lastStats_.agents,
+                lastStats_.drawCalls, lastStats_.agentDrawCalls, int(uiVisible_), int(hud_.showHelp),
+                median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
+                styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
+                agentsOutsideView_, panelTextContrast());
+    if (!options_.metricsCsv.empty()) {
+      std::string error;
+      if (!log_.writeCsv(options_.metricsCsv, error)) {
+        std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+        return 1;
+      }
+    }
+    renderer_.shutdown();
+    return screenshotFailed_ || recordFailed_ ? 1 : 0;
+  }
+
+  // What the page's hook reports: the scene's parameters (as a preset holds them), its metrics,
+  // the steps taken, and the median time of the steps in the last ten seconds.
+  std::string stateJson() {
+    nlohmann::json j = scenes::paramsToJson(scene_->params(), sceneName_);
+    j["steps"] = stepper_.steps();
+    j["step_ms_median"] = median(stepper_.recentStepMs(kBenchmarkSeconds));
+    j["agents"] = lastStats_.agents;
+    nlohmann::json metrics = nlohmann::json::object();
+    for (const sim::Metric& m : metrics_) metrics[m.name] = m.value;
+    j["metrics"] = metrics;
+    const render::Camera2D& c2 = ctx_.camera2D;
+    const render::OrbitCamera& c3 = ctx_.camera3D;
+    j["camera"] = {{"zoom", c2.zoom}, {"center", {c2.center.x, c2.center.y}}, {"distance", c3.distance}, {"yaw", c3.yaw}};
+    return j.dump();
   }
 
  private:
@@ -221,7 +273,7 @@ class App {
 
   void onCommand(const Command& c) {
     switch (c.kind) {
-      case Command::Quit: quit_ = true; break;
+      case Command::Quit: quit_ = platform::canQuit(); break;
       case Command::Escape: onEscape(); break;
       case Command::TogglePause: stepper_.paused = !stepper_.paused; break;
       case Command::SingleStep: stepper_.requestSingleStep(); break;
@@ -250,6 +302,8 @@ class App {
       hud_.showHelp = false;
     } else if (fullscreen()) {
       setFullscreen(false);
+    } else if (!platform::canQuit()) {
+      // A page is closed with its tab.
     } else if (escapePressedAt_ && secondsSince(*escapePressedAt_) <= kEscQuitSeconds) {
       quit_ = true;
     } else {
@@ -363,7 +417,8 @@ class App {
 
     const bool lastFrame = options_.frames && frame_ + 1 >= options_.frames;
     if (screenshotRequested_) {
-      screenshot(timestampedName(sceneName_, ".png"));
+      const std::string path = timestampedName(sceneName_, ".png");
+      if (screenshot(path)) hud_.message = platform::deliverFile(path);
       screenshotRequested_ = false;
     }
     if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot);
@@ -402,11 +457,15 @@ class App {
     flag = true;
   }
 
-  void screenshot(const std::string& path) {
+  bool screenshot(const std::string& path) {
     std::string message;
-    if (!saveScreenshot(path, drawableSize_.x, drawableSize_.y, message)) return fail(message, screenshotFailed_);
+    if (!saveScreenshot(path, drawableSize_.x, drawableSize_.y, message)) {
+      fail(message, screenshotFailed_);
+      return false;
+    }
     hud_.message = message;
     std::printf("screenshot=%s\n", path.c_str());
+    return true;
   }
 
   void startRecording(int frames, const std::string& dir) {
@@ -470,7 +529,7 @@ class App {
     if (act.exportCsv) {
       const std::string path = timestampedName(sceneName_, "-metrics.csv");
       std::string error;
-      hud_.message = log_.writeCsv(path, error) ? "saved " + fullPath(path) : error;
+      hud_.message = log_.writeCsv(path, error) ? platform::deliverFile(path) : error;
     }
     if (!act.switchTo.empty() && act.switchTo != sceneName_) {
       std::string error;
@@ -500,27 +559,7 @@ class App {
     }
     std::string error;
     if (!saveSettings(settingsPath(), settings_, error)) std::fprintf(stderr, "crowdlab: settings not saved: %s\n", error.c_str());
-  }
-
-  int finish() {
-    recorder_.stop();
-    saveUserSettings();
-    std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\nui_visible=%d\nhelp_open=%d\n"
-                "step_ms_median=%.4f\nui_scale=%.2f\ntheme=%s\nstyle=%s\nworld_area=%.0f,%.0f,%.0fx%.0f\nagents_outside_view=%zu\ntext_contrast=%.2f\n",
-                sceneName_.c_str(), frame_, static_cast<unsigned long long>(stepper_.steps()), lastStats_.agents,
-                lastStats_.drawCalls, lastStats_.agentDrawCalls, int(uiVisible_), int(hud_.showHelp),
-                median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
-                styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
-                agentsOutsideView_, panelTextContrast());
-    if (!options_.metricsCsv.empty()) {
-      std::string error;
-      if (!log_.writeCsv(options_.metricsCsv, error)) {
-        std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
-        return 1;
-      }
-    }
-    renderer_.shutdown();
-    return screenshotFailed_ || recordFailed_ ? 1 : 0;
+    else platform::persistFiles();
   }
 
   const Options& options_;
@@ -546,6 +585,7 @@ class App {
   std::optional<Clock::time_point> escapePressedAt_, benchmarkEnds_;
   RecentSamples frameMs_, metricsMs_;
   glm::vec2 windowSize_{1280, 720}, worldOrigin_{0, 0}, worldSize_{1280, 720};
+  Clock::time_point start_, last_;
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;
   size_t agentsOutsideView_ = 0;
@@ -557,12 +597,23 @@ class App {
 }  // namespace
 
 int runWindow(const Options& given) {
+  // What the run uses lives here: in the browser the loop outlives this function.
+  struct Run {
+    Options options;
+    Settings settings;
+    SdlContext sdl;
+    std::unique_ptr<App> app;
+    int code = 0;
+  };
+  auto run = std::make_shared<Run>();
   std::string warning, error;
-  Settings settings = loadSettings(settingsPath(), warning);
+  Settings& settings = run->settings;
+  settings = loadSettings(settingsPath(), warning);
   if (!warning.empty()) std::fprintf(stderr, "crowdlab: %s\n", warning.c_str());
   // Resolve the scene the window will open, then check the flags against that scene before
   // opening anything, so mistakes exit 2 quickly.
-  Options o = given;
+  Options& o = run->options;
+  o = given;
   std::string sceneWarning;
   o.scene = resolveSceneName(given, settings, sceneWarning);
   if (!sceneWarning.empty()) {
@@ -577,7 +628,7 @@ int runWindow(const Options& given) {
     }
   }
   int width = o.sizeGiven ? o.width : settings.windowWidth, height = o.sizeGiven ? o.height : settings.windowHeight;
-  SdlContext sdl;
+  SdlContext& sdl = run->sdl;
   if (!openWindow(sdl, width, height, o.fullscreen, false, error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
@@ -587,17 +638,25 @@ int runWindow(const Options& given) {
   ImGui::GetIO().IniFilename = nullptr;  // window layout is not worth a file in the working directory
   if (!o.sizeGiven && settings.windowX >= 0 && settings.windowY >= 0) SDL_SetWindowPosition(sdl.window, settings.windowX, settings.windowY);
   ImGui_ImplSDL2_InitForOpenGL(sdl.window, sdl.gl);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
-  int code = 0;
-  {
-    App app(o, sdl, settings);
-    if (!warning.empty()) app.showMessage(warning);
-    code = app.run();
+  ImGui_ImplOpenGL3_Init(platform::imguiGlslVersion());
+  run->app = std::make_unique<App>(o, sdl, settings);
+  if (!warning.empty()) run->app->showMessage(warning);
+  auto shutDown = [run] {
+    run->app.reset();
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+  };
+  run->code = run->app->run();
+  if (run->code != 0) {
+    shutDown();
+    return run->code;
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
-  ImGui::DestroyContext();
-  return code;
+  platform::runLoop([run] { return run->app->frame(); }, [run, shutDown] {
+    run->code = run->app->finish();
+    shutDown();
+  });
+  return run->code;
 }
 
 }  // namespace app

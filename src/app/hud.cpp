@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include "app/platform.hpp"
 
 namespace app {
 
@@ -92,7 +93,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       if (s.recording) {
         ImGui::Text("recording %d / %d frames", s.recordedFrames, s.recordTotal);
         if (ImGui::Button("Stop recording")) act.stopRecording = true;
-      } else {
+      } else if (platform::hasUserFiles()) {  // a PNG sequence needs a folder to go to
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
         ImGui::InputInt("##frames", &hud.recordFrames, 60, 600);
         hud.recordFrames = std::clamp(hud.recordFrames, 1, 100000);

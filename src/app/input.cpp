@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 #include <backends/imgui_impl_sdl.h>
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 
@@ -48,6 +49,11 @@ std::vector<Command> Input::poll(scenes::Scene& scene, scenes::SceneContext& ctx
         pointer_ = {float(e.motion.x), float(e.motion.y)};
         pointerInWindow_ = true;
         onMotion(e.motion, scene, ctx, sceneIdle);
+        break;
+      case SDL_FINGERDOWN:
+      case SDL_FINGERUP:
+      case SDL_FINGERMOTION:
+        onFinger(e.tfinger, e.type, scene, ctx);
         break;
       case SDL_MOUSEWHEEL:
         if (!io.WantCaptureMouse && overWorld()) {
@@ -106,8 +112,9 @@ void Input::onButton(const SDL_MouseButtonEvent& b, bool down, scenes::Scene& sc
   const auto m = mouseEvent(ctx, down ? scenes::MouseEvent::Down : scenes::MouseEvent::Up, button, inWorld());
   const bool used = sceneIdle && scene.onMouse(m);
   if (down && !used) {
-    // Camera drags: 2D pans with right/middle; 3D orbits with left and pans with right/middle.
-    if (scene.view() == scenes::View::TwoD) dragging_ = (button == 2 || button == 3) ? button : 0;
+    // Camera drags: 2D pans with right/middle (and a finger); 3D orbits with left and pans with right/middle.
+    const bool finger = b.which == SDL_TOUCH_MOUSEID;
+    if (scene.view() == scenes::View::TwoD) dragging_ = (button == 2 || button == 3 || finger) ? button : 0;
     else dragging_ = button;
   }
   if (!down && button == dragging_) dragging_ = 0;
@@ -117,6 +124,7 @@ void Input::onMotion(const SDL_MouseMotionEvent& mm, scenes::Scene& scene, scene
   ctx.mouseScreen = inWorld();
   ctx.mouseWorld = ctx.camera2D.screenToWorld(ctx.mouseScreen);
   const glm::vec2 d{float(mm.xrel), float(mm.yrel)};
+  if (dragging_ && fingers_.size() >= 2) return;  // a pinch zooms; its first finger does not also drag
   if (dragging_) {
     if (scene.view() == scenes::View::TwoD) ctx.camera2D.panPixels(d);
     else if (dragging_ == 1) ctx.camera3D.orbit(d);
@@ -131,6 +139,37 @@ void Input::onMotion(const SDL_MouseMotionEvent& mm, scenes::Scene& scene, scene
     return;
   }
   if (sceneIdle && !ImGui::GetIO().WantCaptureMouse) scene.onMouse(mouseEvent(ctx, scenes::MouseEvent::Move, 0, inWorld()));
+}
+
+void Input::onFinger(const SDL_TouchFingerEvent& f, Uint32 type, scenes::Scene& scene, scenes::SceneContext& ctx) {
+  // SDL gives 0..1 of the window; the camera wants points in the world area beside the docked panels.
+  glm::ivec2 window{0, 0};
+  if (SDL_Window* w = SDL_GetWindowFromID(f.windowID)) SDL_GetWindowSize(w, &window.x, &window.y);
+  const glm::vec2 windowSize = window.x > 0 ? glm::vec2(window) : worldOrigin_ + worldSize_;
+  const glm::vec2 at = glm::vec2{f.x, f.y} * windowSize - worldOrigin_;
+  auto it = std::find_if(fingers_.begin(), fingers_.end(), [&](const Finger& g) { return g.id == f.fingerId; });
+  if (type == SDL_FINGERUP) {
+    if (it != fingers_.end()) fingers_.erase(it);
+    return;
+  }
+  if (it == fingers_.end()) {
+    fingers_.push_back({f.fingerId, at});
+    return;
+  }
+  if (fingers_.size() < 2 || (it - fingers_.begin()) > 1 || ImGui::GetIO().WantCaptureMouse) {
+    it->at = at;
+    return;
+  }
+  // Two fingers: the change in their distance is the zoom, about their midpoint.
+  const Finger& other = fingers_[it == fingers_.begin() ? 1 : 0];
+  const float before = glm::distance(it->at, other.at);
+  it->at = at;
+  const float after = glm::distance(it->at, other.at);
+  if (before < 1.0f || after < 1.0f) return;
+  const float factor = after / before;
+  if (scene.view() == scenes::View::TwoD) ctx.camera2D.zoomAt((it->at + other.at) * 0.5f, factor);
+  else ctx.camera3D.zoom(1.0f / factor);
+  ctx.mouseWorld = ctx.camera2D.screenToWorld(ctx.mouseScreen);
 }
 
 }  // namespace app

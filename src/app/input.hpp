@@ -1,5 +1,7 @@
 // Input: SDL events -> ImGui first -> the app's keys (returned as commands) -> the scene (targets,
-// dragging) -> the camera (pan, orbit, zoom). The pointer position comes from SDL's motion events,
+// dragging) -> the camera (pan, orbit, zoom). Touch (a phone, a tablet, a touch screen): SDL turns
+// the first finger into the mouse, so a tap sets a target or selects; a finger dragging where the
+// scene takes nothing pans in 2D and orbits in 3D; two fingers pinch to zoom. The pointer position comes from SDL's motion events,
 // not from polling, so synthetic input (VNC, xdotool) hovers and drags like a real mouse.
 #pragma once
 #include <SDL.h>
@@ -37,6 +39,13 @@ class Input {
   void onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std::vector<Command>& out);
   void onButton(const SDL_MouseButtonEvent& b, bool down, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle);
   void onMotion(const SDL_MouseMotionEvent& m, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle);
+  void onFinger(const SDL_TouchFingerEvent& f, Uint32 type, scenes::Scene& scene, scenes::SceneContext& ctx);
+
+  struct Finger {
+    SDL_FingerID id;
+    glm::vec2 at;  // window points
+  };
+  std::vector<Finger> fingers_;
 
   bool overWorld() const;
   glm::vec2 inWorld() const { return pointer_ - worldOrigin_; }

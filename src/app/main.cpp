@@ -26,7 +26,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (options.listParams) {
-    scenes::SceneContext ctx;
     const scenes::SceneEntry* entry = scenes::findScene(options.scene);
     if (!entry) {
       std::fprintf(stderr, "crowdlab: unknown scene %s (scenes: %s)\n%s", scenes::quoteText(options.scene).c_str(),

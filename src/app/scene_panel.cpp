@@ -5,6 +5,7 @@
 #include <filesystem>
 #include "app/hud.hpp"
 #include "app/look.hpp"
+#include "app/platform.hpp"
 #include "app/settings.hpp"
 #include "scenes/presets.hpp"
 
@@ -58,10 +59,16 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   if (ImGui::Button("Save preset")) {
     std::string dir = userPresetDir(sceneName);
     std::string path = dir + "/" + fileSafe(m.saveName) + ".json";
-    if (makeDirectories(dir, error) && scenes::savePresetFile(scene.params(), path, sceneName, error))
+    if (makeDirectories(dir, error) && scenes::savePresetFile(scene.params(), path, sceneName, error)) {
       report(m, "saved " + path, false);
-    else
+      platform::persistFiles();
+    } else {
       report(m, error, true);
+    }
+  }
+  if (!platform::hasUserFiles()) {
+    ImGui::TextDisabled("presets are saved in this browser");
+    return changed;
   }
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
   ImGui::InputTextWithHint("##loadpath", "path/to/preset.json", m.loadPath, sizeof(m.loadPath));

@@ -38,7 +38,8 @@ class Stepper {
 
   // `step` advances the simulation by dt; a step slower than `asyncAfterMs` sends the next ones to
   // a worker thread, so the window keeps answering.
-  explicit Stepper(std::function<void(float)> step, double asyncAfterMs = 40.0)
+  static constexpr double kAsyncAfterMs = 40.0;
+  explicit Stepper(std::function<void(float)> step, double asyncAfterMs = kAsyncAfterMs)
       : step_(std::move(step)), asyncAfterMs_(asyncAfterMs) {}
   ~Stepper() { waitIdle(); }
   Stepper(const Stepper&) = delete;

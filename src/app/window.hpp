@@ -20,7 +20,5 @@ bool openWindow(SdlContext& sdl, int width, int height, bool fullscreen, bool hi
 // Runs `body` with a current context in a hidden window (bench --case gpu-boids); a message and
 // false when there is no display or no context.
 bool withHiddenGlContext(const std::function<void()>& body, std::string& error);
-// Prints GL errors and warnings (each once) where KHR_debug is there.
-void enableGlDebugMessages();
 
 }  // namespace app

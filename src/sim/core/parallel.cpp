@@ -6,6 +6,13 @@
 #include <thread>
 
 namespace sim {
+
+#if CROWDLAB_SERIAL
+// One thread, always: threadCount() == 1 sends every loop down its serial branch.
+int hardwareThreads() { return 1; }
+void setThreadCount(int) {}
+int threadCount() { return 1; }
+#else
 namespace {
 int gThreads = 0;
 tbb::task_arena* gArena = nullptr;
@@ -37,6 +44,7 @@ tbb::task_arena& arena() {
   if (!gArena) setThreadCount(0);
   return *gArena;
 }
+#endif
 
 ScopedThreadCount::ScopedThreadCount(int threads) : previous_(threadCount()) {
   setThreadCount(std::min(threads, hardwareThreads()));

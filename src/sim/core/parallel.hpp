@@ -1,18 +1,24 @@
 // Parallel loops over agents. Every loop body reads the previous state and writes only its own
 // agent's slot, so the result does not depend on the thread count or the schedule.
+// Without oneTBB (CROWDLAB_SERIAL: the browser build, which has no threads) every loop runs on the
+// calling thread in index order; by the rule above its results are the same as the parallel build's.
 #pragma once
 #include <cstddef>
+#if !CROWDLAB_SERIAL
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#endif
 
 namespace sim {
 
 // 0 means "all cores". Takes effect for every later parallelFor.
 void setThreadCount(int threads);
 int threadCount();        // threads parallelFor uses now
-int hardwareThreads();    // cores the machine offers
+int hardwareThreads();    // cores the machine offers (1 in a serial build)
+#if !CROWDLAB_SERIAL
 tbb::task_arena& arena();
+#endif
 
 // Runs with `threads` (clamped to the cores there are) while alive, then puts back the count
 // before it: a scene's own thread setting never outlives its step.
@@ -34,11 +40,13 @@ void parallelFor(size_t n, Body&& body, size_t grain = 128) {
     for (size_t i = 0; i < n; ++i) body(i);
     return;
   }
+#if !CROWDLAB_SERIAL
   arena().execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain), [&](const tbb::blocked_range<size_t>& r) {
       for (size_t i = r.begin(); i != r.end(); ++i) body(i);
     });
   });
+#endif
 }
 
 // Range version: body(begin, end) for loops that keep per-chunk accumulators.
@@ -46,10 +54,12 @@ template <class Body>
 void parallelForRange(size_t n, Body&& body, size_t grain = 128) {
   if (n == 0) return;
   if (threadCount() == 1 || n <= grain) { body(size_t(0), n); return; }
+#if !CROWDLAB_SERIAL
   arena().execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain),
                       [&](const tbb::blocked_range<size_t>& r) { body(r.begin(), r.end()); });
   });
+#endif
 }
 
 }  // namespace sim

@@ -1,0 +1,109 @@
+// The browser side of platform.hpp (Emscripten): WebGL 2, the page's animation-frame loop, files
+// as downloads, settings and presets in IndexedDB (an IDBFS folder set up by web/pre.js), and the
+// page's hook `crowdlab.state()`.
+#include "app/platform.hpp"
+
+#include <SDL.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+namespace app::platform {
+
+namespace {
+struct Loop {
+  std::function<bool()> frame;
+  std::function<void()> done;
+};
+Loop* gLoop = nullptr;  // lives as long as the page
+std::function<std::string()> gReporter;
+std::function<void()> gOnPageHide;
+std::string gState;
+
+void onAnimationFrame(void*) {
+  if (gLoop->frame()) return;
+  emscripten_cancel_main_loop();
+  gLoop->done();
+}
+
+EM_JS(void, offerDownload, (const char* name, const unsigned char* data, int size), {
+  const url = URL.createObjectURL(new Blob([HEAPU8.slice(data, data + size)]));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = UTF8ToString(name);
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(function() { URL.revokeObjectURL(url); }, 60000);
+});
+
+EM_JS(void, syncStorageToIndexedDb, (), {
+  FS.syncfs(false, function(err) { if (err) console.warn('crowdlab: could not save to browser storage: ' + err); });
+});
+
+EM_JS(double, cssDevicePixelRatio, (), { return window.devicePixelRatio || 1; });
+EM_JS(int, coarsePointer, (), { return window.matchMedia && window.matchMedia('(pointer: coarse)').matches ? 1 : 0; });
+
+EM_BOOL onVisibilityChange(int, const EmscriptenVisibilityChangeEvent* e, void*) {
+  if (e->hidden && gOnPageHide) gOnPageHide();
+  return EM_FALSE;
+}
+}  // namespace
+
+void requestGlContext() {
+  // WebGL 2 is OpenGL ES 3.0 to SDL.
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+}
+
+bool loadGl(std::string&) { return true; }  // Emscripten links the entry points itself
+void enableGlDebugMessages() {}              // WebGL reports its errors in the page's console
+const char* imguiGlslVersion() { return "#version 300 es"; }
+
+void runLoop(std::function<bool()> frame, std::function<void()> done) {
+  gLoop = new Loop{std::move(frame), std::move(done)};
+  emscripten_set_main_loop_arg(onAnimationFrame, nullptr, 0, false);
+}
+
+bool canStepInBackground() { return false; }
+bool canQuit() { return false; }
+
+bool hasUserFiles() { return false; }
+
+std::string deliverFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) return "cannot read " + path;
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  offerDownload(name.c_str(), bytes.data(), int(bytes.size()));
+  std::remove(path.c_str());  // the download holds it now; the page's memory does not need it
+  return "downloaded " + name;
+}
+
+void persistFiles() { syncStorageToIndexedDb(); }
+
+void onPageHide(std::function<void()> save) {
+  gOnPageHide = std::move(save);
+  emscripten_set_visibilitychange_callback(nullptr, EM_FALSE, onVisibilityChange);
+}
+
+float defaultUiScale() {
+  // The canvas is drawn at devicePixelRatio, so text is crisp at any scale; on a touch screen with a
+  // dense display (a phone) the widgets grow towards finger size.
+  return coarsePointer() ? std::clamp(float(cssDevicePixelRatio()) * 0.6f, 1.0f, 2.0f) : 1.0f;
+}
+
+void setStateReporter(std::function<std::string()> reporter) { gReporter = std::move(reporter); }
+
+}  // namespace app::platform
+
+// For the page: window.crowdlab.state() parses this (web/pre.js).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* crowdlab_state_json() {
+  app::platform::gState = app::platform::gReporter ? app::platform::gReporter() : std::string("{}");
+  return app::platform::gState.c_str();
+}

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Opens crowdlab's web page in headless Chromium and checks what a visitor would see.
+
+    page_check.py SITE_DIR OUT_DIR [--scenes a,b,...] [--timeout S]
+
+For each scene it serves SITE_DIR on a free localhost port, opens index.html?scene=NAME, waits until
+the app has stepped, takes a screenshot (OUT_DIR/web-NAME.png) and checks that
+  - the world area shows agents' colours (a blank or single-colour canvas fails),
+  - the page's console has no errors and no uncaught exceptions,
+and once that a parameter given in the URL reaches the simulation (window.crowdlab.state()). It also
+prints the gzip size of crowdlab.wasm + crowdlab.js (must stay under 4 MB) and how long the first,
+uncached load took until the app ran (must stay under 3 s).
+Chromium is driven over --remote-debugging-pipe (the DevTools protocol on two pipes), so nothing
+beyond Python's standard library and Pillow is needed. Exit code 0 when every check passes.
+"""
+import argparse, base64, functools, gzip, http.server, io, json, os, shutil, subprocess, sys, tempfile, threading, time
+
+try:
+    from PIL import Image, ImageChops, ImageFilter
+except ImportError:
+    sys.exit("page_check: needs Pillow (Debian: python3-pil)")
+
+
+class Browser:
+    """Headless Chromium with one page, spoken to through the DevTools protocol on fds 3 and 4."""
+
+    def __init__(self, width, height):
+        self.profile = tempfile.mkdtemp(prefix="crowdlab-chromium-")
+        to_chrome_r, self.to_chrome = os.pipe()
+        self.from_chrome, from_chrome_w = os.pipe()
+        exe = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+        if not exe:
+            sys.exit("page_check: chromium not found (Debian: apt-get install chromium)")
+        args = [exe, "--headless=new", "--remote-debugging-pipe", f"--user-data-dir={self.profile}",
+                f"--window-size={width},{height}", "--no-first-run", "--no-default-browser-check",
+                # WebGL 2 without a GPU: ANGLE on SwiftShader, Chromium's CPU renderer.
+                "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist",
+                "--disable-background-timer-throttling", "--disable-renderer-backgrounding"]
+        if os.geteuid() == 0:
+            args.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+        # Chromium expects the pipe it reads at fd 3 and the one it writes at fd 4.
+        def fds():
+            os.dup2(to_chrome_r, 3)
+            os.dup2(from_chrome_w, 4)
+        self.proc = subprocess.Popen(args + ["about:blank"], preexec_fn=fds, close_fds=False,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self.buffer = b""
+        self.next_id = 0
+        self.events = []
+        targets = self.call("Target.getTargets")["targetInfos"]
+        page = next(t for t in targets if t["type"] == "page")
+        self.session = self.call("Target.attachToTarget", targetId=page["targetId"], flatten=True)["sessionId"]
+        for domain in ("Page", "Runtime", "Log"):
+            self.call(f"{domain}.enable", session=True)
+
+    def _read_message(self, deadline):
+        while b"\0" not in self.buffer:
+            if time.monotonic() > deadline:
+                raise TimeoutError("no answer from Chromium")
+            import select
+            ready, _, _ = select.select([self.from_chrome], [], [], 0.5)
+            if ready:
+                chunk = os.read(self.from_chrome, 1 << 20)
+                if not chunk:
+                    raise RuntimeError("Chromium closed the pipe")
+                self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method, session=False, timeout=60, **params):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params}
+        if session:
+            message["sessionId"] = self.session
+        os.write(self.to_chrome, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self._read_message(deadline)
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            if "method" in reply:
+                self.events.append(reply)
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True)
+        if "exceptionDetails" in result:
+            return None
+        return result["result"].get("value")
+
+    def errors(self):
+        """Console errors and uncaught exceptions seen so far, as text."""
+        found = []
+        for e in self.events:
+            p = e.get("params", {})
+            if e["method"] == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+                found.append("console.error: " + " ".join(str(a.get("value", a.get("description", ""))) for a in p.get("args", [])))
+            elif e["method"] == "Runtime.exceptionThrown":
+                d = p.get("exceptionDetails", {})
+                found.append("exception: " + d.get("exception", {}).get("description", d.get("text", "")))
+            elif e["method"] == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
+                found.append("log error: " + p["entry"].get("text", "") + " " + p["entry"].get("url", ""))
+        return found
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=5)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(site):
+    handler = functools.partial(QuietHandler, directory=site)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def small_shapes_fraction(png):
+    """Share of the page's pixels that belong to small shapes (agents, lines) on the background.
+
+    A 9-pixel median filter keeps the background (plain or a sky gradient) and wipes out anything a
+    few pixels wide; pixels far from their median are the agents. A blank canvas gives 0.
+    """
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    background = img.filter(ImageFilter.MedianFilter(9))
+    diff = ImageChops.difference(img, background).convert("L")
+    histogram = diff.histogram()
+    return sum(histogram[40:]) / max(1, img.width * img.height)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("site")
+    ap.add_argument("out")
+    ap.add_argument("--scenes", default="murmuration,boids,spatial-hash,orca-corridor,steering,finale,gpu")
+    ap.add_argument("--timeout", type=float, default=60)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    failures = []
+    compressed = sum(len(gzip.compress(open(os.path.join(a.site, f), "rb").read(), 9)) for f in ("crowdlab.wasm", "crowdlab.js"))
+    print(f"crowdlab.wasm + crowdlab.js: {compressed / 1e6:.2f} MB gzip")
+    if compressed > 4e6:
+        failures.append(f"crowdlab.wasm + crowdlab.js are {compressed / 1e6:.2f} MB gzip, over 4 MB")
+    server = serve(a.site)
+    base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    width, height = 1280, 720
+    browser = Browser(width, height)
+    try:
+        def open_page(query, min_steps=30):
+            browser.events.clear()
+            t0 = time.monotonic()
+            browser.call("Page.navigate", session=True, url=base + query)
+            state, loaded = None, None
+            while time.monotonic() - t0 < a.timeout:
+                if loaded is None:
+                    ready = browser.evaluate("window.crowdlabReadyMs || null")
+                    loaded = ready / 1000.0 if ready else None
+                state = browser.evaluate("window.crowdlab && Module.calledRun ? JSON.stringify(crowdlab.state()) : null")
+                if state and json.loads(state).get("steps", 0) >= min_steps:
+                    return json.loads(state), loaded
+                time.sleep(0.2)
+            return (json.loads(state) if state else None), loaded
+
+        for scene in a.scenes.split(","):
+            state, loaded = open_page(f"?scene={scene}")
+            if not state:
+                failures.append(f"{scene}: the app did not start stepping within {a.timeout:.0f} s")
+                failures += [f"{scene}: {e}" for e in browser.errors()]
+                continue
+            # Tab hides every panel (as on the desktop): what is left is the world.
+            for kind in ("keyDown", "keyUp"):
+                browser.call("Input.dispatchKeyEvent", session=True, type=kind, key="Tab", code="Tab",
+                             windowsVirtualKeyCode=9, nativeVirtualKeyCode=9)
+            time.sleep(1.0)
+            shot = base64.b64decode(browser.call("Page.captureScreenshot", session=True, format="png")["data"])
+            path = os.path.join(a.out, f"web-{scene}.png")
+            with open(path, "wb") as f:
+                f.write(shot)
+            share = small_shapes_fraction(shot)
+            print(f"{scene}: ready {loaded:.2f} s after navigation, {state['steps']} steps, {state.get('agents')} agents, "
+                  f"{share * 100:.2f} % of the pixels are agents or lines, screenshot {path}")
+            if share < 0.002 or not state.get("agents"):
+                failures.append(f"{scene}: the world shows no agents ({share * 100:.3f} % of the pixels)")
+            failures += [f"{scene}: {e}" for e in browser.errors()]
+
+        # A parameter from the URL reaches the simulation, read back through the page's hook.
+        state, _ = open_page("?scene=orca-corridor&groupSize=40&width=2.5", min_steps=2)
+        params = (state or {}).get("params", {})
+        print(f"orca-corridor?groupSize=40&width=2.5: the page reports groupSize={params.get('groupSize')} "
+              f"width={params.get('width')}, {(state or {}).get('agents')} agents")
+        if params.get("groupSize") != 40 or abs(float(params.get("width", 0)) - 2.5) > 1e-6 or (state or {}).get("agents") != 80:
+            failures.append(f"URL parameters did not reach the scene: {state}")
+        failures += [f"url parameters: {e}" for e in browser.errors()]
+
+        # Touch, as on a phone: one finger dragging orbits the 3D camera; two fingers pinch to zoom.
+        browser.call("Emulation.setTouchEmulationEnabled", session=True, enabled=True, maxTouchPoints=5)
+
+        def touch(kind, points):
+            browser.call("Input.dispatchTouchEvent", session=True, type=kind,
+                         touchPoints=[{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)])
+            time.sleep(0.15)
+
+        def camera():
+            return json.loads(browser.evaluate("JSON.stringify(crowdlab.state().camera)"))
+
+        open_page("?scene=murmuration", min_steps=2)
+        before = camera()
+        touch("touchStart", [(400, 300)])
+        for x in range(420, 620, 40):
+            touch("touchMove", [(x, 300)])
+        touch("touchEnd", [])
+        after = camera()
+        print(f"murmuration, one finger dragged 200 px: camera yaw {before['yaw']:.3f} -> {after['yaw']:.3f}")
+        if abs(after["yaw"] - before["yaw"]) < 0.05:
+            failures.append(f"a finger drag did not orbit the 3D camera: {before} -> {after}")
+        open_page("?scene=spatial-hash", min_steps=2)
+        before = camera()
+        touch("touchStart", [(600, 300), (680, 300)])
+        for step in range(1, 6):
+            touch("touchMove", [(600 - 20 * step, 300), (680 + 20 * step, 300)])
+        touch("touchEnd", [])
+        after = camera()
+        print(f"spatial-hash, two fingers spread from 80 to 280 px: camera zoom {before['zoom']:.3f} -> {after['zoom']:.3f}")
+        if after["zoom"] < before["zoom"] * 1.5:
+            failures.append(f"a pinch did not zoom the 2D camera: {before} -> {after}")
+        failures += [f"touch: {e}" for e in browser.errors()]
+
+        # Load time with nothing cached (the browser itself already started): navigation to the
+        # app's first frame, the median of three.
+        browser.call("Network.enable", session=True)
+        browser.call("Network.setCacheDisabled", session=True, cacheDisabled=True)
+        times = sorted(t for t in (open_page("?scene=boids", min_steps=1)[1] for _ in range(3)) if t is not None)
+        if len(times) < 3:
+            failures.append("the page did not load three times in a row")
+        else:
+            print(f"load without cache: the app ran {times[1]:.2f} s after navigation (median of "
+                  + ", ".join(f"{t:.2f}" for t in times) + ")")
+            if times[1] > 3.0:
+                failures.append(f"the page took {times[1]:.2f} s to load, over 3 s")
+    finally:
+        browser.close()
+        server.shutdown()
+    for f in failures:
+        print("FAIL " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
