@@ -10,6 +10,7 @@ packages=(
   libgtest-dev nlohmann-json3-dev libnanoflann-dev libgl-dev
   fonts-dejavu-core
   xvfb xauth libgl1-mesa-dri apitrace
+  clang libclang-rt-dev
   "$@"
 )
 

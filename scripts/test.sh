@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything warning-free, runs every test (window tests under
 # Xvfb + Mesa), then builds the core and scene tests with AddressSanitizer + UBSan and runs them,
-# then the async stepper's tests with ThreadSanitizer.
+# then the async stepper's tests with ThreadSanitizer, then fuzzes the user-text parsers for 60 s
+# when clang is there.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
@@ -15,7 +16,7 @@ xvfb-run -a -s "-screen 0 1920x1080x24" ctest --test-dir "$build" --output-on-fa
 
 asan="$root/build-asan"
 cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDLAB_WERROR=ON -DCROWDLAB_SANITIZE=ON >/dev/null
-cmake --build "$asan" -j "$jobs" --target crowdlab_unit_tests crowdlab_scene_tests
+cmake --build "$asan" -j "$jobs" --target crowdlab_unit_tests crowdlab_scene_tests crowdlab_fuzz_replay
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$asan" -L unit --output-on-failure -j "$jobs" --timeout 900
 
@@ -33,3 +34,19 @@ TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 "$root/scripts/install-deps.sh" chromium python3-pil
 "$root/scripts/web.sh" --build-only
 /usr/bin/python3 "$root/tests/web/page_check.py" "$root/build-web/site" "$root/build-web/test-out"
+
+# Fuzzing (issue 17): libFuzzer needs clang, so the target gets its own build folder. 60 s over the
+# preset, settings and --set parsers, seeded with the built-in presets. A crash stops the script;
+# copy the file it names from build-fuzz/crashes/ into tests/fuzz/regressions/ to keep it as a test.
+if command -v clang++ >/dev/null 2>&1; then
+  fuzz="$root/build-fuzz"
+  cmake -S "$root" -B "$fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_CXX_COMPILER=clang++ -DCROWDLAB_APP=OFF -DCROWDLAB_TESTS=OFF -DCROWDLAB_FUZZ=ON -DCROWDLAB_WERROR=ON >/dev/null
+  cmake --build "$fuzz" -j "$jobs" --target crowdlab_fuzz
+  mkdir -p "$fuzz/corpus" "$fuzz/crashes"
+  "$fuzz/tests/fuzz/crowdlab_fuzz" -max_total_time=60 -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$fuzz/crashes/" -print_final_stats=1 \
+    "$fuzz/corpus" "$root/assets/presets" "$root/tests/fuzz/seeds" "$root/tests/fuzz/regressions"
+else
+  echo "test.sh: clang++ not found; skipping the 60 s fuzz run (the replay of its corpus ran above)"
+fi
