@@ -540,6 +540,10 @@ class App {
       // A parameter changed: the scene reconciles (N, radii, clamps) between steps.
       scene_->paramsChanged();
     }
+    if (panel_.restarted) {  // an experiment: a full restart, from step 0
+      panel_.restarted = false;
+      afterSceneCreated();
+    }
   }
 
   // ---- settings: only a person's session is remembered, never a scripted run's ----

@@ -2,8 +2,10 @@
 #pragma once
 #include <string>
 #include <vector>
+#include <map>
 #include "app/metrics_log.hpp"
 #include "render/renderer.hpp"
+#include "scenes/claims.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 
@@ -68,8 +70,15 @@ struct PanelMemory {
   bool messageIsError = false;
   bool collapsed = false;  // folded to its title bar
   bool resetScroll = true; // a new scene's panel opens at the top
+  // The running experiment (a claim): its banner and live verdict. `restarted` asks the app to book
+  // the full restart (step counter and simulated time back to 0).
+  scenes::ClaimTracker experiment;
+  std::string experimentScene;
+  bool restarted = false;
+  std::map<std::string, double> measured;  // claim id -> last window value here (baselines of ratio claims)
 };
 // About + experiments, the scene's own panel, its declared parameters and presets; true when a parameter changed.
+// An experiment button restarts the scene into its claim (memory.restarted) and draws the claim's banner.
 bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const std::string& title, bool stepRunning,
                     PanelMemory& memory);
 void drawHelp(const std::vector<scenes::SceneEntry>& scenes);

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
+#include "app/claims_cmd.hpp"
 #include "app/cli.hpp"
 #include "app/setup.hpp"
 #include "bench/bench.hpp"
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
     for (const std::string& a : rest) report |= (a == "--report");
     return bench::run(rest, report ? app::benchReportHeader() : std::string());
   }
+  if (!args.empty() && args[0] == "claims") return app::runClaims({args.begin() + 1, args.end()});
   app::Options options;
   std::string error;
   if (!app::parseOptions(args, options, error)) {

@@ -29,6 +29,8 @@ class BoidsPlayground final : public scenes::Scene {
          scenes::boidsRuleParams(p, {200, 190, "Who counts as a neighbour (world units = pixels at 100%)"}))
       params_.push_back(rule);
     params_.insert(params_.end(), {
+        scenes::Param::b("classicCohesion", "classic cohesion", &p.classicCohesion, d.classicCohesion,
+                         "Reynolds' unit vector to the centre, full strength at any distance (piles into balls); off: crowdlab's spring, which fades near the centre"),
         scenes::Param::b("fov", "field of view", &p.useFieldOfView, d.useFieldOfView, "Reynolds' refinement: a blind spot behind each boid"),
         scenes::Param::f("fovAngle", "view angle", &p.fieldOfViewDegrees, 30, 360, d.fieldOfViewDegrees, "Total angle a boid sees, in degrees"),
         scenes::Param::b("separateRadii", "separate radii", &p.separateRadii, d.separateRadii, "Reynolds' refinement: own radii for alignment and cohesion"),
@@ -54,6 +56,25 @@ class BoidsPlayground final : public scenes::Scene {
     if (s_.frozen && !stepOnce_) return;
     stepOnce_ = false;
     flock_.step(dt);
+  }
+
+  // "formed-flock": a tight disc in the middle, everyone flying the same way, closer than the
+  // separation radius: what separation alone then does is visible (the flock bursts apart).
+  bool startState(const std::string& name) override {
+    if (name.empty()) return true;
+    if (name != "formed-flock") return false;
+    const sim::BoidsParams& p = flock_.params;
+    sim::Rng rng(seed ^ 0xF10CCull);
+    const Vec2 center = flock_.world.center(), heading = rng.unitVec2();
+    const float spacing = 0.8f * p.separationRadius;
+    for (size_t i = 0; i < flock_.size(); ++i) {
+      // Sunflower spiral (golden angle): points about `spacing` apart, evenly over a disc.
+      const float r = 0.525f * spacing * std::sqrt(float(i)), a = float(i) * 2.39996323f;
+      flock_.position[i] = center + r * Vec2(std::cos(a), std::sin(a));
+      flock_.velocity[i] = (heading + 0.1f * rng.unitVec2()) * (0.5f * (p.minSpeed + p.maxSpeed));
+    }
+    updateMetrics();
+    return true;
   }
 
   void sampleMetrics() override {
@@ -114,6 +135,8 @@ class BoidsPlayground final : public scenes::Scene {
     neighborsHistory_.plot("##nb", 0, 30, ImVec2(0, 40));
     ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", metrics_["polarization"]);
     polarizationHistory_.plot("##pol", 0, 1, ImVec2(0, 40));
+    ImGui::Text("groups %.0f  (largest holds %.0f%%; links <= 3 body lengths)", metrics_["groups"],
+                metrics_["largest_group_share"] * 100.0);
     ImGui::Text("mean nearest-neighbour distance %.1f", metrics_["mean_nn_distance"]);
     nearestHistory_.plot("##nn", 0, 60, ImVec2(0, 40));
   }
@@ -122,7 +145,12 @@ class BoidsPlayground final : public scenes::Scene {
     return "Reynolds (1987): no leader and no plan. Each boid looks only at neighbours inside its perception "
            "radius and adds three unit vectors: separation (too close: move away), alignment (match their mean "
            "velocity) and cohesion (move towards their centre). The weights decide what the crowd becomes. "
-           "Try each rule alone, then all three; turn on 'show radii' and click a boid to see what it sees.";
+           "Try each rule alone, then all three; turn on 'show radii' and click a boid to see what it sees. "
+           "crowdlab's cohesion is a spring that fades near the centre, so flocks keep their spacing; "
+           "'classic cohesion' is Reynolds' unit vector to the centre, full strength at any distance, and "
+           "with it alone the crowd piles into tight balls (several: each boid sees only 50 units, so the "
+           "article's one big ball needs one neighbourhood). Separation alone starts from a formed flock, so "
+           "you see it burst. Groups: boids linked by 3 body lengths (30 units).";
   }
 
   bool onMouse(const scenes::MouseEvent& e) override {

@@ -209,7 +209,9 @@ class Finale final : public scenes::Scene {
            "collide within its horizon, with obstacles as hard limits. Turn ORCA off and watch the crush "
            "at the cursor: overlapping pairs climb. Level of detail keeps ORCA near the cursor only; "
            "density-aware weights push harder where the crowd is dense. Try 100,000 agents, and the hash "
-           "off to feel what the grid saves.";
+           "off to feel what the grid saves: at N = 1000 brute force is only about 2x slower, at 12,000 it is "
+           "more than 10x. The article says ORCA off makes dense groups 'stick'; what crowdlab shows is "
+           "bodies overlapping (thousands of overlapping pairs against 0 with ORCA), not a jam.";
   }
 
   std::span<const scenes::Param> params() override { return params_; }

@@ -79,6 +79,9 @@ class Scene {
 
   // Rebuilds agents from the parameters and `seed`; same seed and parameters, same frames.
   virtual void reset() = 0;
+  // After reset(): the named starting state an experiment needs ("" is the plain reset; see claims.hpp),
+  // e.g. a formed flock, or a falcon due at a set time. False for a name the scene does not know.
+  virtual bool startState(const std::string& name) { return name.empty(); }
   // One fixed simulation step of dt seconds.
   virtual void step(float dt) = 0;
   // Measurements beyond the simulation itself (a nearest-neighbour distance, say), taken after each

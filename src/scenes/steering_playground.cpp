@@ -64,7 +64,7 @@ class SteeringPlayground final : public scenes::Scene {
         Param::f("spacing", "formation spacing", &p.formationSpacing, 10, 150, d.formationSpacing, "Distance between formation slots"),
         Param::f("agentRadius", "agent radius", &p.agentRadius, 1, 40, d.agentRadius, "Agents' size for avoidance and penetration counting"),
         Param::f("maxTurnRate", "max turn rate", &p.maxTurnRate, 0, 20, d.maxTurnRate, "Radians per second; 0 = unlimited (classic)"),
-        Param::f("smoothing", "smoothing time", &p.smoothingTime, 0, 1, d.smoothingTime, "Low-pass on the steering against jitter, seconds; 0 = off"),
+        Param::f("smoothing", "smoothing time", &p.smoothingTime, 0, 1, d.smoothingTime, "Steering closes each velocity gap over this time, a low-pass against jitter (seconds); 0 = in one step"),
         Param::f("quarrySpeed", "quarry speed", &p.quarrySpeed, 10, 500, d.quarrySpeed, "Top speed of the wandering quarry"),
         Param::f("containMargin", "edge margin", &p.containMargin, 0, 200, d.containMargin, "Stay-inside starts turning this far from an edge"),
         Param::f("wSeek", "seek weight", &p.wSeek, 0, 5, d.wSeek, "Weight of seek in the sum"),
@@ -177,7 +177,10 @@ class SteeringPlayground final : public scenes::Scene {
     return "Reynolds (1999): each agent adds weighted steering vectors (desired velocity minus its velocity) and "
            "spends a limited force on them, avoidance first. Left-click: move the target (purple cross); left-drag "
            "an obstacle to move it; right-click one to remove it; O drops one at the cursor. Try seek alone, then "
-           "seek + arrive, then wander with and without avoidance while you drag the obstacles.";
+           "seek + arrive, then wander with and without avoidance while you drag the obstacles. Separation "
+           "adds to the goal's desired velocity, so an arriving crowd packs around the target and stops "
+           "(settled: inside the slowing radius, below 5 % of max speed). Smoothing makes each agent close its "
+           "velocity gap over the smoothing time, which filters jitter without delaying the braking.";
   }
 
   bool onMouse(const scenes::MouseEvent& e) override {

@@ -142,11 +142,16 @@ TEST(MurmurationMetrics, GroupLinksLongerThanTheCutOffDoNotJoin) {
   m.params = quiet();
   addLattice(m, Vec3(0.0f), 3, 3, 3, 1.0f, Vec3(0, 12, 0));
   addLattice(m, Vec3(10, 0, 0), 3, 3, 3, 1.0f, Vec3(0, 12, 0));
-  m.params.k = 30;  // each block holds 27 birds: some of every bird's 30 links cross the 8 m gap
-  m.params.groupCutoff = 12.0f;
+  // The gap is 8 m = 16 body lengths: a longer link joins the blocks, a shorter one does not.
+  m.params.groupLink = 24.0f;
   EXPECT_EQ(m.measure().groups, 1);
-  m.params.groupCutoff = 5.0f;
+  m.params.groupLink = 10.0f;
   EXPECT_EQ(m.measure().groups, 2);
+  // Whatever k is: groups never come from the neighbour graph.
+  for (int k : {1, 7, 30}) {
+    m.params.k = k;
+    EXPECT_EQ(m.measure().groups, 2) << k;
+  }
 }
 
 // Stated time: at default settings (N = 2,000, k = 7, seed 3) the falcon breaks the flock into
@@ -184,16 +189,48 @@ TEST(MurmurationFlock, TheRoostTurnsBirdsBack) {
   EXPECT_GT(m.measure().polarization, 0.5) << "turned back together, not scattered";
 }
 
-TEST(MurmurationFlock, KOneGivesManyGroupsKSevenOneFlock) {
+// In the plane, with the roost's steady pull off and room to drift, k = 1 falls into chains and pairs
+// while k = 7 stays one flock: groups by a fixed link, so the difference is the birds', not the graph's.
+TEST(MurmurationFlock, KOneGivesChainsAndPairsKSevenOneFlock) {
   for (int k : {1, 7}) {
-    Murmuration<3> m;
+    Murmuration<2> m;
     m.params.k = k;
+    m.params.roostPull = 0.0f;
+    m.params.roostRadius = 500.0f;
     m.spawn(800, 2);
-    for (int s = 0; s < int(5.0f / kDt); ++s) m.step(kDt);
-    Murmuration<3>::Metrics r = m.measure();
-    if (k == 1) EXPECT_GT(r.groups, 100);
-    else EXPECT_LE(r.groups, 2);
+    for (int s = 0; s < int(15.0f / kDt); ++s) m.step(kDt);
+    Murmuration<2>::Metrics r = m.measure();
+    if (k == 1) {
+      EXPECT_GT(r.groups, 50);
+      EXPECT_LT(r.largestGroup, 0.5);
+    } else {
+      EXPECT_GT(r.largestGroup, 0.95);
+    }
   }
+}
+
+// The roost's pull is the hidden global cohesion: with it on (the default), even k = 1 keeps most
+// birds in one body, which is why the k = 1 experiment turns it off.
+TEST(MurmurationFlock, TheRoostPullHoldsEvenKOneTogether) {
+  Murmuration<2> m;
+  m.params.k = 1;
+  m.spawn(800, 2);
+  for (int s = 0; s < int(15.0f / kDt); ++s) m.step(kDt);
+  EXPECT_GT(m.measure().largestGroup, 0.8);
+}
+
+// Velocity fluctuation counts only motion inside the flock: a rigid turn has none, a jostle does.
+TEST(MurmurationMetrics, VelocityFluctuationIgnoresRigidTurnsAndCountsJostle) {
+  Murmuration<3> m;
+  m.params = quiet();
+  addLattice(m, Vec3(0.0f), 8, 8, 4, 1.0f, Vec3(0, 12, 0));
+  EXPECT_NEAR(m.measure().velocityFluctuation, 0.0, 1e-6);
+  const Vec3 c = m.centroid(), omega(0.0f, 0.0f, 0.3f);
+  for (size_t i = 0; i < m.size(); ++i) m.velocity[i] = Vec3(0, 12, 0) + glm::cross(omega, m.position[i] - c);
+  EXPECT_NEAR(m.measure().velocityFluctuation, 0.0, 1e-4) << "turning as one body is not liveliness";
+  Rng rng(3);
+  for (size_t i = 0; i < m.size(); ++i) m.velocity[i] = Vec3(0, 12, 0) + rng.unitVec3() * 1.2f;
+  EXPECT_GT(m.measure().velocityFluctuation, 0.05);
 }
 
 TEST(MurmurationFlock, PlanarAndMetricModesRun) {

@@ -325,6 +325,8 @@ TEST(SteerWorld, DebugGeometryShowsDesiredVelocityFeelerAndWanderCircle) {
   EXPECT_NEAR(dist(g.point, g.center), p.wanderRadius, 1e-3f);
 }
 
+// Smoothing closes a velocity gap over the smoothing time: a small, jitter-sized change of what the
+// agent wants is taken gently, where the classic step spends the full force on it at once.
 TEST(SteerWorld, SmoothingSoftensASuddenChangeOfSteering) {
   auto firstTurn = [](float smoothingTime) {
     SteeringParams p = nothingOn();
@@ -335,7 +337,7 @@ TEST(SteerWorld, SmoothingSoftensASuddenChangeOfSteering) {
     w.setTarget(Vec2{1000, 360});
     w.placeAgent(0, Vec2{640, 360}, Vec2{p.maxSpeed, 0});
     for (int s = 0; s < 10; ++s) w.step(kDt);  // cruising at the target: nothing to steer
-    w.setTarget(Vec2{640, 700});               // the target jumps to the side
+    w.setTarget(Vec2{1000, 380});              // the target twitches a little to the side
     Vec2 before = w.velocities()[0];
     w.step(kDt);
     return glm::length(w.velocities()[0] - before);
@@ -343,6 +345,24 @@ TEST(SteerWorld, SmoothingSoftensASuddenChangeOfSteering) {
   float classic = firstTurn(0.0f), smoothed = firstTurn(0.2f);
   EXPECT_NEAR(classic, 400.0f * kDt, 1e-3f);  // the full max force at once
   EXPECT_LT(smoothed, 0.2f * classic);
+}
+
+// Seek + arrive with separation: the crowd packs around the target and stops, with or without
+// smoothing (a smoothed agent must brake as surely as an unsmoothed one: no orbiting).
+TEST(SteerWorld, ArrivingCrowdSettlesWithAnySmoothing) {
+  for (float smoothing : {0.0f, 0.3f, 1.0f}) {
+    SteeringWorld w;
+    w.params.separate = true;
+    w.params.smoothingTime = smoothing;
+    w.reset(5);
+    for (int s = 0; s < int(20.0f / kDt); ++s) w.step(kDt);
+    std::vector<Metric> m;
+    w.appendMetrics(m);
+    double settled = -1.0;
+    for (const Metric& x : m)
+      if (std::string(x.name) == "settled_share") settled = x.value;
+    EXPECT_GE(settled, 0.95) << "smoothing " << smoothing;
+  }
 }
 
 TEST(SteerWorld, ObstaclesAreAddedMovedRemovedAndPicked) {

@@ -1,6 +1,8 @@
 // Flock measurements that turn what the eye sees into numbers.
 #pragma once
+#include <cstdint>
 #include <span>
+#include <vector>
 #include "sim/core/grid.hpp"
 #include "sim/core/math.hpp"
 #include "sim/core/world.hpp"
@@ -20,5 +22,32 @@ double meanNearestNeighborDistance(std::span<const Vec<D>> positions, const Worl
 // scene samples while it runs, so no O(N^2) hides behind a step.
 template <int D>
 double meanNearestNeighborDistance(std::span<const Vec<D>> positions, const World<D>& world, UniformGrid<D>& scratch);
+// Groups of agents linked by a fixed distance: two agents closer than `link` are in one group, and
+// so is everyone reachable by such links (single linkage). Uses a uniform grid with cells of `link`,
+// so the cost is O(N) at a flock's density; never depends on who reacts to whom (k, radii).
+struct GroupStats {
+  int groups = 0;              // connected pieces (a lone agent is one)
+  double largestShare = 0.0;   // share of the agents in the largest piece, 0..1
+};
+// Scratch a caller keeps between calls, so measuring does not allocate once it has grown.
+template <int D>
+struct GroupScratch {
+  UniformGrid<D> grid;
+  std::vector<uint32_t> parent, size;
+};
+// Over a grid already built on the agents (any cell size: the search covers `link` exactly).
+template <int D>
+GroupStats linkedGroups(const UniformGrid<D>& grid, float link, GroupScratch<D>& scratch);
+// Builds scratch.grid with cells of `link` first (an open world: over the agents' bounding box).
+template <int D>
+GroupStats linkedGroups(std::span<const Vec<D>> positions, const World<D>& world, float link, GroupScratch<D>& scratch);
+
+// Velocity fluctuations as Cavagna et al. (PNAS 2010) define them: each velocity minus the flock's
+// collective motion, which they take as the mean velocity V plus the best-fitting rigid rotation and
+// uniform dilation about the centroid (so a flock that merely turns or breathes has none). Returns
+// RMS |u_i| / |V|: how much the birds move inside the flock (0: a rigid body; a lively flock ripples).
+// 0 when V is zero.
+template <int D>
+double velocityFluctuation(std::span<const Vec<D>> positions, std::span<const Vec<D>> velocities);
 
 }  // namespace sim

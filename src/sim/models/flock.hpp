@@ -29,6 +29,8 @@ class Flock {
   NeighborMethod method = NeighborMethod::BruteForce;
   float cellSize = 50.0f;                      // grid cell size asked for (see grid().effectiveCellSize())
   SearchMode searchMode = SearchMode::AutoRings;
+  // Metrics: agents closer than this are one group, whatever the radii (3 body lengths of a boid drawn 10 long).
+  float groupLink = 30.0f;
 
   // Agent state, one entry per agent (structure of arrays). `id` is stable across reorders.
   std::vector<Vec<D>> position;
@@ -41,6 +43,7 @@ class Flock {
   void spawn(size_t n, uint64_t seed) {
     Rng rng(seed);
     resize(n);
+    lastChecks_ = lastNeighbors_ = 0;  // the counters of a step not taken yet
     for (size_t i = 0; i < n; ++i) {
       position[i] = rng.inBox<D>(world.min, world.max());
       velocity[i] = rng.unitVec<D>() * (params.maxSpeed * 0.5f);
@@ -170,6 +173,9 @@ class Flock {
     out.push_back({"mean_neighbors", meanNeighbors()});
     out.push_back({"polarization", polarization<D>(velocity)});
     out.push_back({"mean_nn_distance", meanNearestNeighborDistance<D>(position, world, measureGrid_)});
+    const GroupStats groups = linkedGroups<D>(position, world, groupLink, groupScratch_);
+    out.push_back({"groups", double(groups.groups)});
+    out.push_back({"largest_group_share", groups.largestShare});
   }
   // What the last step's neighbour search cost, by name.
   void appendSearchMetrics(std::vector<Metric>& out) const {
@@ -333,6 +339,7 @@ class Flock {
   UniformGrid<D> grid_;
   mutable UniformGrid<D> auditGrid_;  // probe() and countMissedNeighbors(): a grid of the current state
   UniformGrid<D> measureGrid_;        // appendMetrics' nearest-neighbour search
+  GroupScratch<D> groupScratch_;      // appendMetrics' groups
 };
 
 }  // namespace sim

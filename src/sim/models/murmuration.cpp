@@ -18,7 +18,6 @@ constexpr float kMinSpeedShare = 0.7f;     // of the cruise speed: birds cannot 
 constexpr float kMaxSpeedShare = 1.3f;
 constexpr float kFleeWeight = 2.0f;        // escape steering, on the rules' scale
 constexpr float kRoostWeight = 1.5f;       // full turn-back strength, reached a quarter radius past the roost
-constexpr float kHomeWeight = 0.3f;        // the pull towards the roost centre, at the roost radius
 constexpr float kRoostFlattening = 2.0f;   // 3D roost is an oblate ellipsoid: half as high as wide
 constexpr float kLevelling = 0.6f;         // 3D: birds damp their climb rate (1/s), so flight stays mostly level
 constexpr float kCohesionFade = 2.5f;      // cohesion grows with the centroid offset up to this many separation distances
@@ -64,6 +63,7 @@ void Murmuration<D>::resizeStorage(size_t n) {
   if (n != primedFor_) {
     primeGrid(grid_, n);
     primeGrid(measureGrid_, n);
+    primeGrid(groupScratch_.grid, n);
     primedFor_ = n;
   }
 }
@@ -267,7 +267,16 @@ void Murmuration<D>::step(float dt) {
     const int quorum = std::max(1, int(std::ceil(P.fearQuorum * float(count) - 1e-4f)));
     if (sees) {
       age = age >= fearSeconds ? 0.0f : age + dt;
-      Vec<D> away = safeNormalize(fromFalcon);
+      // Sideways off the falcon's track, not away from its beak: the birds left of its path dodge
+      // left, those right of it right (in 3D: off the upright plane through the track), which is
+      // how a stoop cuts a flock in two. A hovering falcon, or one diving straight down: radially.
+      Vec<D> side(0.0f);
+      side.x = -falcon.velocity.y;
+      side.y = falcon.velocity.x;
+      side = safeNormalize(side);
+      const float across = glm::dot(fromFalcon, side);
+      Vec<D> away = across != 0.0f ? side * (across > 0.0f ? 1.0f : -1.0f) : Vec<D>(0.0f);
+      if (glm::dot(away, away) == 0.0f) away = safeNormalize(fromFalcon);
       flee = glm::dot(away, away) > 0.0f ? away : safeNormalize(falcon.velocity);
     } else if (age >= receptiveAge && alarming >= quorum) {
       age = 0.0f;
@@ -296,7 +305,7 @@ void Murmuration<D>::step(float dt) {
     // quarter radius.
     const Vec<D> toCenter = scaleVertical<D>(roostCenter - p, kRoostFlattening);
     const float fromCenter = std::sqrt(glm::dot(toCenter, toCenter));
-    steer += kHomeWeight * std::min(fromCenter / P.roostRadius, 1.0f) * safeNormalize(toCenter);
+    steer += P.roostPull * std::min(fromCenter / P.roostRadius, 1.0f) * safeNormalize(toCenter);
     const float outside = (fromCenter - P.roostRadius) / (0.25f * P.roostRadius);
     if (outside > 0.0f) steer += kRoostWeight * std::min(outside, 1.0f) * safeNormalize(toCenter);
     const float boost = 1.0f + (P.fleeBoost - 1.0f) * fright;
@@ -368,7 +377,8 @@ template <int D>
 void Murmuration<D>::alarm() {
   const Vec<D> c = centroid();
   Vec<D> dir = rng_.unitVec<D>();
-  if constexpr (D == 3) dir = glm::normalize(Vec3(dir.x, dir.y, 0.4f + 0.6f * std::abs(dir.z)));  // a stoop from above
+  // A shallow stoop from above: through the thin sheet of the flock along a long chord, not a hole.
+  if constexpr (D == 3) dir = glm::normalize(Vec3(glm::normalize(Vec2(dir.x, dir.y) + Vec2(1e-6f, 0.0f)), 0.2f + 0.2f * std::abs(dir.z)));
   const float start = std::max(rmsRadius(c) * 1.5f + params.sightRadius, 15.0f);
   launchFalcon(c + dir * start, c);
 }
@@ -402,37 +412,19 @@ typename Murmuration<D>::Metrics Murmuration<D>::measure() {
     return m;
   }
 
+  m.velocityFluctuation = velocityFluctuation<D>(position, velocity);
   buildGrid(measureGrid_, position, 0.0f);
-  findNearest(measureGrid_, effectiveK(), measureNeighbors_, true);
-  const NeighborLists& g = measureNeighbors_;
-  const size_t k = size_t(g.k);
+  findNearest(measureGrid_, 1, measureNeighbors_, true);
   double nearestSum = 0.0;
-  for (size_t i = 0; i < n; ++i) nearestSum += double(std::sqrt(g.distSq[i * k]));  // lists are nearest first
+  for (size_t i = 0; i < n; ++i) nearestSum += double(std::sqrt(measureNeighbors_.distSq[i]));
   m.meanNearest = nearestSum / double(n);
 
-  // Union-find over the links no longer than the cut-off (either direction joins).
-  parent_.resize(n);
-  groupSize_.assign(n, 0);
-  std::iota(parent_.begin(), parent_.end(), 0u);
-  auto root = [&](uint32_t a) {
-    while (parent_[a] != a) a = parent_[a] = parent_[parent_[a]];
-    return a;
-  };
-  const float cut2 = params.groupCutoff * params.groupCutoff;
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t m = 0; m < k; ++m) {
-      if (g.distSq[i * k + m] > cut2) break;  // nearest first: the rest are longer still
-      uint32_t a = root(uint32_t(i)), b = root(g.lists[i * k + m]);
-      if (a != b) parent_[std::max(a, b)] = std::min(a, b);
-    }
-  }
-  uint32_t largest = 0;
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t r = root(uint32_t(i));
-    if (r == i) ++m.groups;
-    largest = std::max(largest, ++groupSize_[r]);
-  }
-  m.largestGroup = double(largest) / double(n);
+  // Groups by a fixed link length, on a grid with cells of that length (within the cell budget).
+  const float link = params.groupLink * kBodyLength;
+  buildGrid(groupScratch_.grid, position, link);
+  const GroupStats groups = linkedGroups<D>(groupScratch_.grid, link, groupScratch_);
+  m.groups = groups.groups;
+  m.largestGroup = groups.largestShare;
   return m;
 }
 
@@ -441,7 +433,8 @@ void Murmuration<D>::appendMetrics(std::vector<Metric>& out) {
   const Metrics m = measure();
   out.push_back({"polarization", m.polarization});
   out.push_back({"groups", double(m.groups)});
-  out.push_back({"largest_group", m.largestGroup});
+  out.push_back({"largest_group_share", m.largestGroup});
+  out.push_back({"velocity_fluctuation", m.velocityFluctuation});
   out.push_back({"extent", m.extent});
   out.push_back({"mean_nn_distance", m.meanNearest});
   out.push_back({"startled", double(m.startled)});

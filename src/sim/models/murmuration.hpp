@@ -15,6 +15,7 @@
 #include "sim/core/grid.hpp"
 #include "sim/core/math.hpp"
 #include "sim/core/metric.hpp"
+#include "sim/core/metrics.hpp"
 #include "sim/core/rng.hpp"
 
 namespace sim {
@@ -29,6 +30,8 @@ struct MurmurationParams {
   float speed = 12.0f;              // cruise speed (m/s); birds fly between 0.7x and 1.3x of it
   float maxAcceleration = 30.0f;    // steering limit, m/s^2
   float roostRadius = 80.0f;        // past this (from roostCenter) a steering term turns birds back
+  float roostPull = 0.3f;           // the steady pull towards the roost centre (at the roost radius), on
+                                    // the rules' scale: a hidden global cohesion; 0 leaves only the turn-back
   float falconSeconds = 2.0f;       // how long an alarm's falcon stays
   float sightRadius = 8.0f;         // birds closer to the falcon than this see it
   float reactionDelay = 0.08f;      // a startled bird alarms its neighbours after this (per hop)
@@ -36,7 +39,7 @@ struct MurmurationParams {
   float refractorySeconds = 2.0f;   // after calming, neighbours cannot startle a bird again for this long
   float fearQuorum = 0.2f;          // share of a bird's neighbours that must be alarming (at least one)
   float fleeBoost = 1.6f;           // a freshly startled bird's speed and steering limits grow by this
-  float groupCutoff = 5.0f;         // metrics: neighbour links longer than this do not join groups
+  float groupLink = 10.0f;          // metrics: birds closer than this many body lengths are one group
 
   bool operator==(const MurmurationParams&) const = default;
 };
@@ -46,6 +49,8 @@ class Murmuration {
  public:
   static constexpr int kMaxNeighbors = 30;  // largest k
   static constexpr float kCalm = 1e6f;  // fear age of a bird that was never startled
+  // The model's bird, for measures in body lengths: the separation distance (2 m) is 4 of them.
+  static constexpr float kBodyLength = 0.5f;
 
   struct Falcon {
     bool active = false;
@@ -56,8 +61,9 @@ class Murmuration {
   // What the flock looks like now (measure()).
   struct Metrics {
     double polarization = 0;   // |mean unit heading|: 0 disorder, 1 all the same way
-    int groups = 0;            // connected components of the k-neighbour graph, links <= groupCutoff
+    int groups = 0;            // pieces of birds linked by params.groupLink body lengths (never by the k graph)
     double largestGroup = 0;   // share of the birds in the largest of those groups
+    double velocityFluctuation = 0;  // RMS |v_i - V| / |V| (Cavagna et al. 2010): the flock's inner motion
     double extent = 0;         // flock diameter: 2 x RMS distance of the birds from their centroid
     double meanNearest = 0;    // mean nearest-neighbour distance
     int startled = 0;          // birds startled now
@@ -99,9 +105,10 @@ class Murmuration {
   // metric mode leaves it empty).
   std::span<const uint32_t> neighborsOf(size_t i) const;
 
-  // Exact metrics of the current state (builds its own k-neighbour graph; cost O(N k)).
+  // Exact metrics of the current state (builds its own grids; cost O(N)).
   Metrics measure();
-  // The same by name: polarization, groups, largest_group, extent, mean_nn_distance, startled.
+  // The same by name: polarization, groups, largest_group_share, velocity_fluctuation, extent,
+  // mean_nn_distance, startled.
   void appendMetrics(std::vector<Metric>& out);
 
   Vec<D> centroid() const;
@@ -131,7 +138,8 @@ class Murmuration {
   NeighborLists neighbors_, measureNeighbors_;
   std::vector<Vec<D>> nextPosition_, nextVelocity_, nextFleeDir_, scratchVec_;
   std::vector<float> nextFearAge_, scratchFloat_;
-  std::vector<uint32_t> scratchId_, parent_, groupSize_;
+  std::vector<uint32_t> scratchId_;
+  GroupScratch<D> groupScratch_;
 };
 
 extern template class Murmuration<2>;

@@ -160,9 +160,14 @@ Vec2 SteeringWorld::agentAcceleration(size_t i, float dt, float& wanderAngle, Rn
   const Vec2 p = position_[i], v = velocity_[i];
   const float maxSpeed = maxSpeedOf(i);
   Vec2 wish = v;  // velocity + every weighted steering vector: what the agent would do with unlimited force
+  // Smoothing: each behaviour asks to close its velocity gap over the smoothing time instead of in one
+  // step, a first-order response that filters jitter. (A low-pass on the acceleration instead lags
+  // the braking behind the velocity: with arrive's pull that loop is third order, and it turned
+  // arrival into orbiting; the first-order one is stable for any smoothing time.)
+  const float response = std::max(dt, P.smoothingTime);
   auto request = [&](const Vec2& steering, float weight) {
     wish += steering * weight;
-    return steeringToAcceleration(steering, weight, dt);
+    return steeringToAcceleration(steering, weight, response);
   };
 
   // Staying out of walls and obstacles comes first; the others share what force is left.
@@ -174,10 +179,14 @@ Vec2 SteeringWorld::agentAcceleration(size_t i, float dt, float& wanderAngle, Rn
   if (P.avoid)
     accumulatePrioritized(total, budget, request(avoidObstacles(p, v, P.agentRadius, obstacles_, P.feelerLength,
                                                                 maxSpeed).steering, P.wAvoid));
+  Vec2 rest(0.0f);
   if (P.separate && P.separationRadius > 0.0f) {
     // Reynolds' separation between agents, so a crowd that arrives does not stack on one point.
     // A velocity push away from each close agent, growing from 0 at the radius to maxSpeed at contact;
-    // brute force over the agents is enough for the playground's few hundred.
+    // brute force over the agents is enough for the playground's few hundred. It joins the goal
+    // behaviours' sum (one desired velocity), not the force budget ahead of them: served first, its
+    // push took the whole budget inside a crowd and left arrive nothing to brake with, so the crowd
+    // boiled around the target for ever. In the sum, push and pull balance and the agents stop.
     Vec2 push(0.0f);
     const float r2 = P.separationRadius * P.separationRadius;
     for (size_t j = 0; j < size(); ++j) {
@@ -190,9 +199,8 @@ Vec2 SteeringWorld::agentAcceleration(size_t i, float dt, float& wanderAngle, Rn
       Vec2 away = dist > 1e-6f ? d / dist : (j < i ? Vec2{1.0f, 0.0f} : Vec2{-1.0f, 0.0f});
       push += away * (1.0f - dist / P.separationRadius);
     }
-    accumulatePrioritized(total, budget, request(clampLength(push, 1.0f) * maxSpeed, P.wSeparate));
+    rest += request(clampLength(push, 1.0f) * maxSpeed, P.wSeparate);
   }
-  Vec2 rest(0.0f);
   if (P.formation && i == 0) {
     rest += request(arrive(p, v, target_, maxSpeed, P.slowingRadius), P.wArrive);
   } else if (P.formation) {
@@ -223,13 +231,10 @@ void SteeringWorld::step(float dt) {
   updateFormation();
 
   const SteeringParams& P = params;
-  const bool smooth = P.smoothingTime > 0.0f;
-  const float smoothing = smooth ? 1.0f - std::exp(-dt / P.smoothingTime) : 1.0f;
   const float penetrationRadiusExtra = 0.5f * P.agentRadius;
   parallelFor(size(), [&](size_t i) {
     // Reads the previous state of everyone; writes only agent i's own entries.
     Vec2 a = agentAcceleration(i, dt, wanderAngle_[i], wanderRng_[i], desired_[i]);
-    if (smooth) a = acceleration_[i] + (a - acceleration_[i]) * smoothing;  // low-pass against jitter
     acceleration_[i] = a;
     const Vec2 v = velocity_[i];
     Vec2 nv = clampLength(v + a * dt, maxSpeedOf(i));
@@ -292,14 +297,20 @@ WanderGeometry SteeringWorld::quarryWander() const {
 
 void SteeringWorld::appendMetrics(std::vector<Metric>& out) const {
   double dist = 0.0, speed = 0.0;
+  size_t settled = 0;
+  const double settledSpeed = kSettledSpeedShare * double(params.maxSpeed);
   for (size_t i = 0; i < size(); ++i) {
-    dist += std::sqrt(double(lengthSq(position_[i] - target_)));
-    speed += std::sqrt(double(lengthSq(velocity_[i])));
+    const double d = std::sqrt(double(lengthSq(position_[i] - target_)));
+    const double v = std::sqrt(double(lengthSq(velocity_[i])));
+    dist += d;
+    speed += v;
+    settled += (d <= double(params.slowingRadius) && v < settledSpeed) ? 1 : 0;
   }
   const double n = size() ? double(size()) : 1.0;
   out.push_back({"mean_distance_to_target", dist / n});
   out.push_back({"mean_speed", speed / n});
   out.push_back({"obstacle_penetrations", double(penetrations_)});
+  out.push_back({"settled_share", double(settled) / n});
 }
 
 }  // namespace sim

@@ -42,7 +42,7 @@ struct SteeringParams {
   float containMargin = 40.0f;     // 0 .. 200
   float agentRadius = 8.0f;        // 1 .. 40
   float maxTurnRate = 0.0f;        // 0 .. 20 rad/s; 0 = unlimited (classic)
-  float smoothingTime = 0.0f;      // 0 .. 1 s low-pass on the steering acceleration; 0 = off (classic)
+  float smoothingTime = 0.0f;      // 0 .. 1 s: steering closes velocity gaps over this time (a low-pass); 0 = one step (classic)
   float quarrySpeed = 90.0f;       // 10 .. 500 units/s
   float separationRadius = 24.0f;  // 2 .. 200: agents closer than this push each other apart
 
@@ -123,8 +123,10 @@ class SteeringWorld {
 
   // ---- metrics ----
   // mean_distance_to_target, mean_speed, obstacle_penetrations: agent-steps since reset that ended
-  // with the agent's centre closer to an obstacle's centre than its radius + agentRadius / 2.
+  // with the agent's centre closer to an obstacle's centre than its radius + agentRadius / 2;
+  // settled_share: agents within the slowing (arrival) radius and below 5 % of max speed, 0..1.
   void appendMetrics(std::vector<Metric>& out) const;
+  static constexpr float kSettledSpeedShare = 0.05f;
   uint64_t obstaclePenetrations() const { return penetrations_; }
 
  private:

@@ -28,6 +28,9 @@ struct BoidsParams {
   bool separateRadii = false;
   float alignmentRadius = 50.0f;
   float cohesionRadius = 50.0f;
+  // Reynolds' own cohesion: a unit vector towards the neighbours' centre, full strength at any
+  // distance (so a crowd piles up into balls). Off: crowdlab's spring, which fades near the centre.
+  bool classicCohesion = false;
 
   // Largest radius any rule uses: the radius the neighbour search must cover.
   float searchRadius() const {
@@ -155,9 +158,10 @@ inline Vec<D> cohesionRule(const BoidsAccum<D>& acc, float fade = 0.0f) {
 
 // The fade scales: alignment reaches full strength at a tenth of the max speed; cohesion grows
 // linearly with the centroid offset up to the perception radius (a spring, not a constant pull, so
-// flocks keep their spacing instead of collapsing into milling balls).
+// flocks keep their spacing instead of collapsing into milling balls) unless classicCohesion asks
+// for the constant pull (a fade of 0 is a plain normalize).
 inline float alignmentFade(const BoidsParams& p) { return 0.1f * p.maxSpeed; }
-inline float cohesionFade(const BoidsParams& p) { return p.perceptionRadius; }
+inline float cohesionFade(const BoidsParams& p) { return p.classicCohesion ? 0.0f : p.perceptionRadius; }
 
 template <int D>
 inline Vec<D> boidsAcceleration(const BoidsAccum<D>& acc, const Vec<D>& velocity, const BoidsParams& p) {

@@ -1,0 +1,378 @@
+#include "scenes/claims.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include "scenes/presets.hpp"
+
+namespace scenes {
+
+namespace {
+
+constexpr double kStep = 1.0 / 60.0;
+
+ClaimRule atLeast(const char* metric, Reduce reduce, double threshold) { return {metric, reduce, 0, true, threshold}; }
+ClaimRule atMost(const char* metric, Reduce reduce, double threshold) { return {metric, reduce, 0, false, threshold}; }
+ClaimRule belowFor(const char* metric, double level, double seconds) {
+  return {metric, Reduce::LongestBelow, level, true, seconds};
+}
+
+// The corridor runs table: every method at the article's three widths. The article: 4 passes,
+// 2.5 slows, 2 jams. "Passes" is the mean throughput at least 20 per minute; "slows" and "jams" are
+// throughput against the same method at width 4 (below 90 %, below 10 %).
+std::vector<Claim> corridorTable() {
+  struct Method {
+    const char* key;
+    const char* label;
+    std::vector<const char*> sets;
+    const char* fix;
+  };
+  const Method methods[] = {
+      {"separation", "separation", {"method=separation", "lanes=false"}, ""},
+      {"orca-like", "ORCA-like (article)", {"method=orca-like", "lanes=false"}, ""},
+      {"orca", "ORCA", {"method=orca", "lanes=false"}, ""},
+      {"orca-lanes", "ORCA + lanes", {"method=orca", "lanes=true"}, "lanes: each direction keeps right"},
+  };
+  static const std::string ids[4][3] = {
+      {"orca-corridor.separation-w4", "orca-corridor.separation-w2.5", "orca-corridor.separation-w2"},
+      {"orca-corridor.orca-like-w4", "orca-corridor.orca-like-w2.5", "orca-corridor.orca-like-w2"},
+      {"orca-corridor.orca-w4", "orca-corridor.orca-w2.5", "orca-corridor.orca-w2"},
+      {"orca-corridor.orca-lanes-w4", "orca-corridor.orca-lanes-w2.5", "orca-corridor.orca-lanes-w2"}};
+  static const std::string titles[4][3] = {
+      {"Separation, width 4", "Separation, width 2.5", "Separation, width 2"},
+      {"ORCA-like, width 4", "ORCA-like, width 2.5", "ORCA-like, width 2"},
+      {"ORCA, width 4", "ORCA, width 2.5", "ORCA, width 2"},
+      {"ORCA + lanes, width 4", "ORCA + lanes, width 2.5", "ORCA + lanes, width 2"}};
+  // The built-in presets that already are one of these runs (their buttons then are this claim).
+  const char* presets[4][3] = {{"", "", ""},
+                               {"5-orca-like.json", "", ""},
+                               {"6-orca-without-lanes.json", "", "2-width-2-jam.json"},
+                               {"1-width-4-orca-lanes.json", "3-width-2.5-lanes.json", ""}};
+  const char* widths[3] = {"width=4", "width=2.5", "width=2"};
+  const char* statements[3] = {"Width 4 diameters: the two groups pass each other",
+                               "Width 2.5 diameters: the flow slows down",
+                               "Width 2 diameters: the corridor jams"};
+  std::vector<Claim> out;
+  for (int m = 0; m < 4; ++m) {
+    for (int w = 0; w < 3; ++w) {
+      Claim c{ids[m][w].c_str(), "orca-corridor", titles[m][w].c_str(), statements[w], presets[m][w], methods[m].sets, "",
+              60.0, 10.0, atLeast("throughput_per_min", Reduce::Final, 20.0), false};
+      c.sets.push_back("groupSize=20");
+      c.sets.push_back(widths[w]);
+      c.fix = methods[m].fix;
+      if (w > 0) {
+        c.relativeTo = ids[m][0].c_str();
+        c.rule = atMost("throughput_per_min", Reduce::Final, w == 1 ? 0.9 : 0.1);
+        c.unit = "x";
+      }
+      c.also = {"overlaps_total"};
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::vector<Claim> buildClaims() {
+  std::vector<Claim> c;
+  // ---- Murmuration ----
+  c.push_back({"murmuration.k1-chains", "murmuration", "k = 1: chains and pairs (2D)",
+               "With k = 1 the flock breaks into chains and pairs", "",
+               {"mode2D=true", "k=1", "roostPull=0", "roostRadius=500"}, "", 20.0, 10.0,
+               atMost("largest_group_share", Reduce::Mean, 0.5), true});
+  c.back().also = {"groups"};
+  c.push_back({"murmuration.k7-lively", "murmuration", "k = 7: one lively flock",
+               "With k = 7 it is one living flock with waves", "", {"k=7"}, "", 20.0, 5.0,
+               atLeast("velocity_fluctuation", Reduce::Mean, 0.1), true});
+  c.back().also = {"largest_group_share", "groups"};
+  c.push_back({"murmuration.k30-monolith", "murmuration", "k = 30: a monolith",
+               "With k = 15-30 it sets into a monolith that moves as one body", "", {"k=30"}, "", 20.0, 5.0,
+               atMost("velocity_fluctuation", Reduce::Mean, 0.8), true});
+  c.back().relativeTo = "murmuration.k7-lively";
+  c.back().unit = "x of k = 7";
+  c.back().also = {"largest_group_share"};
+  c.push_back({"murmuration.falcon-splits", "murmuration", "Falcon: the flock splits (2D)",
+               "A falcon makes the flock split and merge again", "", {"mode2D=true", "k=7"}, "falcon", 14.0, 0.0,
+               belowFor("largest_group_share", 0.7, 2.0), true});
+  c.back().seedShare = 2.0 / 3.0;
+  c.back().unit = "s below 70 %";
+  c.back().also = {"groups"};
+  c.push_back({"murmuration.falcon-merges", "murmuration", "Falcon: ... and merges (2D)",
+               "After the falcon the parts merge again", "", {"mode2D=true", "k=7"}, "falcon", 5.0, 25.0,
+               atLeast("largest_group_share", Reduce::Mean, 0.9), false});
+  c.back().also = {"groups"};
+
+  // ---- Boids ----
+  c.push_back({"boids.separation-scatters", "boids", "Separation only",
+               "Separation alone: the flock scatters like dust", "1-separation-only.json", {}, "formed-flock",
+               10.0, 0.0, atMost("largest_group_share", Reduce::Final, 0.1), true});
+  c.back().also = {"mean_nn_distance", "groups"};
+  c.push_back({"boids.alignment-parade", "boids", "Alignment only",
+               "Alignment alone: a parade, parallel but not held together", "2-alignment-only.json", {}, "",
+               20.0, 10.0, atLeast("polarization", Reduce::Mean, 0.9), false});
+  c.back().also = {"groups", "largest_group_share"};
+  c.push_back({"boids.cohesion-balls", "boids", "Cohesion only (classic)",
+               "Cohesion alone: the crowd collapses into a pulsing ball", "3-cohesion-only.json",
+               {"classicCohesion=true"}, "", 20.0, 10.0, atMost("groups", Reduce::Mean, 45.0), true});
+  c.back().also = {"mean_nn_distance", "largest_group_share"};
+  c.push_back({"boids.balanced-flock", "boids", "Balanced",
+               "All three in balance: a living flock", "4-balanced.json", {}, "", 20.0, 10.0,
+               atLeast("polarization", Reduce::Mean, 0.7), false});
+  c.back().also = {"groups", "mean_nn_distance"};
+
+  // ---- Spatial hash ----
+  c.push_back({"spatial-hash.classic-misses", "spatial-hash", "Classic 3x3, cells of 10",
+               "Cells of 10 with radius 50: agents miss their neighbours", "1-classic-3x3-breaks.json", {}, "",
+               2.0, 0.5, atLeast("missed_neighbors", Reduce::Mean, 0.3), true});
+  c.back().also = {"neighbors_per_agent"};
+  c.push_back({"spatial-hash.auto-rings-fix", "spatial-hash", "Auto rings fix it",
+               "Cells of 10 are correct again once the search covers the radius", "2-auto-rings-fix-it.json", {}, "",
+               2.0, 0.5, atMost("missed_neighbors", Reduce::Max, 0.0), true});
+  c.back().fix = "auto rings: ceil(r / cellSize) rings of cells";
+  c.back().also = {"neighbors_per_agent"};
+  c.push_back({"spatial-hash.grid", "spatial-hash", "Grid, N = 2000",
+               "The grid checks only nearby cells: about K per agent, not N", "", {"N=2000", "method=grid"}, "",
+               1.0, 0.5, atMost("checks_per_agent", Reduce::Mean, 200.0), false});
+  c.back().unit = "checks/agent";
+  c.push_back({"spatial-hash.brute-vs-grid", "spatial-hash", "Brute force, N = 2000",
+               "Brute force at N = 2000 costs an order of magnitude more than the grid", "3-brute-force.json",
+               {"N=2000"}, "", 1.0, 0.5, atLeast("checks_per_agent", Reduce::Mean, 10.0), true});
+  c.back().relativeTo = "spatial-hash.grid";
+  c.back().unit = "x the grid's checks";
+
+  // ---- ORCA corridor ----
+  for (const Claim& k : corridorTable()) c.push_back(k);
+  c.push_back({"orca-corridor.orca-like-overlaps", "orca-corridor", "ORCA-like: through each other?",
+               "The article's ORCA-like demo: counterflows pass without colliding", "5-orca-like.json", {}, "",
+               60.0, 0.0, atMost("overlaps_total", Reduce::Final, 0.0), false});
+
+  // ---- Steering ----
+  c.push_back({"steering.seek-orbits", "steering", "Seek only",
+               "Seek alone overshoots the target and orbits it", "1-seek-only.json", {"separate=false"}, "", 30.0, 10.0,
+               atMost("settled_share", Reduce::Mean, 0.1), true});
+  c.back().also = {"mean_speed"};
+  c.push_back({"steering.arrive-settles", "steering", "Seek + arrive",
+               "Arrive: the agents stop cleanly at the target", "2-seek-arrive.json", {}, "", 12.5, 12.5,
+               atLeast("settled_share", Reduce::Min, 0.95), true});
+  c.back().fix = "separation joins arrive's desired velocity instead of taking the force budget first";
+  c.back().also = {"mean_speed"};
+  c.push_back({"steering.smoothing-arrives", "steering", "Arrive + smoothing 0.3 s",
+               "Smoothing the steering keeps a clean stop (no orbiting)", "2-seek-arrive.json", {"smoothing=0.3"},
+               "", 12.5, 12.5, atLeast("settled_share", Reduce::Min, 0.95), true});
+  c.back().fix = "smoothing is a response time on the velocity, not a lag on the acceleration";
+  c.back().also = {"mean_speed"};
+
+  // ---- Finale ----
+  c.push_back({"finale.hash-on", "finale", "Hash on, N = 12000",
+               "With the spatial hash a big crowd steps fast", "", {"N=12000", "hash=true"}, "", 0.1, 0.05,
+               atMost("step_ms", Reduce::Mean, 1e9), false});
+  c.back().unit = "ms/step";
+  c.push_back({"finale.hash-off", "finale", "Hash off, N = 12000",
+               "Turn the hash off and the frame rate collapses", "", {"N=12000", "hash=false"}, "", 0.1, 0.05,
+               atLeast("step_ms", Reduce::Mean, 10.0), true});
+  c.back().relativeTo = "finale.hash-on";
+  c.back().unit = "x slower";
+  c.push_back({"finale.orca-on", "finale", "ORCA on",
+               "With ORCA dense groups stay collision free", "", {"orca=true"}, "", 15.0, 5.0,
+               atMost("overlaps_total", Reduce::Max, 0.0), true});
+  c.push_back({"finale.orca-off", "finale", "ORCA off",
+               "Turn ORCA off and dense groups stick together", "", {"orca=false"}, "", 15.0, 5.0,
+               atLeast("overlaps_total", Reduce::Mean, 1.0), true});
+  c.back().unit = "overlapping pairs";
+  return c;
+}
+
+}  // namespace
+
+std::span<const Claim> allClaims() {
+  static const std::vector<Claim> claims = buildClaims();
+  return claims;
+}
+
+std::vector<const Claim*> claimsOf(const std::string& scene) {
+  std::vector<const Claim*> out;
+  for (const Claim& c : allClaims())
+    if (scene == c.scene) out.push_back(&c);
+  return out;
+}
+
+const Claim* findClaim(const std::string& id) {
+  for (const Claim& c : allClaims())
+    if (id == c.id) return &c;
+  return nullptr;
+}
+
+bool startExperiment(Scene& scene, const Claim& claim, std::string& error) {
+  const std::span<const Param> params = scene.params();
+  applyDefaults(params);
+  if (*claim.preset) {
+    bool found = false;
+    for (const BuiltinPreset& p : builtinPresets(claim.scene)) {
+      if (std::string(p.file) != claim.preset) continue;
+      found = true;
+      if (!applyBuiltinPreset(params, p, error)) return false;
+    }
+    if (!found) {
+      error = std::string("claim ") + claim.id + ": no built-in preset " + claim.scene + "/" + claim.preset;
+      return false;
+    }
+  }
+  for (const char* s : claim.sets)
+    if (!setParamAssignment(params, s, error)) {
+      error = std::string("claim ") + claim.id + ": " + error;
+      return false;
+    }
+  scene.paramsChanged();
+  scene.reset();
+  if (!scene.startState(claim.start)) {
+    error = std::string("claim ") + claim.id + ": scene " + claim.scene + " has no starting state '" + claim.start + "'";
+    return false;
+  }
+  return true;
+}
+
+// ---- tracking one run ----
+
+void ClaimTracker::begin(const Claim& claim) {
+  *this = ClaimTracker();
+  claim_ = &claim;
+  alsoSum_.assign(claim.also.size(), 0.0);
+}
+
+void ClaimTracker::sample(double time, std::span<const Metric> metrics) {
+  if (!claim_ || done_) return;
+  const Claim& c = *claim_;
+  lastTime_ = time;
+  // A step's time is its end: the sample at `from` is the first inside the window (half a step of slack).
+  if (time + 0.5 * kStep < c.from) return;
+  auto find = [&](const char* name, double& out) {
+    for (const Metric& m : metrics)
+      if (std::string(m.name) == name) { out = m.value; return true; }
+    return false;
+  };
+  double v = 0;
+  if (find(c.rule.metric, v)) {
+    last_ = v;
+    sum_ += v;
+    min_ = any_ ? std::min(min_, v) : v;
+    max_ = any_ ? std::max(max_, v) : v;
+    ++count_;
+    if (v < c.rule.level) {
+      if (belowSince_ < 0) belowSince_ = time;
+      longestBelow_ = std::max(longestBelow_, time - belowSince_);
+    } else {
+      belowSince_ = -1;
+    }
+    any_ = true;
+  }
+  bool all = true;
+  for (size_t i = 0; i < c.also.size(); ++i) {
+    double a = 0;
+    if (find(c.also[i], a)) alsoSum_[i] += a;
+    else all = false;
+  }
+  if (all) ++alsoCount_;
+  if (time + 0.5 * kStep >= c.from + c.window) done_ = true;
+}
+
+double ClaimTracker::value() const {
+  if (!claim_ || !any_) return 0.0;
+  switch (claim_->rule.reduce) {
+    case Reduce::Final: return last_;
+    case Reduce::Mean: return sum_ / double(count_);
+    case Reduce::Min: return min_;
+    case Reduce::Max: return max_;
+    case Reduce::LongestBelow: return longestBelow_;
+  }
+  return 0.0;
+}
+
+bool ruleHolds(const ClaimRule& rule, double value) {
+  if (!std::isfinite(value)) return false;
+  return rule.atLeast ? value >= rule.threshold : value <= rule.threshold;
+}
+
+std::string formatValue(const Claim& claim, double value) {
+  char buf[64];
+  if (!std::isfinite(value)) std::snprintf(buf, sizeof buf, "n/a");
+  else if (value != 0.0 && (std::abs(value) >= 1e5 || std::abs(value) < 1e-3)) std::snprintf(buf, sizeof buf, "%.3g", value);
+  else std::snprintf(buf, sizeof buf, "%.3g", value);
+  std::string s = buf;
+  if (*claim.unit) s += std::string(" ") + claim.unit;
+  return s;
+}
+
+std::string describeRule(const Claim& claim) {
+  const ClaimRule& r = claim.rule;
+  char buf[160];
+  const char* how = r.reduce == Reduce::Final ? "at the end"
+                    : r.reduce == Reduce::Mean ? "mean"
+                    : r.reduce == Reduce::Min  ? "min"
+                    : r.reduce == Reduce::Max  ? "max"
+                                               : "";
+  if (r.reduce == Reduce::LongestBelow)
+    std::snprintf(buf, sizeof buf, "%s below %.3g for >= %.3g s", r.metric, r.level, r.threshold);
+  else if (*claim.relativeTo)
+    std::snprintf(buf, sizeof buf, "%s (%s) %s %.3g x %s", r.metric, how, r.atLeast ? ">=" : "<=", r.threshold,
+                  claim.relativeTo);
+  else
+    std::snprintf(buf, sizeof buf, "%s (%s) %s %.3g", r.metric, how, r.atLeast ? ">=" : "<=", r.threshold);
+  return buf;
+}
+
+ClaimVerdict judge(const Claim& claim, std::span<const double> values) {
+  ClaimVerdict v;
+  for (double x : values) v.seedsPassed += ruleHolds(claim.rule, x) ? 1 : 0;
+  const int needed = int(std::ceil(claim.seedShare * double(values.size()) - 1e-9));
+  v.holds = !values.empty() && v.seedsPassed >= std::max(needed, 1);
+  if (v.holds) {
+    v.text = *claim.fix ? std::string("holds with crowdlab's fix (") + claim.fix + ")" : "holds";
+    return v;
+  }
+  // How far off: the seeds' mean against the rule's number.
+  double mean = 0;
+  int finite = 0;
+  for (double x : values)
+    if (std::isfinite(x)) { mean += x; ++finite; }
+  char buf[200];
+  if (finite == 0) {
+    std::snprintf(buf, sizeof buf, "article overstates (no measurable baseline: %s)", describeRule(claim).c_str());
+  } else {
+    mean /= finite;
+    std::snprintf(buf, sizeof buf, "article overstates (measured %s, needs %s; %d of %zu seeds)",
+                  formatValue(claim, mean).c_str(), describeRule(claim).c_str(), v.seedsPassed, values.size());
+  }
+  v.text = buf;
+  return v;
+}
+
+ClaimRun runClaim(const Claim& claim, uint64_t seed, double baseline) {
+  ClaimRun run;
+  const SceneEntry* entry = findScene(claim.scene);
+  if (!entry) {
+    run.error = std::string("claim ") + claim.id + ": unknown scene " + claim.scene;
+    return run;
+  }
+  SceneContext ctx;
+  std::unique_ptr<Scene> scene = entry->create();
+  scene->seed = seed;
+  scene->ctx = &ctx;
+  if (!startExperiment(*scene, claim, run.error)) return run;
+  ClaimTracker tracker;
+  tracker.begin(claim);
+  std::vector<Metric> metrics;
+  const int steps = int(std::lround((claim.from + claim.window) / kStep));
+  for (int s = 1; s <= steps && !tracker.done(); ++s) {
+    scene->step(float(kStep));
+    ctx.simTime = double(s) * kStep;
+    metrics.clear();
+    scene->metrics(metrics);
+    tracker.sample(ctx.simTime, metrics);
+  }
+  run.raw = run.value = tracker.value();
+  if (*claim.relativeTo) run.value = baseline > 0.0 ? run.value / baseline : std::nan("");
+  for (size_t i = 0; i < claim.also.size(); ++i) run.also.push_back(tracker.alsoValue(i));
+  run.ok = true;
+  return run;
+}
+
+}  // namespace scenes

@@ -1,0 +1,111 @@
+// The article's claims as data (see DESIGN.md, "Claims"). One registry drives the scenes' experiment
+// buttons, the on-canvas banner with its live verdict, `crowdlab claims` and the tests.
+//
+// A claim is an experiment (the scene's defaults, then a preset and `--set`-style assignments, then
+// a named starting state the scene knows), a measuring window in simulated seconds, and a rule over
+// one metric in that window. A metric that decides a claim never depends on the parameter the claim
+// varies: groups are counted by a fixed link distance, not by the k-neighbour graph.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+#include "scenes/scene.hpp"
+
+namespace scenes {
+
+// How the window's samples of the metric become one number.
+enum class Reduce {
+  Final,         // the last sample
+  Mean,          // the mean over the window
+  Min,
+  Max,
+  LongestBelow,  // the longest unbroken time (seconds) the metric stays below `level`
+};
+
+struct ClaimRule {
+  const char* metric;     // a name the scene's metrics() gives
+  Reduce reduce = Reduce::Final;
+  double level = 0;       // LongestBelow's level
+  bool atLeast = true;    // the claim holds when value >= threshold (else value <= threshold)
+  double threshold = 0;
+};
+
+struct Claim {
+  const char* id;          // "murmuration.k1-chains"
+  const char* scene;       // command-line scene name
+  const char* title;       // the experiment button
+  const char* statement;   // what the article says, one short English line
+  const char* preset;      // a built-in preset file of the scene ("" none), applied over the defaults
+  std::vector<const char*> sets;  // then these "name=value" assignments
+  const char* start;       // the scene's starting state for it ("" the plain reset), see Scene::startState
+  double window;           // measuring window, simulated seconds from the start
+  double from;             // the window opens here (settling time before it)
+  ClaimRule rule;
+  bool mustHold;           // `crowdlab claims` exits 1 when it fails
+  const char* fix = "";    // non-empty: the claim holds only with this crowdlab fix (the article's own method fails)
+  const char* relativeTo = "";  // non-empty: the measured value is this claim's value over that claim's (same
+                                // seed); that claim's rule measures the same metric
+  double seedShare = 1.0;  // share of the seeds that must pass (the falcon: 2 of 3)
+  std::vector<const char*> also = {};  // metrics reported beside it (means over the window)
+  const char* unit = "";   // printed after the value
+};
+
+std::span<const Claim> allClaims();
+std::vector<const Claim*> claimsOf(const std::string& scene);
+const Claim* findClaim(const std::string& id);
+
+// A full restart into the claim's experiment: defaults, preset, assignments, reset, starting state.
+// The scene keeps its seed. False with a message when something does not apply (a bug in the registry).
+bool startExperiment(Scene& scene, const Claim& claim, std::string& error);
+
+// Follows one run of a claim: feed it the metrics after every step; it reduces the window.
+class ClaimTracker {
+ public:
+  void begin(const Claim& claim);
+  // `time`: simulated seconds since the experiment started.
+  void sample(double time, std::span<const Metric> metrics);
+  bool done() const { return done_; }
+  const Claim* claim() const { return claim_; }
+  // The window's reduced value (the ratio is taken by the caller for relativeTo claims).
+  double value() const;
+  double alsoValue(size_t i) const { return alsoCount_ ? alsoSum_[i] / double(alsoCount_) : 0.0; }
+  double lastSample() const { return last_; }
+  double sampledUntil() const { return lastTime_; }
+
+ private:
+  const Claim* claim_ = nullptr;
+  bool done_ = false, any_ = false;
+  double last_ = 0, sum_ = 0, min_ = 0, max_ = 0, belowSince_ = -1, longestBelow_ = 0, lastTime_ = 0;
+  size_t count_ = 0, alsoCount_ = 0;
+  std::vector<double> alsoSum_;
+};
+
+bool ruleHolds(const ClaimRule& rule, double value);
+
+// A verdict line from the seeds' values: "holds", "holds with crowdlab's fix (...)", or
+// "article overstates (...)" with the measured number against the rule's.
+struct ClaimVerdict {
+  bool holds = false;
+  int seedsPassed = 0;
+  std::string text;
+};
+ClaimVerdict judge(const Claim& claim, std::span<const double> values);
+
+// A value with the claim's unit, as the table and the banner print it.
+std::string formatValue(const Claim& claim, double value);
+// What the rule asks, e.g. "largest_group_share below 0.70 for >= 2 s".
+std::string describeRule(const Claim& claim);
+
+// Runs one claim headless on one seed: a fresh scene, the experiment, the window at 60 Hz.
+// `baseline` (for relativeTo claims) divides the value; 0 means none.
+struct ClaimRun {
+  double raw = 0;               // the window's value
+  double value = 0;             // after the ratio
+  std::vector<double> also;     // the `also` metrics
+  bool ok = false;
+  std::string error;
+};
+ClaimRun runClaim(const Claim& claim, uint64_t seed, double baseline = 0.0);
+
+}  // namespace scenes

@@ -1,0 +1,48 @@
+// `crowdlab claims`: bad flags give one line and exit 2; --csv writes the documented columns.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include "app_util.hpp"
+
+using apptest::runCrowdlab;
+
+namespace {
+void expectOneLineError(const std::string& args, const std::string& mention) {
+  apptest::RunResult r = runCrowdlab("claims " + args);
+  EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.err;
+  EXPECT_NE(r.err.find(mention), std::string::npos) << args << " should mention '" << mention << "':\n" << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line:\n" << r.err;
+  EXPECT_TRUE(r.out.empty()) << "nothing runs:\n" << r.out;
+}
+}  // namespace
+
+TEST(ClaimsCmd, SeedsZero) { expectOneLineError("--seeds 0", "--seeds expects a whole number from 1"); }
+TEST(ClaimsCmd, SeedsNotANumber) { expectOneLineError("--seeds abc", "got 'abc'"); }
+TEST(ClaimsCmd, UnknownScene) { expectOneLineError("--scene nope", "unknown scene 'nope'"); }
+TEST(ClaimsCmd, UnknownFlag) { expectOneLineError("--fast", "unknown option '--fast'"); }
+TEST(ClaimsCmd, MissingValue) { expectOneLineError("--csv", "--csv needs a value"); }
+
+TEST(ClaimsCmd, CsvHasTheDocumentedColumnsAndOneRowPerClaimMetric) {
+  const std::string csv = apptest::outDir() + "/claims-spatial-hash.csv";
+  apptest::RunResult r = runCrowdlab("claims --scene spatial-hash --seeds 1 --csv '" + csv + "'");
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  std::istringstream in(apptest::slurp(csv));
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "id,scene,seeds,metric,mean,min,max,verdict");
+  int rows = 0;
+  bool sawFix = false, sawRatio = false;
+  while (std::getline(in, line)) {
+    ++rows;
+    EXPECT_EQ(line.rfind("spatial-hash.", 0), 0u) << line;
+    EXPECT_NE(line.find(",spatial-hash,1,"), std::string::npos) << line;
+    sawFix |= line.find("holds with crowdlab's fix") != std::string::npos;
+    sawRatio |= line.find("spatial-hash.brute-vs-grid,spatial-hash,1,checks_per_agent,") == 0;
+  }
+  EXPECT_GE(rows, 4);
+  EXPECT_TRUE(sawFix) << "the auto rings claim holds only with crowdlab's fix";
+  EXPECT_TRUE(sawRatio);
+  // The printed table: one header line per claim and the summary.
+  EXPECT_NE(r.out.find("spatial-hash.classic-misses"), std::string::npos);
+  EXPECT_NE(r.out.find("claims hold (1 seeds each"), std::string::npos);
+}

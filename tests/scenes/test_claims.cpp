@@ -1,0 +1,152 @@
+// The claims registry: every claim's experiment applies, must-hold claims hold on seeds other than
+// the command's (1..3), and an experiment is a full restart into the claim's starting state.
+#include <gtest/gtest.h>
+
+#include <set>
+#include "scene_under_test.hpp"
+#include "scenes/claims.hpp"
+#include "scenes/presets.hpp"
+
+using scenetest::SceneUnderTest;
+
+namespace {
+
+std::vector<double> metricValues(const scenes::Scene& scene) {
+  std::vector<scenes::Metric> out;
+  scene.metrics(out);
+  std::vector<double> values;
+  for (const scenes::Metric& m : out)
+    if (!std::string(m.name).ends_with("_ms")) values.push_back(m.value);
+  return values;
+}
+
+}  // namespace
+
+TEST(Claims, EveryClaimIsWellFormed) {
+  std::set<std::string> ids;
+  for (const scenes::Claim& c : scenes::allClaims()) {
+    SCOPED_TRACE(c.id);
+    EXPECT_TRUE(ids.insert(c.id).second) << "duplicate id";
+    EXPECT_EQ(std::string(c.id).rfind(std::string(c.scene) + ".", 0), 0u) << "ids start with the scene";
+    EXPECT_GT(c.window, 0.0);
+    SceneUnderTest t(c.scene);
+    ASSERT_TRUE(t.scene);
+    std::string error;
+    ASSERT_TRUE(scenes::startExperiment(*t.scene, c, error)) << error;
+    std::vector<scenes::Metric> metrics;
+    t.scene->metrics(metrics);
+    auto has = [&](const char* name) {
+      for (const scenes::Metric& m : metrics)
+        if (std::string(m.name) == name) return true;
+      return false;
+    };
+    EXPECT_TRUE(has(c.rule.metric)) << c.rule.metric;
+    for (const char* a : c.also) EXPECT_TRUE(has(a)) << a;
+    if (*c.relativeTo) {
+      const scenes::Claim* base = scenes::findClaim(c.relativeTo);
+      ASSERT_NE(base, nullptr) << c.relativeTo;
+      EXPECT_EQ(std::string(base->scene), c.scene);
+      EXPECT_EQ(std::string(base->rule.metric), c.rule.metric) << "a ratio of one metric";
+    }
+  }
+}
+
+TEST(Claims, UnknownStartStateOrPresetIsAnError) {
+  SceneUnderTest t("boids");
+  scenes::Claim bad{"boids.bad", "boids", "bad", "bad", "", {}, "no-such-start", 1.0, 0.0, {"groups"}, false};
+  std::string error;
+  EXPECT_FALSE(scenes::startExperiment(*t.scene, bad, error));
+  EXPECT_NE(error.find("no-such-start"), std::string::npos) << error;
+  bad.start = "";
+  bad.preset = "no-such-preset.json";
+  EXPECT_FALSE(scenes::startExperiment(*t.scene, bad, error));
+  EXPECT_NE(error.find("no-such-preset.json"), std::string::npos) << error;
+}
+
+// The verdict rule itself: the seed share, the fix, and the number when the article overstates.
+TEST(Claims, VerdictsSayHowMuch) {
+  scenes::Claim c{"x.y", "boids", "t", "s", "", {}, "", 1.0, 0.0, {"groups", scenes::Reduce::Mean, 0, false, 10.0}, true};
+  const double good[] = {3.0, 5.0}, bad[] = {30.0, 50.0}, mixed[] = {3.0, 30.0, 5.0};
+  EXPECT_EQ(scenes::judge(c, good).text, "holds");
+  const scenes::ClaimVerdict v = scenes::judge(c, bad);
+  EXPECT_FALSE(v.holds);
+  EXPECT_NE(v.text.find("article overstates"), std::string::npos);
+  EXPECT_NE(v.text.find("measured 40"), std::string::npos) << v.text;
+  EXPECT_FALSE(scenes::judge(c, mixed).holds);
+  c.seedShare = 2.0 / 3.0;
+  EXPECT_TRUE(scenes::judge(c, mixed).holds);
+  c.fix = "lanes";
+  EXPECT_EQ(scenes::judge(c, good).text, "holds with crowdlab's fix (lanes)");
+}
+
+// The window's reductions, on a made-up metric stream at 60 Hz.
+TEST(Claims, TrackerReducesTheWindow) {
+  scenes::Claim c{"x.y", "boids", "t", "s", "", {}, "", 2.0, 1.0, {"m", scenes::Reduce::LongestBelow, 0.5, true, 0.0}, true};
+  scenes::ClaimTracker tracker;
+  tracker.begin(c);
+  for (int s = 1; s <= 240 && !tracker.done(); ++s) {
+    const double t = s / 60.0;
+    // Below 0.5 from 1.5 s to 2.25 s (and before the window, which must not count).
+    const double v = (t < 0.9 || (t >= 1.5 && t < 2.25)) ? 0.1 : 1.0;
+    const scenes::Metric m[1] = {{"m", v}};
+    tracker.sample(t, m);
+  }
+  EXPECT_TRUE(tracker.done());
+  EXPECT_NEAR(tracker.value(), 0.75, 1.5 / 60.0);
+}
+
+// Every must-hold claim on seeds the command never uses.
+TEST(Claims, MustHoldClaimsHoldOnOtherSeeds) {
+  for (const scenes::Claim& c : scenes::allClaims()) {
+    if (!c.mustHold) continue;
+    SCOPED_TRACE(c.id);
+    std::vector<double> values;
+    for (uint64_t seed : {11u, 12u}) {
+      double baseline = 0.0;
+      if (*c.relativeTo) baseline = scenes::runClaim(*scenes::findClaim(c.relativeTo), seed).raw;
+      const scenes::ClaimRun run = scenes::runClaim(c, seed, baseline);
+      ASSERT_TRUE(run.ok) << run.error;
+      values.push_back(run.value);
+    }
+    const scenes::ClaimVerdict v = scenes::judge(c, values);
+    EXPECT_TRUE(v.holds) << v.text << " (seeds 11, 12: " << values[0] << ", " << values[1] << ")";
+  }
+}
+
+// An experiment button is a full restart: whatever was tuned or run before, the scene is exactly a
+// fresh one put through the same experiment (defaults, preset, starting state).
+TEST(Claims, ExperimentIsAFullRestart) {
+  for (const char* id : {"boids.separation-scatters", "murmuration.k1-chains", "steering.smoothing-arrives"}) {
+    SCOPED_TRACE(id);
+    const scenes::Claim* c = scenes::findClaim(id);
+    ASSERT_NE(c, nullptr);
+    SceneUnderTest used(c->scene, {"N=400"}, 7);
+    used.run(90);
+    std::string error;
+    ASSERT_TRUE(scenes::startExperiment(*used.scene, *c, error)) << error;
+
+    SceneUnderTest fresh(c->scene, {}, 7);
+    ASSERT_TRUE(scenes::startExperiment(*fresh.scene, *c, error)) << error;
+    EXPECT_EQ(used.scene->agentCount(), fresh.scene->agentCount());
+    EXPECT_EQ(metricValues(*used.scene), metricValues(*fresh.scene));
+    for (const scenes::Param& p : used.scene->params())
+      EXPECT_EQ(p.get(), scenes::findParam(fresh.scene->params(), p.name)->get()) << p.name;
+    // And they stay together: the same frames from the same start.
+    used.run(30);
+    fresh.run(30);
+    EXPECT_EQ(metricValues(*used.scene), metricValues(*fresh.scene));
+  }
+}
+
+// "Separation only" starts from a formed flock (one group), so the scattering is visible.
+TEST(Claims, SeparationOnlyStartsFromAFormedFlock) {
+  const scenes::Claim* c = scenes::findClaim("boids.separation-scatters");
+  ASSERT_NE(c, nullptr);
+  SceneUnderTest t("boids");
+  std::string error;
+  ASSERT_TRUE(scenes::startExperiment(*t.scene, *c, error)) << error;
+  EXPECT_GT(t.metric("largest_group_share"), 0.95);
+  EXPECT_GT(t.metric("polarization"), 0.95);
+  t.run(600);
+  EXPECT_LT(t.metric("largest_group_share"), 0.1);
+}
