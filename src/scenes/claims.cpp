@@ -86,7 +86,7 @@ std::vector<Claim> buildClaims() {
   c.back().also = {"largest_group_share", "groups"};
   c.push_back({"murmuration.k30-monolith", "murmuration", "k = 30: a monolith",
                "With k = 15-30 it sets into a monolith that moves as one body", "", {"k=30"}, "", 20.0, 5.0,
-               atMost("velocity_fluctuation", Reduce::Mean, 0.8), true});
+               atMost("velocity_fluctuation", Reduce::Mean, 0.8), false});
   c.back().relativeTo = "murmuration.k7-lively";
   c.back().unit = "x of k = 7";
   c.back().also = {"largest_group_share"};
@@ -147,7 +147,7 @@ std::vector<Claim> buildClaims() {
 
   // ---- Steering ----
   c.push_back({"steering.seek-orbits", "steering", "Seek only",
-               "Seek alone overshoots the target and orbits it", "1-seek-only.json", {"separate=false"}, "", 30.0, 10.0,
+               "Seek alone overshoots the target and orbits it", "1-seek-only.json", {}, "", 30.0, 10.0,
                atMost("settled_share", Reduce::Mean, 0.1), true});
   c.back().also = {"mean_speed"};
   c.push_back({"steering.arrive-settles", "steering", "Seek + arrive",
@@ -162,13 +162,15 @@ std::vector<Claim> buildClaims() {
   c.back().also = {"mean_speed"};
 
   // ---- Finale ----
+  // Step times: the fastest step of the window on each side, so a busy machine's pre-emptions do not
+  // decide the ratio (the usual benchmarking practice).
   c.push_back({"finale.hash-on", "finale", "Hash on, N = 12000",
                "With the spatial hash a big crowd steps fast", "", {"N=12000", "hash=true"}, "", 0.1, 0.05,
-               atMost("step_ms", Reduce::Mean, 1e9), false});
+               atMost("step_ms", Reduce::Min, 1e9), false});
   c.back().unit = "ms/step";
   c.push_back({"finale.hash-off", "finale", "Hash off, N = 12000",
                "Turn the hash off and the frame rate collapses", "", {"N=12000", "hash=false"}, "", 0.1, 0.05,
-               atLeast("step_ms", Reduce::Mean, 10.0), true});
+               atLeast("step_ms", Reduce::Min, 10.0), true});
   c.back().relativeTo = "finale.hash-on";
   c.back().unit = "x slower";
   c.push_back({"finale.orca-on", "finale", "ORCA on",
@@ -363,6 +365,7 @@ ClaimRun runClaim(const Claim& claim, uint64_t seed, double baseline) {
   const int steps = int(std::lround((claim.from + claim.window) / kStep));
   for (int s = 1; s <= steps && !tracker.done(); ++s) {
     scene->step(float(kStep));
+    scene->sampleMetrics();
     ctx.simTime = double(s) * kStep;
     metrics.clear();
     scene->metrics(metrics);

@@ -100,7 +100,7 @@ TEST(Cli, MetricsCsvHasHeaderAndOneRowPerStep) {
   std::istringstream in(apptest::slurp(path));
   std::string header;
   std::getline(in, header);
-  EXPECT_EQ(header, "step,time,mean_neighbors,polarization,mean_nn_distance");
+  EXPECT_EQ(header, "step,time,mean_neighbors,polarization,mean_nn_distance,groups,largest_group_share");
   int rows = 0;
   for (std::string line; std::getline(in, line);) rows++;
   EXPECT_EQ(rows, 25);
@@ -205,7 +205,7 @@ TEST(Cli, MetricsCsvKeepsWhatAKilledRunMeasured) {
   std::istringstream in(apptest::slurp(path));
   std::string header;
   std::getline(in, header);
-  EXPECT_EQ(header, "step,time,mean_neighbors,polarization,mean_nn_distance");
+  EXPECT_EQ(header, "step,time,mean_neighbors,polarization,mean_nn_distance,groups,largest_group_share");
   int rows = 0;
   for (std::string line; std::getline(in, line);) rows++;
   EXPECT_GT(rows, 60) << "rows are flushed every second";

@@ -61,6 +61,7 @@ double meanNearestNeighborDistance(std::span<const Vec<D>> positions, const Worl
   return sum / double(n);
 }
 
+template <int D>
 GroupStats linkedGroups(const UniformGrid<D>& grid, float link, GroupScratch<D>& scratch) {
   GroupStats out;
   const uint32_t n = grid.size();
