@@ -142,7 +142,7 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
     m.experiment = scenes::ClaimTracker();
     return;
   }
-  std::vector<scenes::Metric> metrics;
+  std::vector<sim::Metric> metrics;
   scene.metrics(metrics);
   m.experiment.sample(t, metrics);
   std::string line = std::string("Claim: ") + c->statement + "  —  ";

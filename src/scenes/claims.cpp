@@ -240,14 +240,14 @@ void ClaimTracker::begin(const Claim& claim) {
   alsoSum_.assign(claim.also.size(), 0.0);
 }
 
-void ClaimTracker::sample(double time, std::span<const Metric> metrics) {
+void ClaimTracker::sample(double time, std::span<const sim::Metric> metrics) {
   if (!claim_ || done_) return;
   const Claim& c = *claim_;
   lastTime_ = time;
   // A step's time is its end: the sample at `from` is the first inside the window (half a step of slack).
   if (time + 0.5 * kStep < c.from) return;
   auto find = [&](const char* name, double& out) {
-    for (const Metric& m : metrics)
+    for (const sim::Metric& m : metrics)
       if (std::string(m.name) == name) { out = m.value; return true; }
     return false;
   };
@@ -361,7 +361,7 @@ ClaimRun runClaim(const Claim& claim, uint64_t seed, double baseline) {
   if (!startExperiment(*scene, claim, run.error)) return run;
   ClaimTracker tracker;
   tracker.begin(claim);
-  std::vector<Metric> metrics;
+  std::vector<sim::Metric> metrics;
   const int steps = int(std::lround((claim.from + claim.window) / kStep));
   for (int s = 1; s <= steps && !tracker.done(); ++s) {
     scene->step(float(kStep));

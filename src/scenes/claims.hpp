@@ -64,7 +64,7 @@ class ClaimTracker {
  public:
   void begin(const Claim& claim);
   // `time`: simulated seconds since the experiment started.
-  void sample(double time, std::span<const Metric> metrics);
+  void sample(double time, std::span<const sim::Metric> metrics);
   bool done() const { return done_; }
   const Claim* claim() const { return claim_; }
   // The window's reduced value (the ratio is taken by the caller for relativeTo claims).

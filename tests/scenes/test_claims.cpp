@@ -13,10 +13,10 @@ using scenetest::SceneUnderTest;
 namespace {
 
 std::vector<double> metricValues(const scenes::Scene& scene) {
-  std::vector<scenes::Metric> out;
+  std::vector<sim::Metric> out;
   scene.metrics(out);
   std::vector<double> values;
-  for (const scenes::Metric& m : out)
+  for (const sim::Metric& m : out)
     if (!std::string(m.name).ends_with("_ms")) values.push_back(m.value);
   return values;
 }
@@ -34,10 +34,10 @@ TEST(Claims, EveryClaimIsWellFormed) {
     ASSERT_TRUE(t.scene);
     std::string error;
     ASSERT_TRUE(scenes::startExperiment(*t.scene, c, error)) << error;
-    std::vector<scenes::Metric> metrics;
+    std::vector<sim::Metric> metrics;
     t.scene->metrics(metrics);
     auto has = [&](const char* name) {
-      for (const scenes::Metric& m : metrics)
+      for (const sim::Metric& m : metrics)
         if (std::string(m.name) == name) return true;
       return false;
     };
@@ -89,7 +89,7 @@ TEST(Claims, TrackerReducesTheWindow) {
     const double t = s / 60.0;
     // Below 0.5 from 1.5 s to 2.25 s (and before the window, which must not count).
     const double v = (t < 0.9 || (t >= 1.5 && t < 2.25)) ? 0.1 : 1.0;
-    const scenes::Metric m[1] = {{"m", v}};
+    const sim::Metric m[1] = {{"m", v}};
     tracker.sample(t, m);
   }
   EXPECT_TRUE(tracker.done());
