@@ -163,6 +163,13 @@ class GpuScene final : public scenes::Scene {
     out.push_back({"gpu_sim", gpuActive_ ? 1.0 : 0.0});
     out.push_back({"cpu_step_ms", cpuStepMs_});
     out.push_back({"gpu_step_ms", gpuTimings_.valid ? gpuTimings_.totalMs() : 0.0});
+    // The draw-call lesson in numbers (the previous frame; zero without a window).
+    const render::FrameStats none;
+    const render::FrameStats& f = ctx ? ctx->lastFrame : none;
+    out.push_back({"agent_draw_calls", double(f.agentDrawCalls)});
+    out.push_back({"agent_submit_ms", f.agentSubmitMs});
+    out.push_back({"agent_draw_gpu_ms", std::max(0.0, f.agentGpuMs)});
+    out.push_back({"render_ms", ctx ? ctx->lastRenderMs : 0.0});
   }
   size_t agentCount() const override { return flock_.size(); }
 
