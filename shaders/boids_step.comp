@@ -7,7 +7,7 @@ uniform float uDt;
 uniform float uWeightSeparation, uWeightAlignment, uWeightCohesion;
 uniform float uMinSpeed, uMaxSpeed, uMaxForce;
 uniform float uAlignmentFade, uCohesionFade;
-// Squared-distance bounds from sim::squaredBoundOf, so the tests decide as the CPU's do.
+// Squared-distance bounds from sim::BoidsBounds, so the tests decide as the CPU's do.
 uniform float uSearch2, uPerceived2, uSeparation2;
 
 vec2 safeNormalize(vec2 v) {

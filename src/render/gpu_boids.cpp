@@ -10,7 +10,6 @@
 #include "render/gl.hpp"
 #include "render/renderer.hpp"
 #include "sim/core/grid.hpp"
-#include "sim/models/flock.hpp"  // squaredBoundOf: the CPU's distance tests as squared bounds
 
 namespace render {
 
@@ -232,10 +231,12 @@ void GpuBoids::step(const sim::BoidsParams& p, float dt, Timings* wallClock) {
   glUniform1f(uniform(rules, "uMaxForce"), p.maxForce);
   glUniform1f(uniform(rules, "uAlignmentFade"), sim::alignmentFade(p));
   glUniform1f(uniform(rules, "uCohesionFade"), sim::cohesionFade(p));
-  const float r = p.searchRadius();
-  glUniform1f(uniform(rules, "uSearch2"), r * r);
-  glUniform1f(uniform(rules, "uPerceived2"), sim::squaredBoundOf(p.perceptionRadius, false));
-  glUniform1f(uniform(rules, "uSeparation2"), sim::squaredBoundOf(p.separationRadius, true));
+  // The CPU's distance tests as squared bounds; one radius for perception, alignment and cohesion
+  // (the GPU path has no separate radii or field of view).
+  const sim::BoidsBounds bounds = sim::BoidsBounds::of(p);
+  glUniform1f(uniform(rules, "uSearch2"), bounds.search);
+  glUniform1f(uniform(rules, "uPerceived2"), bounds.perceived);
+  glUniform1f(uniform(rules, "uSeparation2"), bounds.separation);
   glDispatchCompute(groups(count_, 256), 1, 1);
   // The renderer reads the state as instance attributes and the command as an indirect draw.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_COMMAND_BARRIER_BIT |

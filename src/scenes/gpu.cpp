@@ -58,6 +58,7 @@ class GpuScene final : public scenes::Scene {
     flock_.spawn(size_t(s_.count), seed);
     pendingGpuSteps_ = 0;
     gpuNeedsUpload_ = true;
+    gpuAhead_ = false;  // the fresh CPU state wins
     meanNeighbors_ = 0;
   }
 
@@ -83,7 +84,10 @@ class GpuScene final : public scenes::Scene {
     agents.submission = s_.render == 1 ? AgentSubmission::PerAgent : AgentSubmission::Instanced;
     const size_t shown = s_.render == 1 ? std::min(flock_.size(), size_t(kPerAgentCap)) : flock_.size();
     if (gpuActive_) {
-      for (; pendingGpuSteps_ > 0; --pendingGpuSteps_) gpu_.step(flock_.params, lastDt_);
+      for (; pendingGpuSteps_ > 0; --pendingGpuSteps_) {
+        gpu_.step(flock_.params, lastDt_);
+        gpuAhead_ = true;
+      }
       gpuTimings_ = gpu_.latestTimings();
       agents.gpu = {gpu_.stateBuffer(), gpu_.indirectBuffer(), shown, s_.agentSize, kGpuColor};
     } else {
@@ -190,8 +194,15 @@ class GpuScene final : public scenes::Scene {
     p.separationRadius = std::min(p.separationRadius, p.perceptionRadius * 0.9f);
     p.minSpeed = std::min(p.minSpeed, p.maxSpeed);
     // The cell is the search radius: the 3x3 block covers it on the CPU and the GPU alike.
+    if (gpuActive_ && flock_.cellSize != p.searchRadius()) gpuNeedsUpload_ = true;  // a new grid layout
     flock_.cellSize = p.searchRadius();
-    if (gpuActive_) gpuNeedsUpload_ = true;  // the cell size may have changed the grid
+  }
+
+  // The one read-back: the GPU's agents (in its cell order, ids with them) become the CPU flock.
+  void takeAgentsFromGpu() {
+    std::vector<uint32_t> ids;
+    gpu_.download(&flock_.position, &flock_.velocity, &ids, nullptr);
+    flock_.id = ids;
   }
 
   // Moves the agents to where the chosen simulation runs. Main thread, context current.
@@ -214,14 +225,14 @@ class GpuScene final : public scenes::Scene {
       s_.sim = 0;
     }
     if (gpuActive_ && !wantGpu) {
-      // Back to the CPU: the one read-back, so the CPU continues from where the GPU got to.
-      std::vector<uint32_t> ids;
-      gpu_.download(&flock_.position, &flock_.velocity, &ids, nullptr);
-      flock_.id = ids;
+      takeAgentsFromGpu();  // back to the CPU, which continues from where the GPU got to
       gpuActive_ = false;
+      gpuAhead_ = false;
     } else if (wantGpu && (!gpuActive_ || gpuNeedsUpload_)) {
+      if (gpuActive_ && gpuAhead_) takeAgentsFromGpu();  // a new grid layout mid-run
       gpu_.upload(flock_.position, flock_.velocity, flock_.id, flock_.world, flock_.cellSize);
       gpuActive_ = true;
+      gpuAhead_ = false;
     }
     gpuNeedsUpload_ = false;
   }
@@ -232,6 +243,7 @@ class GpuScene final : public scenes::Scene {
   render::GpuBoids gpu_;
   render::ComputeSupport support_;
   bool probed_ = false, gpuActive_ = false, gpuNeedsUpload_ = true, softwareGl_ = false;
+  bool gpuAhead_ = false;  // the GPU has stepped past the CPU copy of the agents
   int pendingGpuSteps_ = 0;
   float lastDt_ = 1.0f / 60.0f;
   double cpuStepMs_ = 0, meanNeighbors_ = 0;
