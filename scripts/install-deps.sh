@@ -9,7 +9,7 @@ packages=(
   libsdl2-dev libimgui-dev libstb-dev libfreetype-dev libglm-dev python3-glad libtbb-dev
   libgtest-dev nlohmann-json3-dev libnanoflann-dev libgl-dev
   fonts-dejavu-core
-  xvfb xauth libgl1-mesa-dri apitrace
+  xvfb xauth libgl1-mesa-dri apitrace xdotool
   clang libclang-rt-dev
   "$@"
 )

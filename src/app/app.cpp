@@ -146,12 +146,12 @@ class App {
     recorder_.stop();
     saveUserSettings();
     std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\nui_visible=%d\nhelp_open=%d\n"
-                "step_ms_median=%.4f\nui_scale=%.2f\ntheme=%s\nstyle=%s\nworld_area=%.0f,%.0f,%.0fx%.0f\nagents_outside_view=%zu\ntext_contrast=%.2f\n",
+                "step_ms_median=%.4f\nui_scale=%.2f\ntheme=%s\nstyle=%s\nworld_area=%.0f,%.0f,%.0fx%.0f\nagents_outside_view=%zu\ntext_contrast=%.2f\nspeed=%.2f\n",
                 sceneName_.c_str(), frame_, static_cast<unsigned long long>(stepper_.steps()), lastStats_.agents,
                 lastStats_.drawCalls, lastStats_.agentDrawCalls, int(uiVisible_), int(hud_.showHelp),
                 median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
                 styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
-                agentsOutsideView_, panelTextContrast());
+                agentsOutsideView_, panelTextContrast(), double(stepper_.speed));
     if (!options_.metricsCsv.empty()) {
       std::string error;
       if (!log_.writeCsv(options_.metricsCsv, error)) {

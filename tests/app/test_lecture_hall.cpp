@@ -109,3 +109,42 @@ TEST(LectureHall, DockedPanelsShrinkTheWorldAndHomeKeepsEveryAgentInIt) {
     EXPECT_EQ(hidden.value("world_area"), "0,0,1600x900") << scene;
   }
 }
+
+// Real X input (xdotool): the pointer comes from SDL's motion events, so a drag reaches ImGui even
+// though a window under Xvfb (no window manager) never gets keyboard focus, as over VNC.
+TEST(LectureHall, ASliderDraggedWithXdotoolChangesItsValue) {
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
+  // Where the HUD's first slider (speed) is: its grab has ImGui's dark slider-grab colour.
+  const std::string png = apptest::outDir() + "/lecture_layout.png";
+  apptest::RunResult layout = run("--scene steering --width 1280 --height 720 --frames 3 --screenshot '" + png + "'");
+  ASSERT_EQ(layout.exitCode, 0) << layout.err;
+  apptest::Pixels p = apptest::loadPixels(png);
+  int gx = -1, gy = -1;
+  for (int y = 0; y < p.height && gx < 0; ++y)
+    for (int x = 0; x < 300 && gx < 0; ++x) {
+      const unsigned char* c = p.at(x, y);
+      if (std::abs(c[0] - 61) < 12 && std::abs(c[1] - 133) < 12 && std::abs(c[2] - 224) < 12) gx = x + 3, gy = y + 3;
+    }
+  ASSERT_GE(gx, 0) << "no slider grab found in the HUD of " << png;
+  EXPECT_EQ(layout.value("speed"), "1.00");
+  // The same run, long enough to be dragged: press on the grab, move right, release.
+  const std::string dir = apptest::outDir() + "/lecture-xdotool";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/settings.json") << "{\"uiScale\": 1.0}";
+  const std::string out = dir + "/run.out";
+  const std::string app = "CROWDLAB_CONFIG_DIR='" + dir + "' '" CROWDLAB_EXE "' --scene steering --width 1280 --height 720 --frames 900 >'" + out + "' 2>&1 & echo $! >'" + dir + "/pid'";
+  ASSERT_EQ(std::system(app.c_str()), 0);
+  const std::string x = std::to_string(gx), y = std::to_string(gy);
+  const std::string drag = "id=$(timeout 20 xdotool search --sync --name crowdlab | head -1) && sleep 1 && "
+                           "xdotool mousemove --window $id " + x + " " + y + " && sleep 0.3 && xdotool mousedown 1 && sleep 0.3 && "
+                           "for dx in 20 40 60 80 100; do xdotool mousemove --window $id $((" + x + " + dx)) " + y + "; sleep 0.1; done && "
+                           "sleep 0.3 && xdotool mouseup 1";
+  EXPECT_EQ(std::system(("bash -c '" + drag + "'").c_str()), 0);
+  const std::string wait = "for i in $(seq 1 240); do kill -0 $(cat \"" + dir + "/pid\") 2>/dev/null || break; sleep 0.5; done";
+  EXPECT_EQ(std::system(("bash -c '" + wait + "'").c_str()), 0);
+  apptest::RunResult r;
+  r.out = apptest::slurp(out);
+  EXPECT_NE(r.value("speed"), "") << r.out;
+  EXPECT_NE(r.value("speed"), "1.00") << "the drag moved the slider";
+}
