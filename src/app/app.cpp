@@ -400,7 +400,7 @@ class App {
     }
     drawLabels(view);
     if (uiVisible_) drawUi(sceneIdle);
-    if (hud_.showHelp) drawHelp(scenes_);
+    if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), scene_->keys());
     drawEscapeToast();
     ImGui::Render();
 

@@ -129,7 +129,7 @@ float DockLayout::hudWidth() { return std::min(em() * kHudEm, ImGui::GetIO().Dis
 float DockLayout::panelWidth() { return std::min(em() * kPanelEm, ImGui::GetIO().DisplaySize.x * kMostOfWindow); }
 float DockLayout::menuBarHeight() { return em() + ImGui::GetStyle().FramePadding.y * 2.0f; }
 
-void drawHelp(const std::vector<scenes::SceneEntry>& scenes) {
+void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& sceneTitle, std::span<const scenes::KeyAction> sceneKeys) {
   ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.92f);
@@ -156,6 +156,21 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes) {
       ImGui::TextUnformatted(k[1]);
     }
     ImGui::EndTable();
+  }
+  if (!sceneKeys.empty()) {
+    ImGui::Separator();
+    ImGui::TextDisabled("%s", sceneTitle.c_str());
+    if (ImGui::BeginTable("scenekeys", 2, ImGuiTableFlags_SizingFixedFit)) {
+      for (const scenes::KeyAction& k : sceneKeys) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        const Rgb key = readableAccent({1, 0.85f, 0.4f});
+        ImGui::TextColored(ImVec4(key.r, key.g, key.b, 1), "%s", k.input);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k.action);
+      }
+      ImGui::EndTable();
+    }
   }
   ImGui::Separator();
   for (size_t i = 0; i < scenes.size(); ++i)

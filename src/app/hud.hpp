@@ -81,6 +81,6 @@ struct PanelMemory {
 // An experiment button restarts the scene into its claim (memory.restarted) and draws the claim's banner.
 bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const std::string& title, bool stepRunning,
                     PanelMemory& memory);
-void drawHelp(const std::vector<scenes::SceneEntry>& scenes);
+void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& sceneTitle, std::span<const scenes::KeyAction> sceneKeys);
 
 }  // namespace app

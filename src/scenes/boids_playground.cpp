@@ -153,6 +153,11 @@ class BoidsPlayground final : public scenes::Scene {
            "you see it burst. Groups: boids linked by 3 body lengths (30 units).";
   }
 
+  std::span<const scenes::KeyAction> keys() const override {
+    static constexpr scenes::KeyAction kKeys[] = {{"Click", "highlight the agent under the cursor, with its radii"}};
+    return kKeys;
+  }
+
   bool onMouse(const scenes::MouseEvent& e) override {
     if (e.kind != scenes::MouseEvent::Down || e.button != 1) return false;
     // Select the agent nearest the click (within a few pixels' reach).

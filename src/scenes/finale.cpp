@@ -37,6 +37,7 @@ double msSince(Clock::time_point t) { return std::chrono::duration<double, std::
 // The scene's own settings; everything the simulation reads is in sim::FinaleParams.
 struct SceneSettings {
   int count;
+  bool wander;  // the target moves by itself, so the crowd keeps going while the lecturer talks
   int obstaclesAtStart;
   int colorBy;  // 0 density, 1 tier, 2 heading
   int threads;
@@ -75,6 +76,7 @@ class Finale final : public scenes::Scene {
         scenes::Param::b("hash", "spatial hash", &p.spatialHash, d.spatialHash, "Off: every agent checks every other (brute force, O(N^2)); large N then takes seconds a step"),
         scenes::Param::b("orca", "ORCA", &p.orca, d.orca, "Clip each agent's velocity to a collision-free one (and obey obstacles); off: boids and steering only"),
         scenes::Param::f("tau", "ORCA horizon", &p.tau, 0.2f, 5, d.tau, "Seconds ahead ORCA guarantees no collision with other agents"),
+        scenes::Param::b("wander", "target wanders by itself", &s_.wander, false, "The target drifts around the world on its own (the cursor no longer steers it): the crowd keeps moving while you talk"),
         scenes::Param::b("lod", "level of detail", &p.lod, d.lod, "ORCA only within the LOD radius of the cursor, boids alone farther out"),
         scenes::Param::f("lodRadius", "LOD radius", &p.lodRadius, 20, 4000, d.lodRadius, "Agents closer than this to the target get ORCA (with level of detail on)", true),
         scenes::Param::b("density", "density-aware weights", &p.densityAware, d.densityAware, "Rule weights from the curves below against the local neighbour count, instead of the fixed weights"),
@@ -102,6 +104,7 @@ class Finale final : public scenes::Scene {
     sim_.spawn(size_t(s_.count), seed);
     metrics_.take(sim_);
     drops_ = 0;
+    wanderSeconds_ = 0;
     stepMsSinceDraw_ = 0;
     lastDrawEnd_ = {};
     if (ctx && worldChanged()) homeCamera(*ctx);
@@ -109,6 +112,12 @@ class Finale final : public scenes::Scene {
 
   void step(float dt) override {
     const sim::ScopedThreadCount threads(s_.threads);  // this step only: other scenes keep the user's count
+    if (s_.wander) {
+      // A slow Lissajous loop over the world's middle: same seed, same path.
+      wanderSeconds_ += dt;
+      const Vec2 c = sim_.world.center(), half = sim_.world.size * 0.35f;
+      sim_.target = c + Vec2{half.x * std::sin(0.21f * wanderSeconds_), half.y * std::sin(0.33f * wanderSeconds_ + 1.0f)};
+    }
     sim_.step(dt);
     metrics_.take(sim_);
     const auto& t = sim_.timings();
@@ -129,7 +138,7 @@ class Finale final : public scenes::Scene {
     stepMsSinceDraw_ = 0;
     // The target follows the cursor while it is over the view (never during a step: the app does
     // not draw while one runs).
-    if (ctx && ctx->mouseInView) sim_.target = ctx->mouseWorld;
+    if (ctx && ctx->mouseInView && !s_.wander) sim_.target = ctx->mouseWorld;
 
     const auto pos = sim_.positions();
     const auto vel = sim_.velocities();
@@ -153,8 +162,9 @@ class Finale final : public scenes::Scene {
     debug.rect(sim_.world.min, sim_.world.max(), rgba(70, 76, 90));
     for (const auto& o : sim_.obstacles()) debug.disk(o.center, o.radius, rgba(95, 100, 115));
     const Vec2 t = sim_.target;
-    const float mark = 12.0f / std::max(ctx ? ctx->camera2D.zoom : 1.0f, 1e-3f);  // about 12 pixels
-    debug.circle(t, 0.5f * mark, colors::yellow);
+    const float mark = 16.0f / std::max(ctx ? ctx->camera2D.zoom : 1.0f, 1e-3f);  // about 16 pixels: seen from the back row
+    debug.disk(t, 0.45f * mark, rgba(255, 235, 60, 200));
+    debug.circle(t, 0.8f * mark, colors::yellow);
     debug.line(t - Vec2{mark, 0}, t + Vec2{mark, 0}, colors::yellow);
     debug.line(t - Vec2{0, mark}, t + Vec2{0, mark}, colors::yellow);
     if (p.orca && p.lod) debug.circle(t, p.lodRadius, rgba(60, 220, 230, 160));
@@ -226,6 +236,11 @@ class Finale final : public scenes::Scene {
 
   void metrics(std::vector<sim::Metric>& out) const override { sim_.appendMetrics(out); }
   size_t agentCount() const override { return sim_.size(); }
+
+  std::span<const scenes::KeyAction> keys() const override {
+    static constexpr scenes::KeyAction kKeys[] = {{"Cursor over the world", "the crowd's target (not over the panels)"}};
+    return kKeys;
+  }
 
   void homeCamera(scenes::SceneContext& c) override {
     c.camera2D.fit(sim_.world.min, sim_.world.max());
@@ -316,6 +331,7 @@ class Finale final : public scenes::Scene {
   sim::FinaleSim sim_;  // the declared parameters point into sim_.params
   scenes::MetricReading metrics_;  // after the last step
   int drops_ = 0;
+  float wanderSeconds_ = 0;  // simulated time the target has wandered
   int placed_ = 0;
   PhaseTimes phases_;
   double stepMsSinceDraw_ = 0;

@@ -190,6 +190,13 @@ class MurmurationScene final : public scenes::Scene {
     return found;
   }
 
+  std::span<const scenes::KeyAction> keys() const override {
+    static constexpr scenes::KeyAction kKeys[] = {{"A", "alarm: a falcon dives into the flock"},
+                                                  {"Shift+click", "a falcon where you click"},
+                                                  {"Click (2D, neighbours shown)", "watch the bird under the cursor"}};
+    return kKeys;
+  }
+
   bool onKey(int key, bool /*shift*/) override {
     if (key != 'a') return false;
     alarm();

@@ -188,6 +188,11 @@ class OrcaCorridor final : public scenes::Scene {
            "buttons run every method at widths 4, 2.5 and 2.";
   }
 
+  std::span<const scenes::KeyAction> keys() const override {
+    static constexpr scenes::KeyAction kKeys[] = {{"Click", "select the agent under the cursor (its velocity space in the inset)"}};
+    return kKeys;
+  }
+
   bool onMouse(const scenes::MouseEvent& e) override {
     if (e.kind != scenes::MouseEvent::Down || e.button != 1) return false;
     // The agent under the click; small agents stay clickable within ~8 pixels.

@@ -73,6 +73,12 @@ class MetricReading {
 
 enum class View { TwoD, ThreeD };
 
+// One key or mouse action a scene answers, for F1 and the README's key table.
+struct KeyAction {
+  const char* input;   // "A", "Shift+click", "Right click"
+  const char* action;  // "alarm: a falcon dives into the flock"
+};
+
 class Scene {
  public:
   virtual ~Scene() = default;
@@ -95,6 +101,8 @@ class Scene {
   // Returns true when the scene used the event (the camera then leaves it alone).
   virtual bool onMouse(const MouseEvent&) { return false; }
   virtual bool onKey(int /*sdlKeycode*/, bool /*shift*/) { return false; }
+  // The keys and mouse actions onKey/onMouse answer, declared once next to them.
+  virtual std::span<const KeyAction> keys() const { return {}; }
 
   // Every tunable parameter (see params.hpp). Pointers stay valid for the scene's life.
   virtual std::span<const Param> params() = 0;

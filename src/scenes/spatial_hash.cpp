@@ -229,6 +229,12 @@ class SpatialHash final : public scenes::Scene {
     ImGui::TextDisabled("%s", pinnedId_ == kNone ? "(left click pins the hovered agent)" : "(pinned: left click lets go)");
   }
 
+  std::span<const scenes::KeyAction> keys() const override {
+    static constexpr scenes::KeyAction kKeys[] = {{"Hover", "the query of the agent under the cursor"},
+                                                  {"Click", "pin / unpin that agent"}};
+    return kKeys;
+  }
+
   bool onMouse(const scenes::MouseEvent& e) override {
     if (e.kind == scenes::MouseEvent::Move) mouseSeen_ = true;
     if (e.kind != scenes::MouseEvent::Down || e.button != 1) return false;

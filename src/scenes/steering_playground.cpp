@@ -217,6 +217,13 @@ class SteeringPlayground final : public scenes::Scene {
     return false;
   }
 
+  std::span<const scenes::KeyAction> keys() const override {
+    static constexpr scenes::KeyAction kKeys[] = {{"O", "an obstacle at the cursor"},
+                                                  {"Click / drag", "set and drag the target; drag an obstacle"},
+                                                  {"Right click", "remove the obstacle under the cursor"}};
+    return kKeys;
+  }
+
   bool onKey(int key, bool /*shift*/) override {
     // SDL keycodes of letters are their lower-case ASCII codes (SDLK_o == 'o'); scenes do not include SDL.
     if (key != 'o' || !ctx) return false;

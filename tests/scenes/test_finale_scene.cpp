@@ -181,3 +181,13 @@ TEST(FinaleScene, ABadCurveValueIsRejectedWithAMessageAndNothingIsApplied) {
   }
   EXPECT_EQ(s.values(), before);
 }
+
+// A lecturer's option: with no cursor over the world, the target wanders by itself and the crowd
+// keeps moving; without it the crowd gathers at the still target and slows down.
+TEST(FinaleScene, TheTargetWandersByItselfWhenAsked) {
+  FinaleScene still({"N=1500"}), wandering({"N=1500", "wander=on"});
+  still.run(600);
+  wandering.run(600);
+  EXPECT_GT(wandering.metric("mean_speed"), 1.5 * still.metric("mean_speed"));
+  EXPECT_EQ(wandering.metric("overlaps_total"), 0.0) << "ORCA holds while the target moves";
+}
