@@ -1,6 +1,6 @@
 #include "app/recording.hpp"
 
-#include <cstdlib>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include "app/settings.hpp"
@@ -9,18 +9,17 @@
 namespace app {
 
 namespace {
-// The encoder: ffmpeg reading raw RGBA frames on stdin and writing `<dir>/recording.mp4`.
-// nullptr when ffmpeg is not there (the PNGs are the recording then).
-std::FILE* startVideoEncoder(const std::string& dir, int width, int height) {
-  if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) return nullptr;
-  char cmd[1024];
-  std::snprintf(cmd, sizeof(cmd),
-                "ffmpeg -y -loglevel error -f rawvideo -pixel_format rgba -video_size %dx%d -framerate 60 -i - "
-                "-pix_fmt yuv420p '%s/recording.mp4'",
-                width, height, dir.c_str());
-  return popen(cmd, "w");
+// The encoder: ffmpeg reading raw RGBA frames on stdin and writing `<dir>/recording.mp4`, started
+// from an argument vector, so the folder's name is one argument whatever it holds. "file:" keeps a
+// name that starts with '-' or looks like a protocol ("http:...") a plain file for ffmpeg.
+// Not running when ffmpeg is not on the PATH: the PNGs are the recording then.
+void startVideoEncoder(PipedProcess& video, const std::string& dir, int width, int height) {
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  std::string notStarted;
+  video.start({"ffmpeg", "-y", "-loglevel", "error", "-f", "rawvideo", "-pixel_format", "rgba", "-video_size", size,
+               "-framerate", "60", "-i", "-", "-pix_fmt", "yuv420p", "file:" + dir + "/recording.mp4"},
+              notStarted);
 }
-void stopVideoEncoder(std::FILE* video) { pclose(video); }
 }  // namespace
 
 std::string timestampedName(const std::string& scene, const std::string& suffix) {
@@ -52,7 +51,7 @@ bool Recorder::start(int frames, const std::string& dir, int width, int height, 
   written_ = 0;
   width_ = width;
   height_ = height;
-  video_ = startVideoEncoder(dir, width, height);
+  startVideoEncoder(video_, dir, width, height);
   message = "recording " + std::to_string(frames) + " frames to " + fullPath(dir);
   return true;
 }
@@ -65,19 +64,20 @@ bool Recorder::frame(std::string& message) {
     stop();
     return false;
   }
-  if (video_) std::fwrite(pixels_.data(), 1, pixels_.size(), video_);
+  if (video_.running() && !video_.write(pixels_.data(), pixels_.size())) {
+    message = "ffmpeg stopped: the PNGs are kept in " + fullPath(dir_);
+    std::fprintf(stderr, "crowdlab: %s\n", message.c_str());
+  }
   if (++written_ >= total_) message = stop();
   return true;
 }
 
 std::string Recorder::stop() {
-  if (video_) {
-    stopVideoEncoder(video_);
-    video_ = nullptr;
-  }
+  const int videoExit = video_.finish();  // -1: there was no ffmpeg
   std::string said;
   if (total_) {
     said = "recorded " + std::to_string(written_) + " frames in " + fullPath(dir_);
+    if (videoExit > 0) said += " (ffmpeg ended with code " + std::to_string(videoExit) + ": PNGs only)";
     std::printf("recorded=%d\nrecord_dir=%s\n", written_, dir_.c_str());
   }
   total_ = 0;

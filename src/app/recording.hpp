@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
+#include "app/subprocess.hpp"
 
 namespace app {
 
@@ -32,7 +33,7 @@ class Recorder {
  private:
   std::string dir_;
   int total_ = 0, written_ = 0, width_ = 0, height_ = 0;
-  std::FILE* video_ = nullptr;  // ffmpeg's stdin: raw RGBA frames
+  PipedProcess video_;  // ffmpeg, fed raw RGBA frames on its stdin
   std::vector<uint8_t> pixels_;
 };
 
