@@ -15,6 +15,7 @@ std::string usage() {
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
          "  crowdlab --scene NAME --list-params\n"
          "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--mode grid|brute|all] [--csv FILE] [--report]\n"
+         "  crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE]\n"
          "scenes: " +
          scenes::sceneNames() + "\n";
 }

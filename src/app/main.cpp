@@ -1,4 +1,4 @@
-// crowdlab: six interactive crowd-simulation scenes in one program, plus `crowdlab bench`.
+// crowdlab: the interactive crowd-simulation scenes of the registry in one program, plus `crowdlab bench` and `crowdlab claims`.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -6,6 +6,7 @@
 #include "app/cli.hpp"
 #include "app/setup.hpp"
 #include "bench/bench.hpp"
+#include "scenes/scene.hpp"
 #include "scenes/user_input.hpp"
 
 int main(int argc, char** argv) {
@@ -24,7 +25,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (options.help) {
-    std::printf("crowdlab — crowd simulation, six interactive scenes\n%s", app::usage().c_str());
+    std::printf("crowdlab — crowd simulation, %zu interactive scenes\n%s", scenes::registeredScenes().size(), app::usage().c_str());
     return 0;
   }
   if (options.listParams) {
