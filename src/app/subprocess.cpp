@@ -127,6 +127,11 @@ bool PipedProcess::start(const std::vector<std::string>& argv, std::string& erro
   finish();
   if (argv.empty() || argv[0].empty()) { error = "no program to start"; return false; }
   ignoreSigpipe();
+#if defined(__EMSCRIPTEN__)
+  // A page cannot start programs: recording is hidden there, and this says why if it is reached.
+  error = argv[0] + ": a web page cannot start programs";
+  return false;
+#else
   int fds[2];
   if (::pipe(fds) != 0) {
     error = argv[0] + ": cannot create a pipe (" + std::strerror(errno) + ")";
@@ -165,6 +170,7 @@ bool PipedProcess::start(const std::vector<std::string>& argv, std::string& erro
   pid_ = pid;
   input_ = fds[1];
   return true;
+#endif
 }
 
 bool PipedProcess::running() const { return input_ >= 0; }
