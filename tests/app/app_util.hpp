@@ -32,6 +32,14 @@ inline std::string outDir() {
   return CROWDLAB_TEST_OUT;
 }
 
+// An empty folder under the test output, e.g. a config dir: each test starts from nothing.
+inline std::string freshDir(const std::string& name) {
+  std::string dir = outDir() + "/" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 inline std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;

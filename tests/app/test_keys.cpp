@@ -7,12 +7,6 @@
 #include "app_util.hpp"
 
 namespace {
-std::string freshConfigDir(const std::string& name) {
-  std::string dir = apptest::outDir() + "/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 // Runs that must end by themselves get a time limit: a missed quit fails instead of hanging.
 const std::string kLimit = " timeout 60";
 }  // namespace
@@ -67,7 +61,7 @@ TEST(Keys, UnknownKeyNameIsAUsageError) {
 }
 
 TEST(Settings, ScriptedRunsLeaveTheSettingsFileByteIdentical) {
-  std::string dir = freshConfigDir("settings-scripted");
+  std::string dir = apptest::freshDir("settings-scripted");
   const std::string file = dir + "/settings.json";
   const std::string before = "{\n  \"lastScene\": \"murmuration\",\n  \"uiScale\": 1.25\n}\n";
   std::ofstream(file) << before;

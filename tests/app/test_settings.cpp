@@ -5,17 +5,8 @@
 #include <fstream>
 #include "app_util.hpp"
 
-namespace {
-std::string freshConfigDir(const std::string& name) {
-  std::string dir = apptest::outDir() + "/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-}  // namespace
-
 TEST(Settings, LastSceneAndUiScalePersistAcrossRuns) {
-  std::string dir = freshConfigDir("settings-persist");
+  std::string dir = apptest::freshDir("settings-persist");
   std::string env = "CROWDLAB_CONFIG_DIR='" + dir + "'";
   // A session a person ends (Ctrl+Q) is remembered; scripted --frames runs are not (test_keys.cpp).
   apptest::RunResult first = apptest::runCrowdlab("--scene steering --keys ctrl+q", env + " timeout 60");
@@ -28,7 +19,7 @@ TEST(Settings, LastSceneAndUiScalePersistAcrossRuns) {
 }
 
 TEST(Settings, CorruptFileGivesDefaultsAndAWarning) {
-  std::string dir = freshConfigDir("settings-corrupt");
+  std::string dir = apptest::freshDir("settings-corrupt");
   std::ofstream(dir + "/settings.json") << "{\"lastScene\": \"steering\", \"uiScale\": ";
   apptest::RunResult r = apptest::runCrowdlab("--frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
   EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -37,7 +28,7 @@ TEST(Settings, CorruptFileGivesDefaultsAndAWarning) {
 }
 
 TEST(Settings, BadFieldsAreIgnoredOneByOne) {
-  std::string dir = freshConfigDir("settings-badfield");
+  std::string dir = apptest::freshDir("settings-badfield");
   std::ofstream(dir + "/settings.json") << "{\"lastScene\": \"steering\", \"uiScale\": 99, \"vsync\": \"yes\"}";
   apptest::RunResult r = apptest::runCrowdlab("--frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
   EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -62,7 +53,7 @@ TEST(Recording, WritesTheRequestedNumberOfPngFrames) {
 
 // Item 1: {"uiScale":1e400} aborted the app at every start until the file was deleted.
 TEST(Settings, OverflowingNumberGivesAWarningNotAnAbort) {
-  std::string dir = freshConfigDir("settings-overflow");
+  std::string dir = apptest::freshDir("settings-overflow");
   std::ofstream(dir + "/settings.json") << R"({"lastScene": "steering", "uiScale": 1e400})";
   apptest::RunResult r = apptest::runCrowdlab("--frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
   EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -71,7 +62,7 @@ TEST(Settings, OverflowingNumberGivesAWarningNotAnAbort) {
 
 // Item 6: --set without --scene was checked against boids, while the window opened the last scene.
 TEST(Settings, SetWithoutSceneIsCheckedAgainstTheSceneThatOpens) {
-  std::string dir = freshConfigDir("settings-resolve");
+  std::string dir = apptest::freshDir("settings-resolve");
   std::ofstream(dir + "/settings.json") << R"({"lastScene": "finale"})";
   apptest::RunResult r = apptest::runCrowdlab("--set threads=1 --frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
   EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -85,13 +76,13 @@ TEST(Settings, SetWithoutSceneIsCheckedAgainstTheSceneThatOpens) {
 
 // Item 9: an unknown lastScene, or a settings "file" that cannot be read, was silent.
 TEST(Settings, UnknownLastSceneAndUnreadableFileAreWarnedAbout) {
-  std::string dir = freshConfigDir("settings-unknown-scene");
+  std::string dir = apptest::freshDir("settings-unknown-scene");
   std::ofstream(dir + "/settings.json") << R"({"lastScene": "no-such-scene"})";
   apptest::RunResult r = apptest::runCrowdlab("--frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.err.find("unknown lastScene 'no-such-scene'; opening boids"), std::string::npos) << r.err;
   EXPECT_EQ(r.value("scene"), "boids");
-  dir = freshConfigDir("settings-folder");
+  dir = apptest::freshDir("settings-folder");
   std::filesystem::create_directories(dir + "/settings.json");  // unreadable as a file (root reads any mode)
   r = apptest::runCrowdlab("--scene boids --frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
   EXPECT_NE(r.err.find("settings.json: is a folder, not a file; using default settings"), std::string::npos) << r.err;

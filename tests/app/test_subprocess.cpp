@@ -8,15 +8,6 @@
 #include "app/subprocess.hpp"
 #include "app_util.hpp"
 
-namespace {
-std::string freshDir(const std::string& name) {
-  std::string dir = apptest::outDir() + "/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-}  // namespace
-
 TEST(Subprocess, TrueStartsAndExitsZero) {
   app::PipedProcess p;
   std::string error;
@@ -34,7 +25,7 @@ TEST(Subprocess, ExitCodeIsReported) {
 }
 
 TEST(Subprocess, CatReadsWhatIsWrittenAndEndsWhenTheInputCloses) {
-  std::string dir = freshDir("subprocess-cat");
+  std::string dir = apptest::freshDir("subprocess-cat");
   app::PipedProcess p;
   std::string error;
   // dd copies its standard input to the file named by its argument.
@@ -72,7 +63,7 @@ TEST(Subprocess, DeadPipeIsAFailedWriteNotASignal) {
 }
 
 TEST(Subprocess, ArgumentsAreNeverShellText) {
-  std::string dir = freshDir("subprocess-quotes");
+  std::string dir = apptest::freshDir("subprocess-quotes");
   // A folder with quotes, a command separator and 1000 characters in its name: one argument, as is.
   std::string name = "Bob's talk \"x'; touch PWNED; echo '$(touch PWNED2)` ";
   name += std::string(1000 - name.size(), 'n');
