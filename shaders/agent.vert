@@ -12,6 +12,7 @@ uniform mat4 uViewProjection;
 uniform int uMode;          // 0: 2D plane, 1: 3D with flapping, shading and fog
 uniform float uTime;
 uniform vec3 uEye;
+uniform float uAgentScale;  // the scene's agentScale: presenter-sized glyphs, same simulation
 
 out vec4 vColor;
 out float vFog;
@@ -22,7 +23,7 @@ void main() {
     float l = length(f);
     f = l > 1e-6 ? f / l : vec2(1.0, 0.0);
     vec2 left = vec2(-f.y, f.x);
-    vec2 p = iPosition.xy + (f * aLocal.x + left * aLocal.y) * iScale;
+    vec2 p = iPosition.xy + (f * aLocal.x + left * aLocal.y) * (iScale * uAgentScale);
     gl_Position = uViewProjection * vec4(p, 0.0, 1.0);
     vColor = iColor;
     vFog = 0.0;
@@ -38,7 +39,7 @@ void main() {
   float beat = sin(uTime * 14.0 + iPhase);
   vec3 local = aLocal;
   local.z += aWing * beat * 0.32;
-  vec3 world = iPosition + (f * local.x + left * local.y + up * local.z) * iScale;
+  vec3 world = iPosition + (f * local.x + left * local.y + up * local.z) * (iScale * uAgentScale);
   gl_Position = uViewProjection * vec4(world, 1.0);
   // Cheap shading: wings catch the light when raised, the body stays dark.
   float light = 0.72 + 0.28 * (aWing * beat * 0.5 + 0.5) * step(0.01, aWing) + 0.1 * up.z;

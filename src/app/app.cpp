@@ -390,6 +390,7 @@ class App {
     render::FrameView view;
     view.time = float(ctx_.realTime);
     if (!look_.darkTheme) view.useLightTheme();
+    view.agentScale = scene_->drawSizes.agentScale;
     if (scene_->view() == scenes::View::ThreeD) {
       view.is3D = true;
       view.viewProjection = ctx_.camera3D.viewProjection();

@@ -312,6 +312,7 @@ void Renderer::drawAgents(const AgentBatch& agents, const FrameView& view) {
   glUniformMatrix4fv(glGetUniformLocation(agentProgram_, "uViewProjection"), 1, GL_FALSE, glm::value_ptr(view.viewProjection));
   glUniform1i(glGetUniformLocation(agentProgram_, "uMode"), agents.shape == AgentShape::Bird3D ? 1 : 0);
   glUniform1f(glGetUniformLocation(agentProgram_, "uTime"), view.time);
+  glUniform1f(glGetUniformLocation(agentProgram_, "uAgentScale"), view.agentScale);
   glUniform3fv(glGetUniformLocation(agentProgram_, "uEye"), 1, glm::value_ptr(view.eye));
   glm::vec3 fog = view.sky ? view.horizon * 0.8f + view.zenith * 0.2f : view.background;
   glUniform3fv(glGetUniformLocation(agentProgram_, "uFogColor"), 1, glm::value_ptr(fog));

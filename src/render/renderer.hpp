@@ -28,6 +28,7 @@ struct FrameView {
   glm::vec3 horizon{0.93f, 0.55f, 0.35f};
   glm::vec3 zenith{0.13f, 0.18f, 0.38f};
   float ink = 1.0f;                   // every agent and debug colour times this (light theme: dark ink)
+  float agentScale = 1.0f;            // every agent glyph drawn this many times larger (a scene's agentScale)
   // The light (projector) theme for the world: a pale background and sky, dark agents and lines.
   void useLightTheme() {
     background = {0.96f, 0.96f, 0.94f};

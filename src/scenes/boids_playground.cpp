@@ -40,6 +40,7 @@ class BoidsPlayground final : public scenes::Scene {
         scenes::Param::b("showRadii", "show radii", &s_.showRadii, false, "Highlight one agent: its radii, neighbours and rule vectors"),
         scenes::Param::b("freeze", "freeze", &s_.frozen, false, "Stop the flock (single-step with the Step button)"),
     });
+    params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
     flock_.world.size = Vec2{1280.0f, 720.0f};
   }
@@ -177,7 +178,7 @@ class BoidsPlayground final : public scenes::Scene {
   std::span<const scenes::Param> params() override { return params_; }
   std::vector<scenes::ParamStorage> paramStorage() const override {
     return {scenes::ParamStorage::model(flock_.params), scenes::ParamStorage::model(flock_.method),
-            scenes::ParamStorage::scene(s_)};
+            scenes::ParamStorage::scene(s_), drawSizesStorage()};
   }
 
   void paramsChanged() override {

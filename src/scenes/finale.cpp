@@ -92,6 +92,7 @@ class Finale final : public scenes::Scene {
     declareCurve(kSepNames, p.density.separation, d.density.separation, "Density-aware separation weight at sample k (k x neighbours per sample); drawn in the curves editor");
     declareCurve(kAliNames, p.density.alignment, d.density.alignment, "Density-aware alignment weight at sample k (k x neighbours per sample); drawn in the curves editor");
     declareCurve(kCohNames, p.density.cohesion, d.density.cohesion, "Density-aware cohesion weight at sample k (k x neighbours per sample); drawn in the curves editor");
+    params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
   }
 
@@ -226,7 +227,7 @@ class Finale final : public scenes::Scene {
 
   std::span<const scenes::Param> params() override { return params_; }
   std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(sim_.params), scenes::ParamStorage::scene(s_)};
+    return {scenes::ParamStorage::model(sim_.params), scenes::ParamStorage::scene(s_), drawSizesStorage()};
   }
 
   void paramsChanged() override {

@@ -47,7 +47,8 @@ class GpuScene final : public scenes::Scene {
     for (const scenes::Param& rule :
          scenes::boidsRuleParams(flock_.params, {100, 90, "Who counts as a neighbour; also the grid's cell size"}))
       params_.push_back(rule);
-    params_.push_back(scenes::Param::f("size", "agent size", &s_.agentSize, 2, 60, 12, "Drawn length of an agent, world units"));
+    params_.push_back(scenes::Param::f("size", "agent length", &s_.agentSize, 2, 60, 12, "Drawn length of an agent, world units"));
+    params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
     flock_.method = sim::NeighborMethod::Grid;
   }
@@ -154,7 +155,7 @@ class GpuScene final : public scenes::Scene {
 
   std::span<const scenes::Param> params() override { return params_; }
   std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(flock_.params), scenes::ParamStorage::scene(s_)};
+    return {scenes::ParamStorage::model(flock_.params), scenes::ParamStorage::scene(s_), drawSizesStorage()};
   }
 
   void paramsChanged() override {

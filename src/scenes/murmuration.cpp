@@ -75,6 +75,7 @@ class MurmurationScene final : public scenes::Scene {
                          "Lines from one bird (yellow) to the neighbours it reacts to; in 2D click a bird to pick it"),
         scenes::Param::f("birdSize", "bird size (drawn, m)", &s_.birdSize, 0.1f, 3, 0.7f, "Drawn wingspan; real starlings span about 0.4 m"),
     };
+    params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
   }
 
@@ -205,7 +206,7 @@ class MurmurationScene final : public scenes::Scene {
 
   std::span<const scenes::Param> params() override { return params_; }
   std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(flock3_.params), scenes::ParamStorage::scene(s_)};
+    return {scenes::ParamStorage::model(flock3_.params), scenes::ParamStorage::scene(s_), drawSizesStorage()};
   }
 
   void paramsChanged() override {

@@ -89,6 +89,7 @@ class OrcaCorridor final : public scenes::Scene {
         Param::b("showVelocity", "velocity arrows", &views_.showVelocity, false, "Where each agent will be in 0.5 s"),
         Param::b("inset", "velocity-space inset", &views_.inset, true, "The selected agent's ORCA half-planes, feasible region and choice (click an agent)"),
     };
+    params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
   }
 
@@ -213,7 +214,7 @@ class OrcaCorridor final : public scenes::Scene {
 
   std::span<const scenes::Param> params() override { return params_; }
   std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(sim_.params()), scenes::ParamStorage::scene(views_)};
+    return {scenes::ParamStorage::model(sim_.params()), scenes::ParamStorage::scene(views_), drawSizesStorage()};
   }
 
   void paramsChanged() override {

@@ -73,6 +73,12 @@ class MetricReading {
 
 enum class View { TwoD, ThreeD };
 
+// Sizes every scene is drawn with, for presenting to a big room: a declared parameter of each scene
+// (Scene::agentScaleParam, declared once here), applied by the renderer to the whole agent batch.
+struct DrawSizes {
+  float agentScale = 1.0f;  // drawn glyphs times this; the simulation never sees it
+};
+
 // One key or mouse action a scene answers, for F1 and the README's key table.
 struct KeyAction {
   const char* input;   // "A", "Shift+click", "Right click"
@@ -125,6 +131,15 @@ class Scene {
 
   uint64_t seed = 1;
   SceneContext* ctx = nullptr;  // set by the app before reset()
+  DrawSizes drawSizes;
+
+ protected:
+  // Each scene lists this with its own parameters, and drawSizesStorage() with its storage.
+  Param agentScaleParam() {
+    return Param::f("agentScale", "agent size (x)", &drawSizes.agentScale, 0.5f, 4.0f, 1.0f,
+                    "Draws every agent this many times larger, for a projector; the simulation is unchanged");
+  }
+  ParamStorage drawSizesStorage() const { return ParamStorage::scene(drawSizes); }
 };
 
 struct SceneEntry {

@@ -94,6 +94,7 @@ class SpatialHash final : public scenes::Scene {
         Param::b("grid", "grid overlay", &s_.showGrid, true, "Draw the cell lines"),
         Param::b("heat", "heat map", &s_.heatMap, false, "Fill each cell by the number of agents it holds"),
     };
+    params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
     flock_.world.boundary = sim::Boundary::Wrap;
     for (size_t h = 0; h < kHues; ++h) {
@@ -247,7 +248,7 @@ class SpatialHash final : public scenes::Scene {
   std::vector<scenes::ParamStorage> paramStorage() const override {
     using scenes::ParamStorage;
     return {ParamStorage::model(flock_.method), ParamStorage::model(flock_.cellSize),
-            ParamStorage::model(flock_.params), ParamStorage::model(flock_.searchMode), ParamStorage::scene(s_)};
+            ParamStorage::model(flock_.params), ParamStorage::model(flock_.searchMode), ParamStorage::scene(s_), drawSizesStorage()};
   }
 
   void paramsChanged() override {

@@ -84,6 +84,7 @@ class SteeringPlayground final : public scenes::Scene {
         Param::b("showSlowing", "show slowing radius", &views_.slowingRadius, true, "The circle around the target where arrive slows down"),
         Param::b("showSlots", "show formation slots", &views_.formationSlots, true, "Slots around the leader and who takes which"),
     };
+    params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
   }
 
@@ -233,7 +234,7 @@ class SteeringPlayground final : public scenes::Scene {
 
   std::span<const scenes::Param> params() override { return params_; }
   std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(world_.params), scenes::ParamStorage::scene(views_)};
+    return {scenes::ParamStorage::model(world_.params), scenes::ParamStorage::scene(views_), drawSizesStorage()};
   }
 
   void paramsChanged() override {

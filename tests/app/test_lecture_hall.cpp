@@ -153,3 +153,25 @@ TEST(LectureHall, ASliderDraggedWithXdotoolChangesItsValue) {
   EXPECT_NE(r.value("speed"), "") << r.out;
   EXPECT_NE(r.value("speed"), "1.00") << "the drag moved the slider";
 }
+
+// Presenter sizes: agentScale, a declared parameter of every scene, draws the agents larger. With
+// the UI hidden (Tab) the whole window is world; the same seed and frames at 2x cover clearly more
+// foreground than at 1x (a scene that draws nothing, or ignores the parameter, fails).
+TEST(LectureHall, AgentScaleTwoCoversClearlyMoreOfTheWorldThanOne) {
+  for (const char* scene : {"boids", "murmuration", "gpu"}) {
+    SCOPED_TRACE(scene);
+    size_t covered[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+      const std::string png = apptest::outDir() + "/agent_scale_" + scene + std::to_string(k + 1) + ".png";
+      apptest::RunResult r = run(std::string("--scene ") + scene + " --set agentScale=" + std::to_string(k + 1) +
+                                 " --width 1280 --height 720 --keys Tab --frames 6 --screenshot '" + png + "'");
+      ASSERT_EQ(r.exitCode, 0) << r.err;
+      ASSERT_EQ(r.value("world_area"), "0,0,1280x720");
+      const apptest::Pixels p = apptest::loadPixels(png);
+      ASSERT_EQ(p.width, 1280);
+      covered[k] = apptest::foreground(p, 0, 0, p.width, p.height).pixels;
+    }
+    EXPECT_GT(covered[0], 200u) << "the scene draws its agents at 1x";
+    EXPECT_GT(double(covered[1]), 1.8 * double(covered[0])) << covered[0] << " px at 1x, " << covered[1] << " px at 2x";
+  }
+}
