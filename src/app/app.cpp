@@ -63,8 +63,8 @@ bool parseKeys(const std::vector<std::string>& names, std::vector<SDL_Keysym>& o
 
 class App {
  public:
-  App(const Options& o, SdlContext& sdl, Settings& settings)
-      : options_(o), sdl_(sdl), settings_(settings),
+  App(const Options& o, SdlContext& sdl, Settings& settings, MetricsCsvStream& csv)
+      : options_(o), sdl_(sdl), settings_(settings), csv_(csv),
         stepper_([this](float dt) { scene_->step(dt); },
                  platform::canStepInBackground() ? Stepper::kAsyncAfterMs : std::numeric_limits<double>::infinity()) {
     stepper_.onStepped = [this] { afterStep(); };
@@ -134,6 +134,7 @@ class App {
       updateViewport();
       ctx_.paused = stepper_.paused;
       stepper_.advance(frameSeconds, lockstep());
+      csv_.flushIfDue();  // rows of the last second reach the file even while paused
       renderFrame();
       if (benchmarkEnds_ && Clock::now() >= *benchmarkEnds_) finishBenchmark();
       if (options_.frames && ++frame_ >= options_.frames) return false;
@@ -152,15 +153,10 @@ class App {
                 median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
                 styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
                 agentsOutsideView_, panelTextContrast(), double(stepper_.speed));
-    if (!options_.metricsCsv.empty()) {
-      std::string error;
-      if (!log_.writeCsv(options_.metricsCsv, error)) {
-        std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
-        return 1;
-      }
-    }
+    bool csvFailed = false;
+    if (std::string error; !csv_.close(error)) fail(error, csvFailed);
     renderer_.shutdown();
-    return screenshotFailed_ || recordFailed_ ? 1 : 0;
+    return screenshotFailed_ || recordFailed_ || csvFailed ? 1 : 0;
   }
 
   // What the page's hook reports: the scene's parameters (as a preset holds them), its metrics,
@@ -213,6 +209,7 @@ class App {
   void afterSceneCreated() {
     stepper_.restart();
     log_.clear();
+    csv_.restart();  // --metrics-csv holds the current scene's run from step 0, as the log does
     ctx_.simTime = 0;
     input_.cancelDrag();
     scene_->homeCamera(ctx_);
@@ -369,6 +366,7 @@ class App {
     metrics_.clear();
     scene_->metrics(metrics_);
     log_.record(stepper_.steps(), stepper_.simTime(), metrics_);
+    csv_.write(stepper_.steps(), stepper_.simTime(), metrics_);
     ctx_.simTime = stepper_.simTime();
   }
 
@@ -531,6 +529,7 @@ class App {
       const std::string path = timestampedName(sceneName_, "-metrics.csv");
       std::string error;
       hud_.message = log_.writeCsv(path, error) ? platform::deliverFile(path) : error;
+      if (error.empty() && !log_.droppedNote().empty()) hud_.message += "\n" + log_.droppedNote();
     }
     if (!act.switchTo.empty() && act.switchTo != sceneName_) {
       std::string error;
@@ -570,6 +569,7 @@ class App {
   const Options& options_;
   SdlContext& sdl_;
   Settings& settings_;
+  MetricsCsvStream& csv_;  // --metrics-csv, opened before the window; not open without the flag
   render::Renderer renderer_;
   render::AgentBatch batch_;
   render::DebugDraw debug_;
@@ -606,6 +606,7 @@ int runWindow(const Options& given) {
   struct Run {
     Options options;
     Settings settings;
+    MetricsCsvStream csv;
     SdlContext sdl;
     std::unique_ptr<App> app;
     int code = 0;
@@ -632,6 +633,11 @@ int runWindow(const Options& given) {
       return 2;
     }
   }
+  // Opened before the window, as headless runs do: a path that cannot be written fails at once.
+  if (!o.metricsCsv.empty() && !run->csv.open(o.metricsCsv, error)) {
+    std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+    return 1;
+  }
   int width = o.sizeGiven ? o.width : settings.windowWidth, height = o.sizeGiven ? o.height : settings.windowHeight;
   SdlContext& sdl = run->sdl;
   if (!openWindow(sdl, width, height, o.fullscreen, false, error)) {
@@ -644,7 +650,7 @@ int runWindow(const Options& given) {
   if (!o.sizeGiven && settings.windowX >= 0 && settings.windowY >= 0) SDL_SetWindowPosition(sdl.window, settings.windowX, settings.windowY);
   ImGui_ImplSDL2_InitForOpenGL(sdl.window, sdl.gl);
   ImGui_ImplOpenGL3_Init(platform::imguiGlslVersion());
-  run->app = std::make_unique<App>(o, sdl, settings);
+  run->app = std::make_unique<App>(o, sdl, settings, run->csv);
   if (!warning.empty()) run->app->showMessage(warning);
   auto shutDown = [run] {
     run->app.reset();

@@ -51,6 +51,12 @@ bool MetricsLog::writeCsv(const std::string& path, std::string& error) const {
   }, error);
 }
 
+std::string MetricsLog::droppedNote() const {
+  if (!dropped_) return {};
+  return "the oldest " + std::to_string(dropped_) + " steps are not in it: the log keeps the last " +
+         std::to_string(kMaxRows / 2) + " to " + std::to_string(kMaxRows) + " steps (--metrics-csv FILE keeps every step)";
+}
+
 MetricsCsvStream::~MetricsCsvStream() {
   std::string ignored;
   close(ignored);
@@ -90,12 +96,16 @@ void MetricsCsvStream::write(uint64_t step, double simTime, const std::vector<si
   row_.clear();
   for (const sim::Metric& m : metrics) row_.push_back(m.value);
   printRow(file_, step, simTime, row_.data(), row_.size());
-  const auto now = std::chrono::steady_clock::now();
-  if (now - lastFlush_ >= std::chrono::seconds(1)) {
-    lastFlush_ = now;
-    if (std::fflush(file_) != 0) writeErrno_ = errno;
-  }
   if (std::ferror(file_) && !writeErrno_) writeErrno_ = errno ? errno : EIO;
+  flushIfDue();
+}
+
+void MetricsCsvStream::flushIfDue() {
+  if (!file_ || writeErrno_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - lastFlush_ < std::chrono::seconds(1)) return;
+  lastFlush_ = now;
+  if (std::fflush(file_) != 0) writeErrno_ = errno;
 }
 
 bool MetricsCsvStream::close(std::string& error) {

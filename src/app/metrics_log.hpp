@@ -24,6 +24,8 @@ class MetricsLog {
   void tail(size_t column, size_t count, std::vector<float>& out) const;
   // Header "step,time,<names>" and one row per held step; written via a temporary file.
   bool writeCsv(const std::string& path, std::string& error) const;
+  // What an export leaves out, for the person who asked for it: "" while every step is held.
+  std::string droppedNote() const;
 
  private:
   std::vector<std::string> names_;
@@ -32,8 +34,9 @@ class MetricsLog {
   uint64_t dropped_ = 0;
 };
 
-// --metrics-csv: rows go to the file as they are measured and are flushed every second, so a run
-// that is killed keeps what it measured, and a path that cannot be written fails before the run.
+// --metrics-csv, headless and in a window: rows go to the file as they are measured and are flushed
+// every second, so a run that is killed keeps what it measured, and a path that cannot be written
+// fails before the run. It holds every row: no limit.
 class MetricsCsvStream {
  public:
   MetricsCsvStream() = default;
@@ -48,6 +51,9 @@ class MetricsCsvStream {
   void restart();
   // The header goes with the first row; metrics must keep their names until restart().
   void write(uint64_t step, double simTime, const std::vector<sim::Metric>& metrics);
+  // Flushes when a second has passed since the last flush: write() calls it, and so does a window's
+  // every frame, so rows written just before a pause reach the file too.
+  void flushIfDue();
   // Flushes and closes; false with the path and the first write error's reason.
   bool close(std::string& error);
 

@@ -1,11 +1,16 @@
 // The command line: every mistake gets one clear line, the usage and exit code 2; headless runs print metrics.
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <thread>
 #include "app_util.hpp"
 
 using apptest::runCrowdlab;
@@ -209,6 +214,58 @@ TEST(Cli, MetricsCsvKeepsWhatAKilledRunMeasured) {
   int rows = 0;
   for (std::string line; std::getline(in, line);) rows++;
   EXPECT_GT(rows, 60) << "rows are flushed every second";
+}
+
+// Item 7, window runs: the path was checked only after the window closed. Here the display cannot
+// open at all, so only a check made before the window can give this line.
+TEST(Cli, WindowMetricsCsvPathIsCheckedBeforeTheWindowOpens) {
+  apptest::RunResult r = runCrowdlab("--scene boids --frames 2 --metrics-csv /nonexistent-dir/m.csv",
+                                     "SDL_VIDEODRIVER=no-such-driver");
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_EQ(r.err, "crowdlab: /nonexistent-dir/m.csv: cannot write (No such file or directory)\n");
+}
+
+// Item 7, window runs: the rows were written only when the window closed, so a killed interactive run
+// left no file. The run is killed (SIGKILL: no handler, no exit path) once its rows reach the disk.
+TEST(Cli, WindowMetricsCsvKeepsWhatAKilledRunMeasured) {
+  const std::string path = apptest::outDir() + "/window-killed.csv", config = apptest::freshDir("config-window-killed");
+  std::remove(path.c_str());
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::setenv("CROWDLAB_CONFIG_DIR", config.c_str(), 1);
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    ::execl(CROWDLAB_EXE, CROWDLAB_EXE, "--scene", "boids", "--width", "640", "--height", "360", "--metrics-csv",
+            path.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  auto lines = [&] {
+    std::istringstream in(apptest::slurp(path));
+    int n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  };
+  int status = 0;
+  bool exited = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (lines() < 3 && std::chrono::steady_clock::now() < deadline && !(exited = ::waitpid(pid, &status, WNOHANG) == pid))
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_FALSE(exited) << "the window run ended by itself (no display?), status " << status;
+  ::kill(pid, SIGKILL);
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+  std::istringstream in(apptest::slurp(path));
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header, "step,time,mean_neighbors,polarization,mean_nn_distance,groups,largest_group_share");
+  int rows = 0;
+  for (std::string line; std::getline(in, line) && !in.eof();) {  // whole lines: the last may be cut by the kill
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), std::count(header.begin(), header.end(), ',')) << line;
+    EXPECT_EQ(line.rfind(std::to_string(rows) + ",", 0), 0u) << "row " << rows << ": " << line;  // steps 0, 1, 2...
+    ++rows;
+  }
+  EXPECT_GE(rows, 2) << "rows are flushed every second while the window runs";
 }
 
 // Item 8: /dev/zero grew without bound, a FIFO hung, a folder was "empty", a huge file loaded whole.
