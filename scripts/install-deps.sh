@@ -11,6 +11,7 @@ packages=(
   fonts-dejavu-core
   xvfb xauth libgl1-mesa-dri apitrace xdotool
   clang libclang-rt-dev
+  g++-mingw-w64-x86-64-posix  # a CTest compiles the Windows subprocess code (CreateProcess) with it
   "$@"
 )
 

@@ -1,6 +1,7 @@
 #include "app/subprocess.hpp"
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 #if defined(_WIN32)
@@ -20,62 +21,161 @@ namespace app {
 
 PipedProcess::~PipedProcess() { finish(); }
 
+namespace {
+// An argument vector that can be passed as it is: a program to start, and no NUL byte, which would
+// cut an argument short without a word (a C string ends there).
+bool checkArguments(const std::vector<std::string>& argv, std::string& error) {
+  if (argv.empty() || argv[0].empty()) {
+    error = "no program to start";
+    return false;
+  }
+  for (const std::string& a : argv)
+    if (a.find('\0') != std::string::npos) {
+      error = argv[0] + ": an argument holds a NUL byte";
+      return false;
+    }
+  return true;
+}
+}  // namespace
+
 #if defined(_WIN32)
 
 namespace {
-std::wstring widen(const std::string& s) {
-  if (s.empty()) return {};
-  int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), int(s.size()), nullptr, 0);
-  std::wstring w(size_t(n), L'\0');
-  MultiByteToWideChar(CP_UTF8, 0, s.data(), int(s.size()), w.data(), n);
-  return w;
+// UTF-8 to UTF-16. False on bytes that are not UTF-8: replacing them would name another file.
+bool widen(const std::string& s, std::wstring& out) {
+  out.clear();
+  if (s.empty()) return true;
+  if (s.size() > size_t(INT_MAX)) return false;
+  const int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s.data(), int(s.size()), nullptr, 0);
+  if (n <= 0) return false;
+  out.resize(size_t(n));
+  return MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s.data(), int(s.size()), out.data(), n) == n;
 }
 
-// One argument as the C runtime's command-line splitter reads it back: quotes around it when it
-// has blanks or quotes, a backslash before each quote, and backslashes doubled where they precede one.
-std::wstring quoteArgument(const std::wstring& arg) {
-  if (!arg.empty() && arg.find_first_of(L" \t\n\v\"") == std::wstring::npos) return arg;
-  std::wstring out = L"\"";
-  size_t backslashes = 0;
-  for (wchar_t c : arg) {
-    if (c == L'\\') { ++backslashes; continue; }
-    out.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
-    backslashes = 0;
-    out.push_back(c);
+bool isFile(const std::wstring& path) {
+  const DWORD attributes = GetFileAttributesW(path.c_str());
+  return attributes != INVALID_FILE_ATTRIBUTES && !(attributes & FILE_ATTRIBUTE_DIRECTORY);
+}
+
+// The program's file: `name` itself when it has a folder in it, else the first PATH folder that
+// holds it; ".exe" is added to a name without an extension. Only .exe files: CreateProcess starts a
+// .bat or .cmd through cmd.exe, which reads the arguments with a shell's rules. And only the PATH:
+// CreateProcess's own search looks in the current folder first, where anyone may have put an ffmpeg.exe.
+bool findProgram(std::wstring name, std::wstring& path, std::string& why) {
+  const size_t base = name.find_last_of(L"\\/:");
+  const size_t dot = name.find_last_of(L'.');
+  if (dot == std::wstring::npos || (base != std::wstring::npos && dot < base)) {
+    name += L".exe";
+  } else if (CompareStringOrdinal(name.c_str() + dot, -1, L".exe", -1, TRUE) != CSTR_EQUAL) {
+    why = ": only .exe programs start without a shell";
+    return false;
   }
-  out.append(backslashes * 2, L'\\');
-  out.push_back(L'"');
-  return out;
+  if (base != std::wstring::npos) {
+    path = name;
+    if (isFile(path)) return true;
+    why = ": not found";
+    return false;
+  }
+  std::wstring folders(32767, L'\0');
+  folders.resize(GetEnvironmentVariableW(L"PATH", folders.data(), DWORD(folders.size())));
+  for (size_t from = 0; from <= folders.size();) {
+    size_t to = folders.find(L';', from);
+    if (to == std::wstring::npos) to = folders.size();
+    std::wstring folder = folders.substr(from, to - from);
+    from = to + 1;
+    if (folder.size() >= 2 && folder.front() == L'"' && folder.back() == L'"') folder = folder.substr(1, folder.size() - 2);
+    if (folder.empty()) continue;
+    path = folder + (folder.back() == L'\\' || folder.back() == L'/' ? L"" : L"\\") + name;
+    if (isFile(path)) return true;
+  }
+  why = ": not found on the PATH";
+  return false;
+}
+
+// A copy of this program's standard output or error that the child may inherit; nullptr when there is none.
+HANDLE inheritableCopy(DWORD which) {
+  const HANDLE h = GetStdHandle(which);
+  HANDLE copy = nullptr;
+  if (h == nullptr || h == INVALID_HANDLE_VALUE ||
+      !DuplicateHandle(GetCurrentProcess(), h, GetCurrentProcess(), &copy, 0, TRUE, DUPLICATE_SAME_ACCESS))
+    return nullptr;
+  return copy;
+}
+
+void closeIfOpen(HANDLE h) {
+  if (h) CloseHandle(h);
 }
 }  // namespace
 
 bool PipedProcess::start(const std::vector<std::string>& argv, std::string& error) {
   finish();
-  if (argv.empty()) { error = "no program to start"; return false; }
-  SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+  if (!checkArguments(argv, error)) return false;
+  std::wstring program, commandLine;
+  for (const std::string& a : argv) {
+    std::wstring wide;
+    if (!widen(a, wide)) {
+      error = argv[0] + ": an argument is not UTF-8 text";
+      return false;
+    }
+    if (program.empty()) program = wide;
+    commandLine += (commandLine.empty() ? L"" : L" ") + quoteWindowsArgument(wide);
+  }
+  constexpr size_t kMaxCommandLine = 32767;  // CreateProcess's limit, with the terminating NUL
+  if (commandLine.size() >= kMaxCommandLine) {
+    error = argv[0] + ": the command line is too long for Windows (" + std::to_string(commandLine.size()) + " characters)";
+    return false;
+  }
+  std::wstring file;
+  std::string notFound;
+  if (!findProgram(program, file, notFound)) {
+    error = argv[0] + notFound;
+    return false;
+  }
+  // Neither end is inheritable when made; the read end becomes so, and the attribute list hands the
+  // child that handle and copies of our stdout and stderr only, not every inheritable handle we hold.
   HANDLE readEnd = nullptr, writeEnd = nullptr;
-  if (!CreatePipe(&readEnd, &writeEnd, &inherit, 0)) {
+  if (!CreatePipe(&readEnd, &writeEnd, nullptr, 0)) {
     error = argv[0] + ": cannot create a pipe (error " + std::to_string(GetLastError()) + ")";
     return false;
   }
-  SetHandleInformation(writeEnd, HANDLE_FLAG_INHERIT, 0);  // only the read end goes to the child
-  std::wstring commandLine;
-  for (const std::string& a : argv) commandLine += (commandLine.empty() ? L"" : L" ") + quoteArgument(widen(a));
-  STARTUPINFOW si{};
-  si.cb = sizeof si;
-  si.dwFlags = STARTF_USESTDHANDLES;
-  si.hStdInput = readEnd;
-  si.hStdOutput = GetStdHandle(STD_OUTPUT_HANDLE);
-  si.hStdError = GetStdHandle(STD_ERROR_HANDLE);
+  SetHandleInformation(readEnd, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
+  const HANDLE output = inheritableCopy(STD_OUTPUT_HANDLE), errors = inheritableCopy(STD_ERROR_HANDLE);
+  std::vector<HANDLE> inherited{readEnd};
+  for (HANDLE h : {output, errors})
+    if (h) inherited.push_back(h);
+  SIZE_T listSize = 0;
+  InitializeProcThreadAttributeList(nullptr, 1, 0, &listSize);
+  std::vector<unsigned char> listMemory(listSize);
+  auto* list = reinterpret_cast<LPPROC_THREAD_ATTRIBUTE_LIST>(listMemory.data());
+  BOOL ok = InitializeProcThreadAttributeList(list, 1, 0, &listSize);
+  DWORD why = ok ? ERROR_SUCCESS : GetLastError();
+  if (ok) {
+    ok = UpdateProcThreadAttribute(list, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, inherited.data(), inherited.size() * sizeof(HANDLE),
+                                   nullptr, nullptr);
+    if (!ok) why = GetLastError();
+  }
   PROCESS_INFORMATION pi{};
-  BOOL ok = CreateProcessW(nullptr, commandLine.data(), nullptr, nullptr, TRUE, CREATE_NO_WINDOW, nullptr, nullptr,
-                           &si, &pi);
-  DWORD why = GetLastError();
+  if (ok) {
+    STARTUPINFOEXW si{};
+    si.StartupInfo.cb = sizeof si;
+    si.StartupInfo.dwFlags = STARTF_USESTDHANDLES;
+    si.StartupInfo.hStdInput = readEnd;
+    si.StartupInfo.hStdOutput = output;
+    si.StartupInfo.hStdError = errors;
+    si.lpAttributeList = list;
+    // The file found above, never a shell: the command line only carries the child's arguments.
+    ok = CreateProcessW(file.c_str(), commandLine.data(), nullptr, nullptr, TRUE,
+                        CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT, nullptr, nullptr, &si.StartupInfo, &pi);
+    if (!ok) why = GetLastError();
+    DeleteProcThreadAttributeList(list);
+  }
+  // The child has its copies; ours of its ends would keep the pipe open after it exits.
   CloseHandle(readEnd);
+  closeIfOpen(output);
+  closeIfOpen(errors);
   if (!ok) {
     CloseHandle(writeEnd);
-    error = argv[0] + (why == ERROR_FILE_NOT_FOUND ? std::string(": not found on the PATH")
-                                                   : ": cannot start (error " + std::to_string(why) + ")");
+    error = argv[0] + ": cannot start (error " + std::to_string(why) + ")";
     return false;
   }
   CloseHandle(pi.hThread);
@@ -90,7 +190,9 @@ bool PipedProcess::write(const void* data, size_t size) {
   const char* p = static_cast<const char*>(data);
   while (input_ && size > 0) {
     DWORD chunk = DWORD(size > (1u << 30) ? (1u << 30) : size), written = 0;
-    if (!WriteFile(input_, p, chunk, &written, nullptr)) {  // ERROR_NO_DATA / ERROR_BROKEN_PIPE: it stopped reading
+    // Windows has no SIGPIPE: a child that exited or closed its input fails the write
+    // (ERROR_BROKEN_PIPE, ERROR_NO_DATA), which is "it stopped reading".
+    if (!WriteFile(input_, p, chunk, &written, nullptr) || written == 0) {
       CloseHandle(input_);
       input_ = nullptr;
       return false;
@@ -109,7 +211,9 @@ int PipedProcess::finish() {
   GetExitCodeProcess(process_, &code);
   CloseHandle(process_);
   process_ = nullptr;
-  return int(code);
+  // A crash ends a process with an NTSTATUS code (0xC0000005...), past INT_MAX: read as 255, so it
+  // stays a failure and never looks like -1, "never started".
+  return code > DWORD(INT_MAX) ? 255 : int(code);
 }
 
 #else
@@ -125,7 +229,7 @@ void ignoreSigpipe() {
 
 bool PipedProcess::start(const std::vector<std::string>& argv, std::string& error) {
   finish();
-  if (argv.empty() || argv[0].empty()) { error = "no program to start"; return false; }
+  if (!checkArguments(argv, error)) return false;
   ignoreSigpipe();
 #if defined(__EMSCRIPTEN__)
   // A page cannot start programs: recording is hidden there, and this says why if it is reached.

@@ -81,3 +81,59 @@ TEST(Subprocess, ArgumentsAreNeverShellText) {
   EXPECT_FALSE(std::filesystem::exists("PWNED2"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/PWNED"));
 }
+
+TEST(Subprocess, AnArgumentWithANulByteIsRefused) {
+  app::PipedProcess p;
+  std::string error;
+  EXPECT_FALSE(p.start({"true", std::string("a\0b", 3)}, error));
+  EXPECT_EQ(error, "true: an argument holds a NUL byte");  // not silently cut to "a"
+  EXPECT_FALSE(p.running());
+}
+
+namespace {
+// The C runtime's splitting of a Windows command line after the program name, written from the
+// rules CommandLineToArgvW documents: blanks separate arguments outside quotes; a quote toggles
+// quoting; 2n backslashes before a quote are n and the quote toggles, 2n+1 are n and a literal
+// quote; backslashes before anything else are literal.
+std::vector<std::string> splitWindowsCommandLine(const std::string& line) {
+  std::vector<std::string> args;
+  size_t i = 0;
+  while (true) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    if (i == line.size()) return args;
+    std::string arg;
+    bool quoted = false;
+    while (i < line.size() && (quoted || (line[i] != ' ' && line[i] != '\t'))) {
+      size_t backslashes = 0;
+      while (i < line.size() && line[i] == '\\') ++backslashes, ++i;
+      if (i < line.size() && line[i] == '"') {
+        arg.append(backslashes / 2, '\\');
+        if (backslashes % 2) arg.push_back('"');
+        else quoted = !quoted;
+        ++i;
+      } else {
+        arg.append(backslashes, '\\');
+        if (i < line.size() && (quoted || (line[i] != ' ' && line[i] != '\t'))) arg.push_back(line[i++]);
+      }
+    }
+    args.push_back(arg);
+  }
+}
+}  // namespace
+
+// Item 4 on Windows: CreateProcess takes one command line, so the argument vector is quoted into it
+// (the Windows code itself is only compile-checked here: windows.subprocess_compiles).
+TEST(Subprocess, WindowsCommandLineReadsBackAsTheArgumentVector) {
+  const std::vector<std::string> args = {
+      "-y", "", "Bob's talk", R"(C:\Program Files\crowdlab\)", R"(say "hi")", R"(a\"b)", R"(a\\"b)", R"(\\server\share\x y)",
+      "tab\there", R"(trailing\\)", R"(x'; touch PWNED; echo ')", "\"", R"(\)", R"(no\quotes\here)", "a & b | c > d"};
+  std::string line;
+  for (const std::string& a : args) line += (line.empty() ? "" : " ") + app::quoteWindowsArgument(a);
+  EXPECT_EQ(splitWindowsCommandLine(line), args) << line;
+  // What the rules ask of backslashes: literal unless a quote follows.
+  EXPECT_EQ(app::quoteWindowsArgument(std::string(R"(C:\dir\file.mp4)")), R"(C:\dir\file.mp4)");
+  EXPECT_EQ(app::quoteWindowsArgument(std::string(R"(C:\my dir\)")), R"("C:\my dir\\")");
+  EXPECT_EQ(app::quoteWindowsArgument(std::string(R"(a\"b)")), R"("a\\\"b")");
+  EXPECT_EQ(app::quoteWindowsArgument(std::string()), R"("")");
+  EXPECT_EQ(app::quoteWindowsArgument(std::wstring(L"a b")), L"\"a b\"");
+}
