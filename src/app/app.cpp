@@ -36,6 +36,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+// Debug lines and circle outlines at UI scale 1, in window points (1 px lines vanish on a projector).
+constexpr float kLineWidthPoints = 1.5f;
+
 // Esc pressed again within this many seconds quits.
 constexpr double kEscQuitSeconds = 1.0;
 
@@ -389,6 +392,7 @@ class App {
     view.time = float(ctx_.realTime);
     if (!look_.darkTheme) view.useLightTheme();
     view.agentScale = scene_->drawSizes.agentScale;
+    view.lineWidthPx = kLineWidthPoints * look_.uiScale * pixelsPerPoint();  // follows the UI scale, like the text
     if (scene_->view() == scenes::View::ThreeD) {
       view.is3D = true;
       view.viewProjection = ctx_.camera3D.viewProjection();
@@ -473,6 +477,7 @@ class App {
     hud_.message = message;
   }
 
+  // World labels in the UI's font, rasterised at the UI scale: they grow with it, like the panels.
   void drawLabels(const render::FrameView& view) {
     if (debug_.texts().empty()) return;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
@@ -480,7 +485,8 @@ class App {
       const glm::vec4 clip = view.viewProjection * glm::vec4(t.position, 1.0f);
       if (clip.w <= 0) continue;
       const glm::vec2 ndc = glm::vec2(clip) / clip.w;
-      const ImVec2 p{worldOrigin_.x + (ndc.x * 0.5f + 0.5f) * worldSize_.x, worldOrigin_.y + (0.5f - ndc.y * 0.5f) * worldSize_.y};
+      const ImVec2 p{worldOrigin_.x + (ndc.x * 0.5f + 0.5f) * worldSize_.x,
+                     worldOrigin_.y + (0.5f - ndc.y * 0.5f) * worldSize_.y - (t.above ? ImGui::GetFontSize() : 0.0f)};
       ImVec4 c = ImGui::ColorConvertU32ToFloat4(t.color);
       c.x *= view.ink;
       c.y *= view.ink;

@@ -127,7 +127,9 @@ bool Renderer::init(std::string& error) {
   debugProgram_ = agentProgram_ ? program("debug.vert", "debug.frag", error) : 0;
   circleProgram_ = debugProgram_ ? program("circle.vert", "debug.frag", error) : 0;
   skyProgram_ = circleProgram_ ? program("sky.vert", "sky.frag", error) : 0;
-  if (!skyProgram_) return false;
+  lineProgram_ = skyProgram_ ? program("line.vert", "debug.frag", error) : 0;
+  ringProgram_ = lineProgram_ ? program("ring.vert", "debug.frag", error) : 0;
+  if (!ringProgram_) return false;
 
   glGenBuffers(1, &instanceVbo_);
   const std::vector<MeshVertex> meshes[3] = {arrowMesh(), diskMesh(), birdMesh()};
@@ -178,36 +180,43 @@ bool Renderer::init(std::string& error) {
     glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DebugDraw::Vertex),
                           reinterpret_cast<const void*>(offsetof(DebugDraw::Vertex, color)));
   };
-  vertexVao(lineVao_, lineVbo_);
   vertexVao(triVao_, triVbo_);
+  // Lines: each pair of vertices is one instance (ends a and b), expanded to a quad by line.vert.
+  glGenVertexArrays(1, &lineVao_);
+  glGenBuffers(1, &lineVbo_);
+  glBindVertexArray(lineVao_);
+  glBindBuffer(GL_ARRAY_BUFFER, lineVbo_);
+  const size_t segment = 2 * sizeof(DebugDraw::Vertex);
+  instanceAttribute(0, 3, GL_FLOAT, false, offsetof(DebugDraw::Vertex, position), segment);
+  instanceAttribute(1, 4, GL_UNSIGNED_BYTE, true, offsetof(DebugDraw::Vertex, color), segment);
+  instanceAttribute(2, 3, GL_FLOAT, false, sizeof(DebugDraw::Vertex) + offsetof(DebugDraw::Vertex, position), segment);
+  instanceAttribute(3, 4, GL_UNSIGNED_BYTE, true, sizeof(DebugDraw::Vertex) + offsetof(DebugDraw::Vertex, color), segment);
 
-  // Unit circle as GL_LINES pairs (outline) and as a triangle fan (disk).
-  std::vector<glm::vec2> outline, fan{{0.0f, 0.0f}};
-  for (int i = 0; i < kCircleSegments; ++i) {
-    float a0 = 6.2831853f * i / kCircleSegments, a1 = 6.2831853f * (i + 1) / kCircleSegments;
-    outline.push_back({std::cos(a0), std::sin(a0)});
-    outline.push_back({std::cos(a1), std::sin(a1)});
-  }
+  // Unit circle as a ring strip (outline: z -1 inner edge, +1 outer, widened by ring.vert) and as a
+  // triangle fan (disk, z unused).
+  std::vector<glm::vec3> ring, fan{{0.0f, 0.0f, 0.0f}};
   for (int i = 0; i <= kCircleSegments; ++i) {
     float a = 6.2831853f * i / kCircleSegments;
-    fan.push_back({std::cos(a), std::sin(a)});
+    ring.push_back({std::cos(a), std::sin(a), -1.0f});
+    ring.push_back({std::cos(a), std::sin(a), 1.0f});
+    fan.push_back({std::cos(a), std::sin(a), 0.0f});
   }
-  auto circleVao = [](unsigned& vao, unsigned& mesh, unsigned& inst, const std::vector<glm::vec2>& unit) {
+  auto circleVao = [](unsigned& vao, unsigned& mesh, unsigned& inst, const std::vector<glm::vec3>& unit) {
     glGenVertexArrays(1, &vao);
     glGenBuffers(1, &mesh);
     glGenBuffers(1, &inst);
     glBindVertexArray(vao);
     glBindBuffer(GL_ARRAY_BUFFER, mesh);
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(unit.size() * sizeof(glm::vec2)), unit.data(), GL_STATIC_DRAW);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(unit.size() * sizeof(glm::vec3)), unit.data(), GL_STATIC_DRAW);
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(glm::vec2), nullptr);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(glm::vec3), nullptr);
     glBindBuffer(GL_ARRAY_BUFFER, inst);
     const size_t stride = sizeof(DebugDraw::CircleInstance);
     instanceAttribute(1, 3, GL_FLOAT, false, offsetof(DebugDraw::CircleInstance, center), stride);
     instanceAttribute(2, 1, GL_FLOAT, false, offsetof(DebugDraw::CircleInstance, radius), stride);
     instanceAttribute(3, 4, GL_UNSIGNED_BYTE, true, offsetof(DebugDraw::CircleInstance, color), stride);
   };
-  circleVao(circleVao_, circleMesh_, circleInstVbo_, outline);
+  circleVao(circleVao_, circleMesh_, circleInstVbo_, ring);
   circleVao(diskVao_, diskMesh_, diskInstVbo_, fan);
   glGenVertexArrays(1, &emptyVao_);
   glBindVertexArray(0);
@@ -216,7 +225,7 @@ bool Renderer::init(std::string& error) {
 }
 
 void Renderer::shutdown() {
-  unsigned programs[] = {agentProgram_, debugProgram_, circleProgram_, skyProgram_};
+  unsigned programs[] = {agentProgram_, debugProgram_, circleProgram_, skyProgram_, lineProgram_, ringProgram_};
   for (unsigned p : programs) if (p) glDeleteProgram(p);
   unsigned buffers[] = {instanceVbo_, agentMesh_[0], agentMesh_[1], agentMesh_[2], lineVbo_, triVbo_,
                         circleMesh_, diskMesh_, circleInstVbo_, diskInstVbo_};
@@ -254,9 +263,18 @@ void Renderer::render(const AgentBatch& agents, const DebugDraw& debug, const Fr
 
   const float* vp = glm::value_ptr(view.viewProjection);
   // Filled debug shapes first so agents stay visible on top of obstacles and heat maps.
-  for (unsigned program : {agentProgram_, debugProgram_, circleProgram_}) {
+  for (unsigned program : {agentProgram_, debugProgram_, circleProgram_, lineProgram_, ringProgram_}) {
     glUseProgram(program);
     glUniform1f(glGetUniformLocation(program, "uInk"), view.ink);
+  }
+  GLint viewport[4] = {0, 0, 1, 1};
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  const glm::vec2 viewportPx(float(std::max(viewport[2], 1)), float(std::max(viewport[3], 1)));
+  for (unsigned program : {lineProgram_, ringProgram_}) {
+    glUseProgram(program);
+    glUniformMatrix4fv(glGetUniformLocation(program, "uViewProjection"), 1, GL_FALSE, vp);
+    glUniform2fv(glGetUniformLocation(program, "uViewportPx"), 1, glm::value_ptr(viewportPx));
+    glUniform1f(glGetUniformLocation(program, "uWidthPx"), view.lineWidthPx);
   }
   glUseProgram(circleProgram_);
   glUniformMatrix4fv(glGetUniformLocation(circleProgram_, "uViewProjection"), 1, GL_FALSE, vp);
@@ -277,19 +295,19 @@ void Renderer::render(const AgentBatch& agents, const DebugDraw& debug, const Fr
 
   drawAgents(agents, view);
 
-  // Line-like shapes on top.
-  glUseProgram(debugProgram_);
+  // Line-like shapes on top: every segment one instance of a 4-vertex strip, every circle one ring.
   if (!debug.lines().empty()) {
+    glUseProgram(lineProgram_);
     upload(lineVbo_, lineCapacity_, debug.lines().data(), debug.lines().size() * sizeof(DebugDraw::Vertex));
     glBindVertexArray(lineVao_);
-    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(debug.lines().size()));
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(debug.lines().size() / 2));
     stats_.drawCalls++;
   }
   if (!debug.circles().empty()) {
-    glUseProgram(circleProgram_);
+    glUseProgram(ringProgram_);
     upload(circleInstVbo_, circleCapacity_, debug.circles().data(), debug.circles().size() * sizeof(DebugDraw::CircleInstance));
     glBindVertexArray(circleVao_);
-    glDrawArraysInstanced(GL_LINES, 0, kCircleSegments * 2, static_cast<GLsizei>(debug.circles().size()));
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 2 * (kCircleSegments + 1), static_cast<GLsizei>(debug.circles().size()));
     stats_.drawCalls++;
   }
   glBindVertexArray(0);

@@ -1,5 +1,6 @@
 // Owns the GL objects and draws one frame: background, filled debug shapes, the agents (one
-// instanced call), then line-like debug shapes on top. Counts every draw call it makes.
+// instanced call), then line-like debug shapes on top, as screen-space quads of a set width (one
+// instanced call for all lines, one for all circle outlines). Counts every draw call it makes.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -29,6 +30,7 @@ struct FrameView {
   glm::vec3 zenith{0.13f, 0.18f, 0.38f};
   float ink = 1.0f;                   // every agent and debug colour times this (light theme: dark ink)
   float agentScale = 1.0f;            // every agent glyph drawn this many times larger (a scene's agentScale)
+  float lineWidthPx = 1.5f;           // debug lines and circle outlines, framebuffer pixels (the app: times the UI scale)
   // The light (projector) theme for the world: a pale background and sky, dark agents and lines.
   void useLightTheme() {
     background = {0.96f, 0.96f, 0.94f};
@@ -59,7 +61,7 @@ class Renderer {
   void drawGpuAgents(const AgentBatch& agents);
   void readAgentTimer();
 
-  unsigned agentProgram_ = 0, debugProgram_ = 0, circleProgram_ = 0, skyProgram_ = 0;
+  unsigned agentProgram_ = 0, debugProgram_ = 0, circleProgram_ = 0, skyProgram_ = 0, lineProgram_ = 0, ringProgram_ = 0;
   unsigned agentVao_[3] = {0, 0, 0}, agentMesh_[3] = {0, 0, 0};
   int agentMeshVertices_[3] = {0, 0, 0};
   unsigned instanceVbo_ = 0;

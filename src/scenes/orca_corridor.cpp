@@ -426,8 +426,8 @@ class OrcaCorridor final : public scenes::Scene {
     std::snprintf(text, sizeof(text), "%s%s   width %.1f   round %.0f   crossed %.0f / %zu   jammed %.0f   overlaps %.0f",
                   sim::methodName(p.method), p.lanes ? " + lanes" : "", p.widthDiameters, metrics_["rounds"] + 1,
                   metrics_["arrived"], sim_.size(), metrics_["jammed"], metrics_["overlaps_total"]);
-    const float top = sim_.roomHalfHeight() + 2.5f * sim_.params().radius;
-    debug.text(toView(Vec2{-sim_.halfLength() - sim_.roomDepth(), top}), text, render::rgba(220, 225, 235));
+    const float top = sim_.roomHalfHeight() + 0.5f * sim_.params().radius;
+    debug.textAbove(toView(Vec2{-sim_.halfLength() - sim_.roomDepth(), top}), text, render::rgba(220, 225, 235));
   }
 
   // ---- the velocity-space inset ----

@@ -175,3 +175,35 @@ TEST(LectureHall, AgentScaleTwoCoversClearlyMoreOfTheWorldThanOne) {
     EXPECT_GT(double(covered[1]), 1.8 * double(covered[0])) << covered[0] << " px at 1x, " << covered[1] << " px at 2x";
   }
 }
+
+// Lines follow the UI scale: core-profile GL lines are 1 px, so the renderer draws debug lines as
+// screen-space quads. The boids world's outline (its rect, in its own colour) is measured down
+// several columns of the world area, UI hidden: at UI scale 2 it is at least 2 px thick.
+TEST(LectureHall, DebugLinesAreThickerAtUiScaleTwo) {
+  auto outlineThickness = [](const std::string& scale) {
+    const std::string png = apptest::outDir() + "/line_width_" + scale + ".png";
+    apptest::RunResult r = run("--scene boids --width 1280 --height 720 --keys Tab --frames 4 --screenshot '" + png + "'", scale);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.value("world_area"), "0,0,1280x720");
+    const apptest::Pixels p = apptest::loadPixels(png);
+    std::vector<int> runs;
+    for (int x = 200; x < p.width - 200 && p.height > 0; x += 50) {
+      auto isOutline = [&](int y) {  // rgba(70, 76, 90), the boids world's outline
+        const unsigned char* c = p.at(x, y);
+        return std::abs(c[0] - 70) + std::abs(c[1] - 76) + std::abs(c[2] - 90) < 40;
+      };
+      int y = 0;
+      while (y < p.height / 3 && !isOutline(y)) ++y;
+      int n = 0;
+      while (y + n < p.height && isOutline(y + n)) ++n;
+      runs.push_back(n);
+    }
+    if (runs.empty()) return 0;
+    std::sort(runs.begin(), runs.end());
+    return runs[runs.size() / 2];
+  };
+  const int atOne = outlineThickness("1.0"), atTwo = outlineThickness("2.0");
+  EXPECT_GE(atOne, 1) << "the outline is drawn";
+  EXPECT_GE(atTwo, 2) << "at UI scale 2 a line is at least 2 px wide";
+  EXPECT_GT(atTwo, atOne) << "lines follow the UI scale: " << atOne << " px at 1, " << atTwo << " px at 2";
+}
