@@ -10,9 +10,11 @@
 #include <cmath>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 #include "app/hud.hpp"
@@ -27,6 +29,7 @@
 #include "app/setup.hpp"
 #include "app/stepper.hpp"
 #include "app/window.hpp"
+#include "render/atomic_file.hpp"
 #include "render/gl.hpp"
 #include "render/renderer.hpp"
 
@@ -110,6 +113,10 @@ class App {
       std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage().c_str());
       return 2;
     }
+    if (!options_.claim.empty() && !startClaim(*scenes::findClaim(options_.claim))) {  // parseOptions checked the id
+      std::fprintf(stderr, "crowdlab: %s\n", panel_.message.c_str());
+      return 1;
+    }
     if (options_.recordFrames)
       startRecording(options_.recordFrames, options_.recordDir.empty() ? timestampedName(sceneName_, "") : options_.recordDir);
 
@@ -156,10 +163,12 @@ class App {
                 median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
                 styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
                 agentsOutsideView_, panelTextContrast(), double(stepper_.speed));
-    bool csvFailed = false;
+    bool csvFailed = false, stateFailed = false;
     if (std::string error; !csv_.close(error)) fail(error, csvFailed);
+    if (std::string error; !options_.stateOut.empty() && !render::writeFileAtomically(options_.stateOut, stateJson() + "\n", error))
+      fail(error, stateFailed);
     renderer_.shutdown();
-    return screenshotFailed_ || recordFailed_ || csvFailed ? 1 : 0;
+    return screenshotFailed_ || recordFailed_ || csvFailed || stateFailed ? 1 : 0;
   }
 
   // What the page's hook reports: the scene's parameters (as a preset holds them), its metrics,
@@ -167,6 +176,10 @@ class App {
   std::string stateJson() {
     nlohmann::json j = scenes::paramsToJson(scene_->params(), sceneName_);
     j["steps"] = stepper_.steps();
+    j["sim_time"] = stepper_.simTime();
+    j["agents_digest"] = agentsDigest();
+    const scenes::Claim* claim = runningClaim();
+    j["experiment"] = {{"claim", claim ? claim->id : ""}, {"banner", panel_.banner}, {"verdict_shown", panel_.bannerVerdict}};
     j["step_ms_median"] = median(stepper_.recentStepMs(kBenchmarkSeconds));
     j["agents"] = lastStats_.agents;
     nlohmann::json metrics = nlohmann::json::object();
@@ -179,6 +192,28 @@ class App {
   }
 
  private:
+  // A fingerprint of every agent's position and heading as the scene draws them now (FNV-1a over
+  // the floats' bits): two runs show the same agents exactly when it matches. While a step is in
+  // flight the scene is not read, and the last frame's agents are used.
+  std::string agentsDigest() {
+    render::AgentBatch now;
+    render::DebugDraw unused;
+    if (stepper_.idle()) scene_->draw(now, unused);
+    const render::AgentBatch& agents = stepper_.idle() ? now : batch_;
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (const render::AgentInstance& a : agents.instances) {
+      const float values[6] = {a.position.x, a.position.y, a.position.z, a.heading.x, a.heading.y, a.heading.z};
+      for (float v : values) {
+        uint32_t bits = 0;
+        std::memcpy(&bits, &v, sizeof bits);
+        for (int b = 0; b < 4; ++b) hash = (hash ^ ((bits >> (8 * b)) & 0xffu)) * 0x100000001b3ull;
+      }
+    }
+    char text[24];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+    return text;
+  }
+
   // Scripted runs and recordings take exactly one step per frame, never on the worker.
   bool lockstep() const { return options_.frames || recorder_.active(); }
 
@@ -221,10 +256,26 @@ class App {
     SDL_SetWindowTitle(sdl_.window, title.c_str());
   }
 
+  // R: a running experiment starts again from the claim's start (a plain reset would lose it, e.g.
+  // the formed flock or the falcon's dive); otherwise the scene resets with its current parameters.
   void restartScene() {
+    if (const scenes::Claim* claim = runningClaim()) return void(startClaim(*claim));
     stepper_.waitIdle();
     scene_->reset();
     afterSceneCreated();
+  }
+
+  const scenes::Claim* runningClaim() const {
+    return panel_.experimentScene == sceneName_ ? panel_.experiment.claim() : nullptr;
+  }
+
+  // The one way into an experiment, for its button, R while it runs and --claim: the scene restarts
+  // into the claim, then the step counter, the clock and the metrics log start again from 0.
+  bool startClaim(const scenes::Claim& claim) {
+    stepper_.waitIdle();
+    if (!startExperimentRun(*scene_, sceneName_, claim, panel_)) return false;
+    afterSceneCreated();
+    return true;
   }
 
   std::string sceneTitle() const {
@@ -546,10 +597,7 @@ class App {
       // A parameter changed: the scene reconciles (N, radii, clamps) between steps.
       scene_->paramsChanged();
     }
-    if (panel_.restarted) {  // an experiment: a full restart, from step 0
-      panel_.restarted = false;
-      afterSceneCreated();
-    }
+    if (const scenes::Claim* claim = std::exchange(panel_.requested, nullptr)) startClaim(*claim);
   }
 
   // ---- settings: only a person's session is remembered, never a scripted run's ----

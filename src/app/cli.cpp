@@ -2,6 +2,7 @@
 
 #include <set>
 #include <sstream>
+#include "scenes/claims.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/user_input.hpp"
 
@@ -12,6 +13,7 @@ std::string usage() {
          "  crowdlab [--scene NAME] [--seed N] [--set k=v]... [--preset FILE] [--frames N]\n"
          "           [--screenshot FILE] [--width W] [--height H] [--vsync on|off] [--fullscreen]\n"
          "           [--metrics-csv FILE] [--record N --record-dir DIR] [--keys K1,K2,...]\n"
+         "           [--claim ID] [--state-out FILE]\n"
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
          "  crowdlab --scene NAME --list-params\n"
          "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--mode grid|brute|all] [--csv FILE] [--report]\n"
@@ -103,7 +105,8 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       std::istringstream list(v);
       for (std::string key; std::getline(list, key, ',');)
         if (!key.empty()) o.keys.push_back(key);
-    }
+    } else if (a == "--claim") { if (!value(o.claim)) return false; }
+    else if (a == "--state-out") { if (!value(o.stateOut)) return false; }
     else {
       error = "unknown option " + scenes::quoteText(a);
       return false;
@@ -120,6 +123,18 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
   }
   if (o.listParams && o.scene.empty()) { error = "--list-params needs --scene NAME"; return false; }
   if (!o.recordDir.empty() && !o.recordFrames) { error = "--record-dir needs --record N"; return false; }
+  if (!o.claim.empty()) {
+    // An experiment is the claim's own set-up: its scene, defaults, preset and start.
+    const scenes::Claim* claim = scenes::findClaim(o.claim);
+    if (!claim) { error = "unknown claim " + scenes::quoteText(o.claim) + " (`crowdlab claims` lists them)"; return false; }
+    if (o.headless) { error = "--claim opens a window; `crowdlab claims` runs the claims headless"; return false; }
+    if (!o.sets.empty() || !o.preset.empty()) { error = "--claim sets the parameters itself; drop --set and --preset"; return false; }
+    if (!o.scene.empty() && o.scene != claim->scene) {
+      error = "--claim " + o.claim + " runs in scene " + claim->scene + ", not " + scenes::quoteText(o.scene);
+      return false;
+    }
+    o.scene = claim->scene;
+  }
   return true;
 }
 

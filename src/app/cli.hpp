@@ -26,6 +26,8 @@ struct Options {
   int recordFrames = 0;          // --record N: save N frames as a PNG sequence
   std::string recordDir;
   std::vector<std::string> keys; // --keys LIST: key presses fed one a frame at start (scripted slides, tests)
+  std::string claim;             // --claim ID: open straight into that experiment (its scene, preset and start)
+  std::string stateOut;          // --state-out FILE: at exit, the state JSON the web page's crowdlab.state() gives
 };
 
 // Parses argv (after the program name). On a bad flag or value returns false with a one-line message.

@@ -136,7 +136,7 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& 
   ImGui::Begin("Keys", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
   const char* keys[][2] = {
       {"1 - 9", "switch scene (the order below)"},       {"Space", "pause / resume"},
-      {"Right arrow", "single step"},  {"R", "restart the scene"},
+      {"Right arrow", "single step"},  {"R", "restart the scene (a running experiment from its start)"},
       {"Tab", "hide / show all UI"},   {"F1", "this help"},
       {"F11", "fullscreen"},           {"F12", "screenshot (PNG named after scene and time)"},
       {"Home", "reset the camera"},    {"Esc", "close menu / help / fullscreen; twice: quit"},

@@ -70,17 +70,23 @@ struct PanelMemory {
   bool messageIsError = false;
   bool collapsed = false;  // folded to its title bar
   bool resetScroll = true; // a new scene's panel opens at the top
-  // The running experiment (a claim): its banner and live verdict. `restarted` asks the app to book
-  // the full restart (step counter and simulated time back to 0).
+  // The running experiment (a claim): its banner and live verdict.
   scenes::ClaimTracker experiment;
   std::string experimentScene;
-  bool restarted = false;
-  std::map<std::string, double> measured;  // claim id -> last window value here (baselines of ratio claims)
+  std::string banner;                       // the banner's line as last drawn ("" none)
+  bool bannerVerdict = false;               // the banner shows the verdict (the window has passed)
+  const scenes::Claim* requested = nullptr; // an experiment button was pressed: the app starts it
+  std::map<std::string, double> measured;   // claim id -> last window value here (baselines of ratio claims)
 };
 // About + experiments, the scene's own panel, its declared parameters and presets; true when a parameter changed.
-// An experiment button restarts the scene into its claim (memory.restarted) and draws the claim's banner.
+// An experiment button sets memory.requested (the app starts it: startExperimentRun) and the claim's banner is drawn.
 bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const std::string& title, bool stepRunning,
                     PanelMemory& memory);
+// The scene restarted into the claim's experiment (scenes::startExperiment), with its banner from the
+// start; the caller then books the restart (step counter and clock back to 0). False with the panel's
+// error line when the registry is wrong.
+bool startExperimentRun(scenes::Scene& scene, const std::string& sceneName, const scenes::Claim& claim,
+                        PanelMemory& memory);
 void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& sceneTitle, std::span<const scenes::KeyAction> sceneKeys);
 
 }  // namespace app

@@ -88,17 +88,7 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
     if (x > 0 && x + w < avail) ImGui::SameLine();
     else x = 0;
     x += w + ImGui::GetStyle().ItemSpacing.x;
-    if (ImGui::Button(c->title)) {
-      std::string error;
-      if (scenes::startExperiment(scene, *c, error)) {
-        m.experiment.begin(*c);
-        m.experimentScene = sceneName;
-        m.restarted = true;
-        report(m, std::string("experiment: ") + c->statement, false);
-        return false;  // the scene already reconciled and reset
-      }
-      report(m, error, true);
-    }
+    if (ImGui::Button(c->title)) m.requested = c;  // the app restarts into it after the panel
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("The article: %s\nMeasured: %s, over %.0f s%s", c->statement, scenes::describeRule(*c).c_str(),
                         c->window, c->from > 0 ? " after it settles" : "");
@@ -132,26 +122,31 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
   return changed;
 }
 
-// One line across the top of the canvas, twice the UI's text size: the claim, then its verdict with
-// the number once the window has passed.
+// Across the bottom of the canvas: the claim, then its countdown and, once the window has passed,
+// the verdict with its number. Large enough to read from the back of a hall: twice the UI's text
+// size and at least 3.6 % of the window's height (a capital letter then is about 2.5 % of it); a line
+// too wide for the world's view wraps instead of shrinking.
 void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m) {
+  m.banner.clear();
+  m.bannerVerdict = false;
   const scenes::Claim* c = m.experiment.claim();
   if (!c || m.experimentScene != sceneName || !scene.ctx) return;
   const double t = scene.ctx->simTime;
-  if (t + 1e-9 < m.experiment.sampledUntil()) {  // restarted (key R) or another scene: the claim's start is gone
+  if (t + 1e-9 < m.experiment.sampledUntil()) {  // the clock went back without the experiment: its start is gone
     m.experiment = scenes::ClaimTracker();
     return;
   }
   std::vector<sim::Metric> metrics;
   scene.metrics(metrics);
   m.experiment.sample(t, metrics);
-  std::string line = std::string("Claim: ") + c->statement + "  —  ";
+  const std::string claimLine = std::string("Claim: ") + c->statement;
+  std::string status;
   ImU32 colour = IM_COL32(235, 235, 240, 255);
   if (!m.experiment.done()) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "measuring %s: %.0f of %.0f s", c->rule.metric, std::max(0.0, t - c->from),
                   c->window);
-    line += buf;
+    status = buf;
   } else {
     double value = m.experiment.value();
     m.measured[c->id] = value;
@@ -163,34 +158,66 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
     }
     if (!known) {
       const scenes::Claim* base = scenes::findClaim(c->relativeTo);
-      line += std::string("run \"") + (base ? base->title : c->relativeTo) + "\" first: this one is measured against it";
+      status = std::string("run \"") + (base ? base->title : c->relativeTo) + "\" first: this one is measured against it";
     } else {
       const double one[1] = {value};
       const scenes::ClaimVerdict v = scenes::judge(*c, one);
-      line += std::string(c->rule.metric) + " " + scenes::formatValue(*c, value) + "  ->  " + v.text;
+      status = std::string(c->rule.metric) + " " + scenes::formatValue(*c, value) + "  ->  " + v.text;
       colour = v.holds ? IM_COL32(120, 230, 140, 255) : IM_COL32(255, 170, 80, 255);
+      m.bannerVerdict = true;
     }
   }
-  // Centred over the world's view, between the docked HUD and the scene panel; smaller (down to 1.2x)
-  // only when twice the text size would not fit.
+  m.banner = claimLine + "  —  " + status;
+  // Centred over the world's view, between the docked HUD and the scene panel: one line when it fits,
+  // else the claim over the status, each wrapped to the view's width.
   ImGuiIO& io = ImGui::GetIO();
   ImFont* font = ImGui::GetFont();
   const float left = DockLayout::hudWidth(), right = io.DisplaySize.x - DockLayout::panelWidth();
   const float room = std::max(right - left - 24.0f, 100.0f);
-  float size = ImGui::GetFontSize() * 2.0f;
-  ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, line.c_str());
-  if (extent.x > room) {
-    size = std::max(ImGui::GetFontSize() * 1.2f, size * room / extent.x);
-    extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, line.c_str());
+  const float size = std::max(ImGui::GetFontSize() * 2.0f, io.DisplaySize.y * 0.036f);
+  struct Line {
+    std::string text;
+    ImU32 colour;
+    ImVec2 extent;
+  };
+  std::vector<Line> lines;
+  const ImVec2 whole = font->CalcTextSizeA(size, FLT_MAX, 0.0f, m.banner.c_str());
+  if (whole.x <= room) {
+    lines.push_back({m.banner, colour, whole});
+  } else {
+    for (const std::string& text : {claimLine, status})
+      lines.push_back({text, text == claimLine ? IM_COL32(235, 235, 240, 255) : colour,
+                       font->CalcTextSizeA(size, FLT_MAX, room, text.c_str())});
   }
-  const ImVec2 at(std::max(left + 12.0f, left + (right - left - extent.x) * 0.5f), io.DisplaySize.y - extent.y - size * 0.8f);
+  float width = 0, height = 0;
+  for (const Line& l : lines) {
+    width = std::max(width, l.extent.x);
+    height += l.extent.y;
+  }
+  const float x0 = std::max(left + 12.0f, left + (right - left - width) * 0.5f);
+  float y = io.DisplaySize.y - height - size * 0.4f;
   ImDrawList* draw = ImGui::GetForegroundDrawList();
-  draw->AddRectFilled(ImVec2(at.x - 12, at.y - 6), ImVec2(at.x + extent.x + 12, at.y + extent.y + 6),
-                      IM_COL32(10, 12, 18, 200), 6.0f);
-  draw->AddText(font, size, at, colour, line.c_str());
+  draw->AddRectFilled(ImVec2(x0 - 12, y - 6), ImVec2(x0 + width + 12, y + height + 6), IM_COL32(10, 12, 18, 200), 6.0f);
+  for (const Line& l : lines) {
+    draw->AddText(font, size, ImVec2(x0, y), l.colour, l.text.c_str(), nullptr, room);
+    y += l.extent.y;
+  }
 }
 
 }  // namespace
+
+bool startExperimentRun(scenes::Scene& scene, const std::string& sceneName, const scenes::Claim& claim, PanelMemory& m) {
+  std::string error;
+  if (!scenes::startExperiment(scene, claim, error)) {
+    report(m, error, true);
+    m.experiment = scenes::ClaimTracker();
+    return false;
+  }
+  m.experiment.begin(claim);
+  m.experimentScene = sceneName;
+  report(m, std::string("experiment: ") + claim.statement, false);
+  return true;
+}
 
 bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const std::string& title, bool stepRunning,
                     PanelMemory& m) {
