@@ -129,3 +129,80 @@ TEST(Lanes, EveryKindGivesTheSameBits) {
   expectSameBits(probe<lanes::Split>(x.data(), y.data(), n, 3.0f, -2.0f, 30.0f), portable);
 #endif
 }
+
+namespace {
+
+// Random sums with the cases the scalar rules branch on: no neighbours, coincident neighbours (zero
+// sums), sums past the force clamp, slow and still agents, and positions past the world's edges.
+template <int D>
+void expectLanesIntegrateLikeTheScalarRules(Boundary boundary) {
+  Rng rng(17 + D);
+  World<D> world;
+  world.size = Vec<D>(300.0f);
+  world.boundary = boundary;
+  BoidsParams p;
+  p.minSpeed = 20.0f;
+  const uint32_t n = 203;  // the last batch is partial
+  std::vector<BoidsAccum<D>> sums(n);
+  std::vector<float> axis[2][D];
+  for (auto& a : axis)
+    for (auto& k : a) k.assign(n + lanes::kLanes, 0.0f);
+  for (uint32_t i = 0; i < n; ++i) {
+    BoidsAccum<D>& s = sums[i];
+    const int kind = int(i % 7);
+    s.alignmentCount = s.cohesionCount = kind == 0 ? 0 : int(rng.below(12)) + 1;
+    s.separationCount = kind == 1 ? 0 : int(rng.below(4));
+    const float spread = kind == 2 ? 1e-7f : (kind == 3 ? 5000.0f : 60.0f);
+    s.separationSum = s.separationCount ? rng.unitVec<D>() * rng.uniform(0.0f, 0.5f) : Vec<D>(0.0f);
+    s.velocitySum = kind == 0 ? Vec<D>(0.0f) : rng.unitVec<D>() * spread * float(s.alignmentCount);
+    s.offsetSum = kind == 0 ? Vec<D>(0.0f) : rng.unitVec<D>() * rng.uniform(0.0f, spread);
+    const Vec<D> pos = kind == 4 ? Vec<D>(299.99f) : rng.inBox<D>(world.min, world.max());
+    const Vec<D> vel = kind == 5 ? Vec<D>(0.0f) : rng.unitVec<D>() * rng.uniform(0.0f, 150.0f);
+    for (int k = 0; k < D; ++k) {
+      axis[0][k][i] = pos[k];
+      axis[1][k][i] = vel[k];
+    }
+  }
+  CandidateAxes<D> state;
+  for (int k = 0; k < D; ++k) {
+    state.position[k] = axis[0][k].data();
+    state.velocity[k] = axis[1][k].data();
+  }
+  const float dt = 1.0f / 30.0f;
+  for (bool wide : {true, false}) {
+    lanes::setWide(wide);
+    std::vector<Vec<D>> lanePos(n), laneVel(n);
+    for (uint32_t b = 0; b < n; b += kBoidsLaneBatch) {
+      const uint32_t count = std::min(kBoidsLaneBatch, n - b);
+      integrateLanes<D>(std::span<const BoidsAccum<D>>(sums.data() + b, count), b, state, p, dt, world,
+                        lanePos.data(), laneVel.data());
+    }
+    int wrapped = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      Vec<D> pos, vel;
+      for (int k = 0; k < D; ++k) {
+        pos[k] = axis[0][k][i];
+        vel[k] = axis[1][k][i];
+      }
+      const Vec<D> before = pos + vel * dt;
+      integrate(pos, vel, boidsAcceleration(sums[i], vel, p), dt, p.maxSpeed, world, p.minSpeed);
+      wrapped += pos != before;
+      ASSERT_EQ(std::memcmp(&pos, &lanePos[i], sizeof pos), 0) << "agent " << i << " wide " << wide;
+      ASSERT_EQ(std::memcmp(&vel, &laneVel[i], sizeof vel), 0) << "agent " << i << " wide " << wide;
+    }
+    EXPECT_GT(wrapped, 0);  // some positions crossed an edge
+  }
+  lanes::setWide(true);
+}
+
+}  // namespace
+
+TEST(Lanes, IntegrateGivesTheScalarRulesBits2D) {
+  expectLanesIntegrateLikeTheScalarRules<2>(Boundary::Wrap);
+  expectLanesIntegrateLikeTheScalarRules<2>(Boundary::Bounce);
+}
+
+TEST(Lanes, IntegrateGivesTheScalarRulesBits3D) {
+  expectLanesIntegrateLikeTheScalarRules<3>(Boundary::Wrap);
+  expectLanesIntegrateLikeTheScalarRules<3>(Boundary::Bounce);
+}

@@ -246,17 +246,43 @@ class Flock {
     });
   }
 
+  // The agents' current state one axis at a time, as the lane kernels read it.
+  CandidateAxes<D> stateAxes(bool fromGrid) const {
+    CandidateAxes<D> axes;
+    for (int k = 0; k < D; ++k) {
+      axes.position[k] = fromGrid ? grid_.sortedAxis(k).data() : positionAxis_[k].data();
+      axes.velocity[k] = velocityAxis_[k].data();
+    }
+    return axes;
+  }
+
+  // Sums of consecutive agents, handed to integrateLanes a register of agents at a time.
+  struct LaneBatch {
+    BoidsAccum<D> sums[kBoidsLaneBatch];
+    uint32_t first = 0, count = 0;
+  };
+  void addToBatch(LaneBatch& batch, uint32_t i, const BoidsAccum<D>& sums, uint32_t checks,
+                  const CandidateAxes<D>& axes, float dt) {
+    if (batch.count == 0) batch.first = i;
+    batch.sums[batch.count++] = sums;
+    checks_[i] = checks;
+    neighbors_[i] = static_cast<uint32_t>(sums.perceivedCount);
+    if (batch.count == kBoidsLaneBatch) flushBatch(batch, axes, dt);
+  }
+  void flushBatch(LaneBatch& batch, const CandidateAxes<D>& axes, float dt) {
+    if (batch.count == 0) return;
+    integrateLanes<D>(std::span<const BoidsAccum<D>>(batch.sums, batch.count), batch.first, axes, params, dt, world,
+                      nextPosition_.data(), nextVelocity_.data());
+    batch.count = 0;
+  }
+
   // The grid with the vector kernel, cell by cell: the agents of one cell share the block and its runs.
   void stepGridVector(float dt) {
     const float radius = params.searchRadius();
     const BoidsBounds bounds = BoidsBounds::of(params);
     const auto rings = grid_.rings(radius, searchMode);
-    CandidateAxes<D> axes;
-    for (int k = 0; k < D; ++k) {
-      axes.position[k] = grid_.sortedAxis(k).data();
-      axes.velocity[k] = velocityAxis_[k].data();
-    }
-    auto stepCell = [&](uint32_t cell, const typename UniformGrid<D>::Coord& coord) {
+    const CandidateAxes<D> axes = stateAxes(true);
+    auto stepCell = [&](uint32_t cell, const typename UniformGrid<D>::Coord& coord, LaneBatch& batch) {
       const uint32_t first = grid_.cellStart()[cell], last = grid_.cellStart()[cell + 1];
       if (first == last) return;
       const auto block = grid_.block(coord, rings);
@@ -266,38 +292,33 @@ class Flock {
         if (runCount < kMaxRuns) runs[runCount] = {b, e, shift};
         ++runCount;
       });
-      // Neighbourhoods of a few agents first, then their rules: the rules' square roots and
-      // divisions of neighbouring agents then overlap instead of waiting on each other.
-      BoidsAccum<D> acc[kBatch];
-      uint32_t checks[kBatch];
-      for (uint32_t b = first; b < last; b += kBatch) {
-        const uint32_t e = std::min(last, b + kBatch);
-        for (uint32_t i = b; i < e; ++i) {
-          if (runCount > kMaxRuns) {
-            // A block too wide to keep at hand (cells far smaller than the radius): per neighbour.
-            acc[i - b] = BoidsAccum<D>{};
-            checks[i - b] = grid_.forEachInRadius(i, grid_.sortedPositions()[i], radius,
-                                                  [&](uint32_t j, const Vec<D>& off, float d2) {
-                                                    accumulateNeighbor(acc[i - b], params, -2.0f, Vec<D>(0.0f), off,
-                                                                       d2, velocity[j]);
-                                                  }, searchMode);
-          } else {
-            acc[i - b] = laneSums<D>(i, axes, std::span<const CandidateRun<D>>(runs, size_t(runCount)),
-                                     block.anyWhole(), world.size, bounds, checks[i - b]);
-          }
+      for (uint32_t i = first; i < last; ++i) {
+        BoidsAccum<D> sums;
+        uint32_t checks = 0;
+        if (runCount > kMaxRuns) {
+          // A block too wide to keep at hand (cells far smaller than the radius): per neighbour.
+          checks = grid_.forEachInRadius(i, grid_.sortedPositions()[i], radius,
+                                         [&](uint32_t j, const Vec<D>& off, float d2) {
+                                           accumulateNeighbor(sums, params, -2.0f, Vec<D>(0.0f), off, d2, velocity[j]);
+                                         }, searchMode);
+        } else {
+          sums = laneSums<D>(i, axes, std::span<const CandidateRun<D>>(runs, size_t(runCount)), block.anyWhole(),
+                             world.size, bounds, checks);
         }
-        for (uint32_t i = b; i < e; ++i) finish(i, acc[i - b], checks[i - b], dt);
+        addToBatch(batch, i, sums, checks, axes, dt);
       }
     };
-    // In parallel over rows of cells (x fastest), each row in order.
+    // In parallel over rows of cells (x fastest), each row in order; a row's agents are consecutive.
     const uint32_t nx = uint32_t(grid_.cellsPerAxis().x);
     parallelFor(grid_.numCells() / nx, [&](size_t row) {
       const uint32_t base = uint32_t(row) * nx;
       auto coord = grid_.cellCoord(base);
+      LaneBatch batch;
       for (uint32_t x = 0; x < nx; ++x) {
         coord.x = int(x);
-        stepCell(base + x, coord);
+        stepCell(base + x, coord, batch);
       }
+      flushBatch(batch, axes, dt);
     }, 1);
   }
 
@@ -305,12 +326,9 @@ class Flock {
   void stepBruteVector(float dt) {
     const size_t n = size();
     const BoidsBounds bounds = BoidsBounds::of(params);
-    CandidateAxes<D> axes;
     for (int k = 0; k < D; ++k) {
       positionAxis_[k].resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
       velocityAxis_[k].resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
-      axes.position[k] = positionAxis_[k].data();
-      axes.velocity[k] = velocityAxis_[k].data();
     }
     parallelFor(n, [&](size_t i) {
       for (int k = 0; k < D; ++k) {
@@ -318,18 +336,22 @@ class Flock {
         velocityAxis_[k][i] = velocity[i][k];
       }
     }, 4096);
+    const CandidateAxes<D> axes = stateAxes(false);
     const CandidateRun<D> all{0, uint32_t(n), Vec<D>(0.0f)};
     const bool wrap = world.boundary == Boundary::Wrap;
-    parallelFor(n, [&](size_t i) {
-      uint32_t checks = 0;
-      const BoidsAccum<D> acc = laneSums<D>(uint32_t(i), axes, std::span<const CandidateRun<D>>(&all, 1), wrap,
-                                            world.size, bounds, checks);
-      finish(i, acc, checks, dt);
+    parallelForRange(n, [&](size_t begin, size_t end) {
+      LaneBatch batch;
+      for (size_t i = begin; i < end; ++i) {
+        uint32_t checks = 0;
+        const BoidsAccum<D> sums = laneSums<D>(uint32_t(i), axes, std::span<const CandidateRun<D>>(&all, 1), wrap,
+                                               world.size, bounds, checks);
+        addToBatch(batch, uint32_t(i), sums, checks, axes, dt);
+      }
+      flushBatch(batch, axes, dt);
     }, 16);
   }
 
   static constexpr int kMaxRuns = 128;  // runs of a block kept at hand; wider blocks go per neighbour
-  static constexpr uint32_t kBatch = 4;
 
   std::vector<Vec<D>> nextPosition_, nextVelocity_;
   std::vector<uint32_t> idScratch_;

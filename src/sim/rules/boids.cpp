@@ -1,5 +1,7 @@
 #include "sim/rules/boids.hpp"
 
+#include <bit>
+
 #include "sim/core/lanes.hpp"
 
 namespace sim {
@@ -99,6 +101,123 @@ CROWDLAB_LANES_INLINE BoidsAccum<D> pickSums(uint32_t self, const CandidateAxes<
                    : sumsOverRuns<L, D, false, false>(self, axes, runs, worldSize, t, checks);
 }
 
+template <class L, int D>
+CROWDLAB_LANES_INLINE typename L::Floats dotLanes(const typename L::Floats (&v)[D]) {
+  typename L::Floats r = v[0] * v[0];
+  for (int k = 1; k < D; ++k) r = r + v[k] * v[k];  // glm::dot's order
+  return r;
+}
+
+// integrateLanes: boidsAcceleration (softNormalize, safeNormalize, clampLength) and integrate, lane
+// for lane. Lanes past the batch compute on zeros and are never stored; lanes a scalar branch would
+// skip compute anyway and are dropped by a mask (their infinities and NaNs included).
+template <class L, int D>
+CROWDLAB_LANES_INLINE void integrateBatch(std::span<const BoidsAccum<D>> sums, uint32_t first,
+                                          const CandidateAxes<D>& state, const BoidsParams& p, float dt,
+                                          const World<D>& world, Vec<D>* nextPosition, Vec<D>* nextVelocity) {
+  using Floats = typename L::Floats;
+  using Ints = typename L::Ints;
+  constexpr int kL = lanes::kLanes;
+  const uint32_t count = uint32_t(sums.size());
+  // The sums one field at a time, an agent a lane.
+  alignas(32) float sepSum[D][kL] = {}, velSum[D][kL] = {}, offSum[D][kL] = {}, aligned[kL] = {}, cohered[kL] = {};
+  alignas(32) uint32_t separated[kL] = {};
+  for (uint32_t l = 0; l < count; ++l) {
+    const BoidsAccum<D>& a = sums[l];
+    for (int k = 0; k < D; ++k) {
+      sepSum[k][l] = a.separationSum[k];
+      velSum[k][l] = a.velocitySum[k];
+      offSum[k][l] = a.offsetSum[k];
+    }
+    aligned[l] = float(a.alignmentCount);
+    cohered[l] = float(a.cohesionCount);
+    separated[l] = uint32_t(a.separationCount);
+  }
+  const Floats zero = L::splat(0.0f), one = L::splat(1.0f), tiny = L::splat(1e-12f);
+  Floats v[D], sep[D], ali[D], coh[D];
+  for (int k = 0; k < D; ++k) {
+    v[k] = L::load(state.velocity[k] + first);
+    sep[k] = L::load(sepSum[k]);
+  }
+  // separationRule: safeNormalize of the sum.
+  {
+    const Floats l2 = dotLanes<L, D>(sep);
+    const Ints keep = (L::load(separated) != L::splat(int32_t(0))) & (l2 > tiny);
+    const Floats inv = one / L::sqrt(l2);
+    for (int k = 0; k < D; ++k) sep[k] = L::keep(keep, sep[k] * inv);
+  }
+  // alignmentRule and cohesionRule: softNormalize of the mean velocity's difference and the mean offset.
+  auto softNormalizeMean = [&](Floats(&out)[D], const float (*sum)[kL], const float* n, const Floats* minus,
+                               float fade) CROWDLAB_LANES_INLINE_LAMBDA {
+    const Floats count = L::load(n), scale = L::splat(fade);
+    for (int k = 0; k < D; ++k) out[k] = minus ? L::load(sum[k]) / count - minus[k] : L::load(sum[k]) / count;
+    const Floats len = L::sqrt(dotLanes<L, D>(out));
+    const Floats by = L::choose(len > scale, len, scale);
+    const Ints keep = (count > zero) & (len > tiny);
+    for (int k = 0; k < D; ++k) out[k] = L::keep(keep, out[k] / by);
+  };
+  softNormalizeMean(ali, velSum, aligned, v, alignmentFade(p));
+  softNormalizeMean(coh, offSum, cohered, nullptr, cohesionFade(p));
+  // clampLength(v, limit), as math.hpp has it.
+  auto clampLanes = [&](Floats(&x)[D], float limit) CROWDLAB_LANES_INLINE_LAMBDA {
+    const Floats l2 = dotLanes<L, D>(x);
+    const Ints over = (l2 > L::splat(limit * limit)) & (l2 > zero);
+    const Floats scale = L::splat(limit) / L::sqrt(l2);
+    for (int k = 0; k < D; ++k) x[k] = L::choose(over, x[k] * scale, x[k]);
+  };
+  const Floats wS = L::splat(p.wSeparation), wA = L::splat(p.wAlignment), wC = L::splat(p.wCohesion);
+  const Floats maxForce = L::splat(p.maxForce), step = L::splat(dt);
+  Floats accel[D];
+  for (int k = 0; k < D; ++k) accel[k] = (wS * sep[k] + wA * ali[k] + wC * coh[k]) * maxForce;
+  clampLanes(accel, p.maxForce);
+  // integrate: the speed clamps, then the position.
+  Floats nv[D], np[D];
+  for (int k = 0; k < D; ++k) nv[k] = v[k] + accel[k] * step;
+  clampLanes(nv, p.maxSpeed);
+  if (p.minSpeed > 0.0f) {
+    const Floats s2 = dotLanes<L, D>(nv);
+    const Ints slow = (s2 < L::splat(p.minSpeed * p.minSpeed)) & (s2 > tiny);
+    const Floats lift = L::splat(p.minSpeed) / L::sqrt(s2);
+    for (int k = 0; k < D; ++k) nv[k] = L::choose(slow, nv[k] * lift, nv[k]);
+  }
+  // Positions leaving the world: the scalar bounds, for those lanes only (a lane inside the world,
+  // finite, is one applyBounds leaves as it is).
+  Ints outside = L::splat(int32_t(0));
+  for (int k = 0; k < D; ++k) {
+    np[k] = L::load(state.position[k] + first) + nv[k] * step;
+    const Floats lo = L::splat(world.min[k]), size = L::splat(world.size[k]);
+    if (world.boundary == Boundary::Wrap) {
+      const Floats t = (np[k] - lo) / size;
+      outside = outside | (t < zero) | (t >= one);
+    } else if (world.boundary == Boundary::Bounce) {
+      outside = outside | ~((np[k] >= lo) & (np[k] <= L::splat(world.min[k] + world.size[k])));
+    }
+  }
+  for (uint32_t l = 0; l < count; ++l)
+    for (int k = 0; k < D; ++k) {
+      nextPosition[first + l][k] = L::lane(np[k], int(l));
+      nextVelocity[first + l][k] = L::lane(nv[k], int(l));
+    }
+  for (unsigned bits = L::bits(outside) & ((1u << count) - 1u); bits; bits &= bits - 1) {
+    const uint32_t i = first + uint32_t(std::countr_zero(bits));
+    world.applyBounds(nextPosition[i], nextVelocity[i]);
+  }
+}
+
+template <int D>
+void integrateBaseline(std::span<const BoidsAccum<D>> sums, uint32_t first, const CandidateAxes<D>& state,
+                       const BoidsParams& p, float dt, const World<D>& world, Vec<D>* nextPosition,
+                       Vec<D>* nextVelocity) {
+  integrateBatch<lanes::Baseline, D>(sums, first, state, p, dt, world, nextPosition, nextVelocity);
+}
+
+template <int D>
+CROWDLAB_LANES_AVX2 void integrateAvx2(std::span<const BoidsAccum<D>> sums, uint32_t first,
+                                       const CandidateAxes<D>& state, const BoidsParams& p, float dt,
+                                       const World<D>& world, Vec<D>* nextPosition, Vec<D>* nextVelocity) {
+  integrateBatch<lanes::Avx2, D>(sums, first, state, p, dt, world, nextPosition, nextVelocity);
+}
+
 template <int D>
 BoidsAccum<D> sumsBaseline(uint32_t self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
                            bool minImage, const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks) {
@@ -121,6 +240,19 @@ BoidsAccum<D> laneSums(uint32_t self, const CandidateAxes<D>& axes, std::span<co
                        : sumsBaseline<D>(self, axes, runs, minImage, worldSize, bounds, checks);
 }
 
+static_assert(kBoidsLaneBatch == uint32_t(lanes::kLanes));
+
+template <int D>
+void integrateLanes(std::span<const BoidsAccum<D>> sums, uint32_t first, const CandidateAxes<D>& state,
+                    const BoidsParams& p, float dt, const World<D>& world, Vec<D>* nextPosition, Vec<D>* nextVelocity) {
+  if (lanes::wide()) integrateAvx2<D>(sums, first, state, p, dt, world, nextPosition, nextVelocity);
+  else integrateBaseline<D>(sums, first, state, p, dt, world, nextPosition, nextVelocity);
+}
+
+template void integrateLanes<2>(std::span<const BoidsAccum<2>>, uint32_t, const CandidateAxes<2>&, const BoidsParams&,
+                                float, const World<2>&, Vec<2>*, Vec<2>*);
+template void integrateLanes<3>(std::span<const BoidsAccum<3>>, uint32_t, const CandidateAxes<3>&, const BoidsParams&,
+                                float, const World<3>&, Vec<3>*, Vec<3>*);
 template BoidsAccum<2> laneSums<2>(uint32_t, const CandidateAxes<2>&, std::span<const CandidateRun<2>>, bool,
                                    const Vec<2>&, const BoidsBounds&, uint32_t&);
 template BoidsAccum<3> laneSums<3>(uint32_t, const CandidateAxes<3>&, std::span<const CandidateRun<3>>, bool,

@@ -130,6 +130,16 @@ template <int D>
 BoidsAccum<D> laneSums(uint32_t self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
                        bool minImage, const Vec<D>& worldSize, const BoidsBounds& bounds, uint32_t& checks);
 
+// boidsAcceleration then integrate for `sums.size()` (at most kBoidsLaneBatch) consecutive agents
+// first, first + 1, ... at once, an agent a lane (boids.cpp). The same operations in the same order,
+// so the same bits as the scalar pair, without its chain of square roots, divisions and
+// data-dependent branches per agent. `state` holds the agents' current position and velocity one
+// axis at a time (readable a register past the last agent); the results go to next*[first + lane].
+inline constexpr uint32_t kBoidsLaneBatch = 8;
+template <int D>
+void integrateLanes(std::span<const BoidsAccum<D>> sums, uint32_t first, const CandidateAxes<D>& state,
+                    const BoidsParams& p, float dt, const World<D>& world, Vec<D>* nextPosition, Vec<D>* nextVelocity);
+
 // Unit vector when |v| >= scale, fading linearly to zero below it. A plain normalize turns the tiny
 // leftover of a satisfied rule (already aligned, already at the centroid) into a full-strength push
 // in a random direction, which makes the flock jitter and mill instead of flowing.
