@@ -226,10 +226,9 @@ std::span<const CircleObstacle> FinaleSim::circlesNear(const Vec2& p) const {
 
 namespace {
 
-// A contiguous run of candidate agents: one row of grid cells, or everybody with the hash off.
-struct Run {
-  uint32_t begin, end;
-};
+// A contiguous run of candidate agents: one row of grid cells, or everybody with the hash off. The
+// world does not wrap, so no run is shifted.
+using Run = CandidateRun<2>;
 constexpr int kMaxRuns = 64;  // rows of cells one query may visit (the cell size is raised to keep it so)
 
 // What one agent's rule pass reads; the arrays hold the state one axis at a time, padded past the end.
@@ -271,49 +270,19 @@ struct NeighborKeys {
 };
 
 // ---- the lane kernels: one agent's neighbour scans, a register of candidates at a time ----
-// The rule sums of the agent at `self`, and how many candidates are closer than 0.99 * 2r to it. The
-// agent is among the candidates (at distance 0) and is taken off; every pair is counted from both
-// sides. The same tests and formula as addNeighbor, with masks instead of branches; only the last,
-// partial register of a run masks off the lanes past its end. The lanes are summed in a fixed order
-// (L::sum), so the result depends on neither the thread count nor the instruction set.
-template <class L>
-CROWDLAB_LANES_INLINE void rulePassLanes(const AxisState& a, std::span<const Run> runs, const Vec2& self,
-                                         const FinaleParams& p, RuleSums& sums, uint32_t& closeNeighbors) {
-  using Floats = typename L::Floats;
-  using Ints = typename L::Ints;
+// The rule sums are boids' laneSums with the finale's linear push (addNeighbor's tests and formula).
+
+// The bounds that make laneSums take addNeighbor's tests: within the perception radius (<=),
+// pushed within the separation radius (<), close within 0.99 * 2r (<).
+BoidsBounds finaleBounds(const FinaleParams& p) {
+  const float perception = p.perceptionRadius * p.perceptionRadius;
   const float close = 0.99f * 2.0f * p.agentRadius;
-  const Floats px = L::splat(self.x), py = L::splat(self.y), zero = L::splat(0.0f), one = L::splat(1.0f);
-  const Floats perception = L::splat(p.perceptionRadius * p.perceptionRadius);
-  const Floats separation = L::splat(p.separationRadius * p.separationRadius), closeSq = L::splat(close * close);
-  const Floats invSep = L::splat(1.0f / p.separationRadius);
-  Floats sepX = zero, sepY = zero, velX = zero, velY = zero, offX = zero, offY = zero;
-  Ints counted = L::splat(int32_t(0)), near = counted;
-  auto lanesAt = [&](uint32_t j, Ints live) CROWDLAB_LANES_INLINE_LAMBDA {
-    const Floats dx = L::load(a.x + j) - px, dy = L::load(a.y + j) - py;
-    const Floats d2 = dx * dx + dy * dy;
-    const Ints seen = live & (d2 > zero) & (d2 <= perception);
-    velX += L::keep(seen, L::load(a.vx + j));
-    velY += L::keep(seen, L::load(a.vy + j));
-    offX += L::keep(seen, dx);
-    offY += L::keep(seen, dy);
-    counted -= seen;
-    const Ints push = seen & (d2 < separation);
-    // dir(self - other) * (1 - d / R) = -offset * (1/d - 1/R); lanes not pushing give 0.
-    const Floats w = L::keep(push, one / L::sqrt(L::keep(push, d2) + L::keep(~push, one)) - invSep);
-    sepX -= dx * w;
-    sepY -= dy * w;
-    near -= live & (d2 < closeSq);  // the agent itself too (d2 = 0): taken off below
-  };
-  for (const Run& r : runs) {
-    uint32_t j = r.begin;
-    for (; j + lanes::kLanes <= r.end; j += lanes::kLanes) lanesAt(j, L::allLanes());
-    if (j < r.end) lanesAt(j, L::firstLanes(r.end - j));
-  }
-  sums.separation += Vec2{L::sum(sepX), L::sum(sepY)};
-  sums.velocitySum += Vec2{L::sum(velX), L::sum(velY)};
-  sums.offsetSum += Vec2{L::sum(offX), L::sum(offY)};
-  sums.count += L::sum(counted);
-  closeNeighbors = uint32_t(std::max(L::sum(near) - 1, 0));
+  BoidsBounds b{perception, perception, std::nextafter(p.separationRadius * p.separationRadius, 0.0f), perception,
+                perception};
+  b.law = SeparationLaw::LinearFade;
+  b.inverseSeparation = 1.0f / p.separationRadius;
+  b.close = std::nextafter(close * close, 0.0f);
+  return b;
 }
 
 // ORCA's neighbours of the agent at `self` (index selfIndex): every other candidate within the
@@ -343,35 +312,26 @@ CROWDLAB_LANES_INLINE void orcaPassLanes(const AxisState& a, const uint32_t* ind
 }
 
 struct LaneKernels {
-  void (*rulePass)(const AxisState&, std::span<const Run>, const Vec2&, const FinaleParams&, RuleSums&, uint32_t&);
   void (*orcaPass)(const AxisState&, const uint32_t*, std::span<const Run>, const Vec2&, uint32_t, float, int,
                    NeighborKeys&);
 };
 // The kernels built twice: for the build's own target and for AVX2 (lanes.hpp).
 LaneKernels laneKernels() {
   struct Baseline {
-    static void rulePass(const AxisState& a, std::span<const Run> runs, const Vec2& self, const FinaleParams& p,
-                         RuleSums& sums, uint32_t& close) {
-      rulePassLanes<lanes::Baseline>(a, runs, self, p, sums, close);
-    }
     static void orcaPass(const AxisState& a, const uint32_t* indices, std::span<const Run> runs, const Vec2& self,
                          uint32_t selfIndex, float neighborDist, int nearest, NeighborKeys& out) {
       orcaPassLanes<lanes::Baseline>(a, indices, runs, self, selfIndex, neighborDist, nearest, out);
     }
   };
   struct Avx2 {
-    CROWDLAB_LANES_AVX2 static void rulePass(const AxisState& a, std::span<const Run> runs, const Vec2& self,
-                                             const FinaleParams& p, RuleSums& sums, uint32_t& close) {
-      rulePassLanes<lanes::Avx2>(a, runs, self, p, sums, close);
-    }
     CROWDLAB_LANES_AVX2 static void orcaPass(const AxisState& a, const uint32_t* indices, std::span<const Run> runs,
                                              const Vec2& self, uint32_t selfIndex, float neighborDist, int nearest,
                                              NeighborKeys& out) {
       orcaPassLanes<lanes::Avx2>(a, indices, runs, self, selfIndex, neighborDist, nearest, out);
     }
   };
-  if (lanes::wide()) return {&Avx2::rulePass, &Avx2::orcaPass};
-  return {&Baseline::rulePass, &Baseline::orcaPass};
+  if (lanes::wide()) return {&Avx2::orcaPass};
+  return {&Baseline::orcaPass};
 }
 
 // The candidates of one query block copied into one contiguous run. A block is several runs (one
@@ -423,6 +383,7 @@ void FinaleSim::gatherPhase(float dt) {
   const float lodSq = p.lodRadius * p.lodRadius;
   const AxisState axes{posX_.data(), posY_.data(), velX_.data(), velY_.data()};
   const LaneKernels kernels = laneKernels();
+  const BoidsBounds bounds = finaleBounds(p);
   // The query block: the agent's cell and the rings of cells the radius needs (the same for all).
   const auto rings = grid_.rings(radius, SearchMode::AutoRings);
   const auto dims = grid_.cellsPerAxis();
@@ -455,7 +416,7 @@ void FinaleSim::gatherPhase(float dt) {
           runCount = 0;
           candidates = 0;
           grid_.forEachRange(blockOf(pos), [&](uint32_t b, uint32_t e, const Vec2&) {
-            if (runCount < kMaxRuns) runs[size_t(runCount++)] = {b, e};
+            if (runCount < kMaxRuns) runs[size_t(runCount++)] = {b, e, Vec2{0.0f}};
             candidates += e - b;
           });
           inBuffer = gathered.gather(axes, std::span<const Run>(runs.data(), size_t(runCount)), candidates);
@@ -463,17 +424,27 @@ void FinaleSim::gatherPhase(float dt) {
       } else {
         inBuffer = false;
         runCount = 0;
-        runs[size_t(runCount++)] = {0u, uint32_t(n)};
+        runs[size_t(runCount++)] = {0u, uint32_t(n), Vec2{0.0f}};
         candidates = uint32_t(n);
       }
       const std::span<const Run> visited(runs.data(), size_t(runCount));
       RuleSums sums;
       uint32_t closeNeighbors = 0;
       // The scan reads the gathered copy of the block where there is one, the rows in place otherwise.
-      const Run gatheredRun{0u, gathered.size};
+      const Run gatheredRun{0u, gathered.size, Vec2{0.0f}};
       const std::span<const Run> scan = inBuffer ? std::span<const Run>(&gatheredRun, 1) : visited;
       const AxisState scanAxes = inBuffer ? gathered.axes() : axes;
-      kernels.rulePass(scanAxes, scan, pos, p, sums, closeNeighbors);
+      {
+        const CandidateAxes<2> sumAxes{{scanAxes.x, scanAxes.y}, {scanAxes.vx, scanAxes.vy}};
+        uint32_t scanned = 0;
+        int close = 0;
+        const BoidsAccum<2> acc = laneSums<2>(pos, sumAxes, scan, false, world.size, bounds, scanned, &close);
+        sums.separation = acc.separationSum;
+        sums.velocitySum = acc.velocitySum;
+        sums.offsetSum = acc.offsetSum;
+        sums.count = acc.perceivedCount;
+        closeNeighbors = uint32_t(std::max(close - 1, 0));  // the agent itself is among the candidates
+      }
       near.count = 0;
       if (orcaTier)
         kernels.orcaPass(scanAxes, inBuffer ? gathered.index : nullptr, scan, pos, uint32_t(k), p.orcaNeighborDist,

@@ -302,7 +302,7 @@ class Flock {
                                            accumulateNeighbor(sums, params, -2.0f, Vec<D>(0.0f), off, d2, velocity[j]);
                                          }, searchMode);
         } else {
-          sums = laneSums<D>(i, axes, std::span<const CandidateRun<D>>(runs, size_t(runCount)), block.anyWhole(),
+          sums = laneSums<D>(grid_.sortedPositions()[i], axes, std::span<const CandidateRun<D>>(runs, size_t(runCount)), block.anyWhole(),
                              world.size, bounds, checks);
         }
         addToBatch(batch, i, sums, checks, axes, dt);
@@ -343,7 +343,7 @@ class Flock {
       LaneBatch batch;
       for (size_t i = begin; i < end; ++i) {
         uint32_t checks = 0;
-        const BoidsAccum<D> sums = laneSums<D>(uint32_t(i), axes, std::span<const CandidateRun<D>>(&all, 1), wrap,
+        const BoidsAccum<D> sums = laneSums<D>(position[i], axes, std::span<const CandidateRun<D>>(&all, 1), wrap,
                                                world.size, bounds, checks);
         addToBatch(batch, uint32_t(i), sums, checks, axes, dt);
       }

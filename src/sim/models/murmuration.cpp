@@ -24,6 +24,26 @@ constexpr float kCohesionFade = 2.5f;      // cohesion grows with the centroid o
 constexpr float kFalconMinSpeed = 20.0f;   // m/s
 constexpr float kCellOccupancy = 0.7f;     // kNN grid: birds per cell over the flock's bounding box (fastest 0.5-1)
 
+constexpr int kLanePadding = 8;  // laneSums reads whole registers (lanes::kLanes floats) past the end
+
+// One bird's neighbours, copied one axis at a time for laneSums. The lanes past the last neighbour
+// hold zeros or an earlier bird's neighbours: laneSums masks them off, and finite values stay
+// harmless under its masks (an infinity times a zero weight would not).
+template <int D>
+struct NeighborCopy {
+  static constexpr uint32_t kCapacity = 256;  // more neighbours (a metric radius in a dense flock) go in parts
+  float position[D][kCapacity + kLanePadding] = {}, velocity[D][kCapacity + kLanePadding] = {};
+  uint32_t count = 0;
+  CandidateAxes<D> axes() const {
+    CandidateAxes<D> a;
+    for (int k = 0; k < D; ++k) {
+      a.position[k] = position[k];
+      a.velocity[k] = velocity[k];
+    }
+    return a;
+  }
+};
+
 template <int D>
 Vec<D> scaleVertical(Vec<D> v, float factor) {
   if constexpr (D == 3) v.z *= factor;
@@ -232,15 +252,35 @@ void Murmuration<D>::step(float dt) {
   const Falcon falcon = falcon_;
   const int k = neighbors_.k;
 
-  parallelFor(n, [&](size_t i) {
+  // The boids sums over a bird's neighbours (its k nearest, or every bird within the radius) are
+  // boids' laneSums over a copy of them: every neighbour counts, the closest push.
+  BoidsBounds bounds{INFINITY, INFINITY, std::nextafter(sep2, 0.0f), INFINITY, INFINITY};
+  parallelForRange(n, [&](size_t begin, size_t end) {
+  NeighborCopy<D> copy;
+  for (size_t i = begin; i < end; ++i) {
     const Vec<D> p = position[i], v = velocity[i];
-    Vec<D> separation(0.0f), velocitySum(0.0f), offsetSum(0.0f), fleeSum(0.0f);
-    int count = 0, alarming = 0;
-    auto visit = [&](uint32_t j, const Vec<D>& offset, float d2) {
-      ++count;
-      velocitySum += velocity[j];
-      offsetSum += offset;
-      if (d2 < sep2 && d2 > 0.0f) separation -= offset / d2;  // normalize(self - other) / distance
+    Vec<D> fleeSum(0.0f);
+    int alarming = 0;
+    BoidsAccum<D> sums;
+    copy.count = 0;
+    auto flush = [&] {
+      uint32_t checks = 0;
+      const CandidateRun<D> run{0, copy.count, Vec<D>(0.0f)};
+      const BoidsAccum<D> part = laneSums<D>(p, copy.axes(), std::span<const CandidateRun<D>>(&run, 1), false, Vec<D>(0.0f),
+                                             bounds, checks);
+      sums.separationSum += part.separationSum;
+      sums.velocitySum += part.velocitySum;
+      sums.offsetSum += part.offsetSum;
+      sums.perceivedCount += part.perceivedCount;
+      sums.separationCount += part.separationCount;
+      copy.count = 0;
+    };
+    auto visit = [&](uint32_t j) {
+      for (int a = 0; a < D; ++a) {
+        copy.position[a][copy.count] = position[j][a];
+        copy.velocity[a][copy.count] = velocity[j][a];
+      }
+      if (++copy.count == NeighborCopy<D>::kCapacity) flush();
       // A neighbour alarms others once its reaction delay has passed, for as long as it is startled.
       const float age = fearAge[j];
       if (age >= P.reactionDelay && age < fearSeconds) {
@@ -249,14 +289,14 @@ void Murmuration<D>::step(float dt) {
       }
     };
     if (metric) {
-      grid_.forEachInRadius(uint32_t(i), p, P.radius, visit);
+      grid_.forEachInRadius(uint32_t(i), p, P.radius, [&](uint32_t j, const Vec<D>&, float) { visit(j); });
     } else {
       const uint32_t* list = neighbors_.lists.data() + i * size_t(k);
-      for (int m = 0; m < k; ++m) {
-        const Vec<D> offset = position[list[m]] - p;
-        visit(list[m], offset, glm::dot(offset, offset));
-      }
+      for (int m = 0; m < k; ++m) visit(list[m]);
     }
+    if (copy.count) flush();
+    const int count = sums.perceivedCount;
+    const Vec<D> separation = sums.separationSum, velocitySum = sums.velocitySum, offsetSum = sums.offsetSum;
 
     // Fear: seeing the falcon startles at once; otherwise enough alarming neighbours do, unless the
     // bird has only just calmed down (without that pause the wave would bounce back and forth forever).
@@ -319,6 +359,7 @@ void Murmuration<D>::step(float dt) {
     nextVelocity_[i] = nv;
     nextFearAge_[i] = std::min(age, kCalm);
     nextFleeDir_[i] = flee;
+  }
   }, 64);
 
   position.swap(nextPosition_);

@@ -9,29 +9,30 @@ namespace sim {
 namespace {
 
 // OneRadius: perception, alignment and cohesion all take in the whole search radius (the default),
-// so one mask serves the three of them.
-template <class L, int D, bool MinImage, bool OneRadius>
-CROWDLAB_LANES_INLINE BoidsAccum<D> sumsOverRuns(uint32_t self, const CandidateAxes<D>& axes,
+// so one mask serves the three of them. Close: count candidates within bounds.close.
+template <class L, int D, bool MinImage, bool OneRadius, SeparationLaw Law, bool Close>
+CROWDLAB_LANES_INLINE BoidsAccum<D> sumsOverRuns(const Vec<D>& self, const CandidateAxes<D>& axes,
                                                  std::span<const CandidateRun<D>> runs, const Vec<D>& worldSize,
-                                                 const BoidsBounds& t, uint32_t& checks) {
+                                                 const BoidsBounds& t, uint32_t& checks, int& closeCount) {
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
   const float* const* axis = axes.position;
   const float* const* vel = axes.velocity;
   Floats p[D], size[D], half[D];
   for (int k = 0; k < D; ++k) {
-    p[k] = L::splat(axis[k][self]);
+    p[k] = L::splat(self[k]);
     size[k] = L::splat(worldSize[k]);
     half[k] = L::splat(worldSize[k] * 0.5f);
   }
   const Floats zero = L::splat(0.0f), one = L::splat(1.0f);
   const Floats search = L::splat(t.search), perceivedR = L::splat(t.perceived),
                separationR = L::splat(t.separation), alignmentR = L::splat(t.alignment),
-               cohesionR = L::splat(t.cohesion);
+               cohesionR = L::splat(t.cohesion), closeR = L::splat(t.close), invSep = L::splat(t.inverseSeparation);
 
   Floats sepSum[D], velSum[D], offSum[D];
   for (int k = 0; k < D; ++k) sepSum[k] = velSum[k] = offSum[k] = zero;
-  Ints perceived = L::splat(int32_t(0)), separated = perceived, aligned = perceived, cohered = perceived;
+  Ints perceived = L::splat(int32_t(0)), separated = perceived, aligned = perceived, cohered = perceived,
+       close = perceived;
   uint32_t candidates = 0;
   for (const CandidateRun<D>& run : runs) {
     candidates += run.end - run.begin;
@@ -55,9 +56,15 @@ CROWDLAB_LANES_INLINE BoidsAccum<D> sumsOverRuns(uint32_t self, const CandidateA
       const Ints sep = valid & (d2 <= separationR);
       const Ints ali = OneRadius ? valid : valid & (d2 <= alignmentR);
       const Ints coh = OneRadius ? valid : valid & (d2 <= cohesionR);
-      const Floats inv = L::keep(sep, one / d2);  // lanes at distance 0 divide by zero, and are dropped
+      // The push's weight on the offset; lanes at distance 0 divide by zero, and are dropped.
+      Floats w;
+      if constexpr (Law == SeparationLaw::InverseDistance) {
+        w = L::keep(sep, one / d2);  // normalize(self - other) / d = -offset / d^2
+      } else {
+        w = L::keep(sep, one / L::sqrt(L::keep(sep, d2) + L::keep(~sep, one)) - invSep);  // -offset (1/d - 1/R)
+      }
       for (int k = 0; k < D; ++k) {
-        sepSum[k] -= off[k] * inv;
+        sepSum[k] -= off[k] * w;
         velSum[k] += L::keep(ali, L::load(vel[k] + j));
         offSum[k] += L::keep(coh, off[k]);
       }
@@ -67,12 +74,13 @@ CROWDLAB_LANES_INLINE BoidsAccum<D> sumsOverRuns(uint32_t self, const CandidateA
         aligned -= ali;
         cohered -= coh;
       }
+      if constexpr (Close) close -= live & (d2 <= closeR);
     };
     uint32_t j = run.begin;
     for (; j + lanes::kLanes <= run.end; j += lanes::kLanes) lanesAt(j, L::allLanes());
     if (j < run.end) lanesAt(j, L::firstLanes(run.end - j));
   }
-  checks = candidates - 1;  // every candidate but the agent itself
+  checks = candidates > 0 ? candidates - 1 : 0;  // every candidate but the agent itself
 
   BoidsAccum<D> acc;
   for (int k = 0; k < D; ++k) {
@@ -84,21 +92,47 @@ CROWDLAB_LANES_INLINE BoidsAccum<D> sumsOverRuns(uint32_t self, const CandidateA
   acc.separationCount = L::sum(separated);
   acc.alignmentCount = OneRadius ? acc.perceivedCount : L::sum(aligned);
   acc.cohesionCount = OneRadius ? acc.perceivedCount : L::sum(cohered);
+  if constexpr (Close) closeCount = L::sum(close);
   return acc;
 }
 
-// Picks the variant: minimum image per agent or not, one radius for three rules or not.
-template <class L, int D>
-CROWDLAB_LANES_INLINE BoidsAccum<D> pickSums(uint32_t self, const CandidateAxes<D>& axes,
+// Picks the variant, one choice at a time: minimum image per agent or not, one radius for three
+// rules or not, the push, counting close candidates or not.
+template <class L, int D, bool... Chosen>
+CROWDLAB_LANES_INLINE BoidsAccum<D> pickSums(const Vec<D>& self, const CandidateAxes<D>& axes,
                                              std::span<const CandidateRun<D>> runs, bool minImage,
-                                             const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks) {
+                                             const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks,
+                                             int& close, bool countClose) {
+  constexpr size_t kChosen = sizeof...(Chosen);
   const bool oneRadius = t.perceived >= t.search && t.alignment >= t.search && t.cohesion >= t.search;
-  if (minImage) {
-    return oneRadius ? sumsOverRuns<L, D, true, true>(self, axes, runs, worldSize, t, checks)
-                     : sumsOverRuns<L, D, true, false>(self, axes, runs, worldSize, t, checks);
+  const bool next = kChosen == 0 ? minImage
+                    : kChosen == 1 ? oneRadius
+                    : kChosen == 2 ? t.law == SeparationLaw::LinearFade
+                                   : countClose;
+  if constexpr (kChosen == 4) {
+    constexpr bool kFlags[] = {Chosen...};
+    return sumsOverRuns<L, D, kFlags[0], kFlags[1],
+                        kFlags[2] ? SeparationLaw::LinearFade : SeparationLaw::InverseDistance, kFlags[3]>(
+        self, axes, runs, worldSize, t, checks, close);
+  } else {
+    return next ? pickSums<L, D, Chosen..., true>(self, axes, runs, minImage, worldSize, t, checks, close, countClose)
+                : pickSums<L, D, Chosen..., false>(self, axes, runs, minImage, worldSize, t, checks, close, countClose);
   }
-  return oneRadius ? sumsOverRuns<L, D, false, true>(self, axes, runs, worldSize, t, checks)
-                   : sumsOverRuns<L, D, false, false>(self, axes, runs, worldSize, t, checks);
+}
+
+template <int D>
+BoidsAccum<D> sumsBaseline(const Vec<D>& self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
+                           bool minImage, const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks,
+                           int& close, bool countClose) {
+  return pickSums<lanes::Baseline, D>(self, axes, runs, minImage, worldSize, t, checks, close, countClose);
+}
+
+template <int D>
+CROWDLAB_LANES_AVX2 BoidsAccum<D> sumsAvx2(const Vec<D>& self, const CandidateAxes<D>& axes,
+                                           std::span<const CandidateRun<D>> runs, bool minImage,
+                                           const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks,
+                                           int& close, bool countClose) {
+  return pickSums<lanes::Avx2, D>(self, axes, runs, minImage, worldSize, t, checks, close, countClose);
 }
 
 template <class L, int D>
@@ -218,26 +252,18 @@ CROWDLAB_LANES_AVX2 void integrateAvx2(std::span<const BoidsAccum<D>> sums, uint
   integrateBatch<lanes::Avx2, D>(sums, first, state, p, dt, world, nextPosition, nextVelocity);
 }
 
-template <int D>
-BoidsAccum<D> sumsBaseline(uint32_t self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
-                           bool minImage, const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks) {
-  return pickSums<lanes::Baseline, D>(self, axes, runs, minImage, worldSize, t, checks);
-}
-
-template <int D>
-CROWDLAB_LANES_AVX2 BoidsAccum<D> sumsAvx2(uint32_t self, const CandidateAxes<D>& axes,
-                                           std::span<const CandidateRun<D>> runs, bool minImage,
-                                           const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks) {
-  return pickSums<lanes::Avx2, D>(self, axes, runs, minImage, worldSize, t, checks);
-}
-
 }  // namespace
 
 template <int D>
-BoidsAccum<D> laneSums(uint32_t self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
-                       bool minImage, const Vec<D>& worldSize, const BoidsBounds& bounds, uint32_t& checks) {
-  return lanes::wide() ? sumsAvx2<D>(self, axes, runs, minImage, worldSize, bounds, checks)
-                       : sumsBaseline<D>(self, axes, runs, minImage, worldSize, bounds, checks);
+BoidsAccum<D> laneSums(const Vec<D>& self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
+                       bool minImage, const Vec<D>& worldSize, const BoidsBounds& bounds, uint32_t& checks,
+                       int* closeCount) {
+  int close = 0;
+  const BoidsAccum<D> acc =
+      lanes::wide() ? sumsAvx2<D>(self, axes, runs, minImage, worldSize, bounds, checks, close, closeCount != nullptr)
+                    : sumsBaseline<D>(self, axes, runs, minImage, worldSize, bounds, checks, close, closeCount != nullptr);
+  if (closeCount) *closeCount = close;
+  return acc;
 }
 
 static_assert(kBoidsLaneBatch == uint32_t(lanes::kLanes));
@@ -253,9 +279,9 @@ template void integrateLanes<2>(std::span<const BoidsAccum<2>>, uint32_t, const 
                                 float, const World<2>&, Vec<2>*, Vec<2>*);
 template void integrateLanes<3>(std::span<const BoidsAccum<3>>, uint32_t, const CandidateAxes<3>&, const BoidsParams&,
                                 float, const World<3>&, Vec<3>*, Vec<3>*);
-template BoidsAccum<2> laneSums<2>(uint32_t, const CandidateAxes<2>&, std::span<const CandidateRun<2>>, bool,
-                                   const Vec<2>&, const BoidsBounds&, uint32_t&);
-template BoidsAccum<3> laneSums<3>(uint32_t, const CandidateAxes<3>&, std::span<const CandidateRun<3>>, bool,
-                                   const Vec<3>&, const BoidsBounds&, uint32_t&);
+template BoidsAccum<2> laneSums<2>(const Vec<2>&, const CandidateAxes<2>&, std::span<const CandidateRun<2>>, bool,
+                                   const Vec<2>&, const BoidsBounds&, uint32_t&, int*);
+template BoidsAccum<3> laneSums<3>(const Vec<3>&, const CandidateAxes<3>&, std::span<const CandidateRun<3>>, bool,
+                                   const Vec<3>&, const BoidsBounds&, uint32_t&, int*);
 
 }  // namespace sim

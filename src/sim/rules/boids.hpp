@@ -109,9 +109,20 @@ struct CandidateAxes {
   const float* velocity[D];
 };
 
-// accumulateNeighbor's radius tests as squared-distance bounds (squaredBoundOf).
+// How the separation push grows as a neighbour comes closer.
+enum class SeparationLaw : uint8_t {
+  InverseDistance,  // Reynolds: normalize(self - other) / distance (boids, the murmuration)
+  LinearFade,       // normalize(self - other) * (1 - distance / R): no jolt when a neighbour crosses R (finale)
+};
+
+// What laneSums counts, as squared-distance bounds compared with <= (squaredBoundOf turns a radius
+// test into one), and how it pushes.
 struct BoidsBounds {
   float search, perceived, separation, alignment, cohesion;
+  SeparationLaw law = SeparationLaw::InverseDistance;
+  float inverseSeparation = 0.0f;  // 1 / R, for LinearFade
+  float close = -1.0f;             // candidates within this, the agent itself included, go to closeCount
+  // accumulateNeighbor's tests.
   static BoidsBounds of(const BoidsParams& p) {
     const float r = p.searchRadius();
     return {r * r, squaredBoundOf(p.perceptionRadius, false), squaredBoundOf(p.separationRadius, true),
@@ -120,15 +131,19 @@ struct BoidsBounds {
   }
 };
 
-// The sums of the agent at index `self` over every candidate of `runs` (the agent among them, at
-// distance 0, gives nothing): the same neighbours and tests as accumulateNeighbor without the field
-// of view, a register of lanes at a time with masks instead of branches. The lanes are summed in a
-// fixed order, so the result is the same for any thread count and instruction set (lanes.hpp).
-// `minImage`: offsets take the minimum image on a torus of `worldSize` per candidate (a block that
-// wraps onto itself) instead of the run's shift. `checks` gets the candidates other than the agent.
+// The sums of the agent at `self` over every candidate of `runs`: the same neighbours and tests as
+// accumulateNeighbor without the field of view (for InverseDistance), a register of lanes at a time
+// with masks instead of branches. A candidate at distance 0 (the agent itself, when it is among
+// them) gives nothing. The lanes are summed in a fixed order, so the result is the same for any
+// thread count and instruction set (lanes.hpp). `minImage`: offsets take the minimum image on a
+// torus of `worldSize` per candidate (a block that wraps onto itself) instead of the run's shift.
+// `checks` gets the candidates other than the agent, `closeCount` (if asked for) those within
+// bounds.close. This is the one place the boids neighbourhood sums are written in lanes (boids,
+// spatial hash and gpu scenes' CPU flock, the murmuration, the finale).
 template <int D>
-BoidsAccum<D> laneSums(uint32_t self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
-                       bool minImage, const Vec<D>& worldSize, const BoidsBounds& bounds, uint32_t& checks);
+BoidsAccum<D> laneSums(const Vec<D>& self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
+                       bool minImage, const Vec<D>& worldSize, const BoidsBounds& bounds, uint32_t& checks,
+                       int* closeCount = nullptr);
 
 // boidsAcceleration then integrate for `sums.size()` (at most kBoidsLaneBatch) consecutive agents
 // first, first + 1, ... at once, an agent a lane (boids.cpp). The same operations in the same order,
