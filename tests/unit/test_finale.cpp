@@ -348,3 +348,50 @@ TEST(FinaleOrca, SameProgramAsTheCrowdForTheSameNeighbourhood) {
   }
   EXPECT_EQ(differ, 0u);
 }
+
+// Stages 1 and 2 in lanes give the scalar stages' bits, through every branch: no neighbours, a
+// target on the agent, inside and outside the slowing radius, obstacles to avoid, fixed and
+// density-aware weights, clamps that bind and that do not.
+TEST(FinaleLanes, PreferredAndCorrectedGiveTheScalarStagesBits) {
+  Rng rng(41);
+  for (bool density : {false, true})
+    for (bool wide : {true, false}) {
+      lanes::setWide(wide);
+      FinaleParams p;
+      p.densityAware = density;
+      const Vec2 target{400.0f, 300.0f};
+      const size_t n = 203;
+      std::vector<RuleSums> sums(n);
+      std::vector<Vec2> pos(n), vel(n), avoidance(n), preferred(n), corrected(n);
+      std::vector<uint8_t> avoids(n);
+      for (size_t i = 0; i < n; ++i) {
+        const int kind = int(i % 6);
+        pos[i] = kind == 0 ? target : target + rng.unitVec2() * rng.uniform(0.0f, kind == 1 ? 5.0f : 900.0f);
+        vel[i] = rng.unitVec2() * rng.uniform(0.0f, 2.0f * p.maxSpeed);
+        RuleSums& s = sums[i];
+        s.count = kind == 2 ? 0 : int(rng.below(20)) + 1;
+        if (s.count) {
+          s.separation = rng.unitVec2() * rng.uniform(0.0f, 3.0f);
+          s.velocitySum = rng.unitVec2() * rng.uniform(0.0f, 100.0f) * float(s.count);
+          s.offsetSum = kind == 3 ? Vec2{0.0f} : rng.unitVec2() * rng.uniform(0.0f, 40.0f);
+        }
+        avoids[i] = kind == 4;
+        avoidance[i] = avoids[i] ? rng.unitVec2() * rng.uniform(0.0f, 200.0f) : Vec2{0.0f};
+      }
+      for (size_t b = 0; b < n; b += kFinaleLaneBatch) {
+        const size_t count = std::min(kFinaleLaneBatch, n - b);
+        const StageInputs in{std::span<const RuleSums>(sums.data() + b, count), &pos[b], &vel[b], &avoidance[b],
+                             &avoids[b]};
+        preferredAndCorrectedLanes(p, target, in, &preferred[b], &corrected[b]);
+      }
+      for (size_t i = 0; i < n; ++i) {
+        Vec2 want = arriveDesiredVelocity(pos[i], target, p.maxSpeed, p.slowingRadius);
+        if (avoids[i]) want += avoidance[i];
+        want = clampLength(want, p.maxSpeed);
+        const Vec2 wantCorrected = boidsCorrectedVelocity(p, want, vel[i], sums[i]);
+        ASSERT_EQ(std::memcmp(&want, &preferred[i], sizeof want), 0) << "agent " << i << " wide " << wide;
+        ASSERT_EQ(std::memcmp(&wantCorrected, &corrected[i], sizeof want), 0) << "agent " << i << " wide " << wide;
+      }
+    }
+  lanes::setWide(true);
+}

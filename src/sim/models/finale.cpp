@@ -334,6 +334,85 @@ LaneKernels laneKernels() {
   return {&Baseline::orcaPass};
 }
 
+// preferredAndCorrectedLanes, lane for lane; lanes past the batch compute on zeros and are not stored.
+template <class L>
+CROWDLAB_LANES_INLINE void stagesLanes(const FinaleParams& p, const Vec2& target, const StageInputs& in,
+                                       Vec2* preferredOut, Vec2* correctedOut) {
+  using Floats = typename L::Floats;
+  using Ints = typename L::Ints;
+  constexpr int kL = lanes::kLanes;
+  const size_t count = in.sums.size();
+  alignas(32) float px[kL] = {}, py[kL] = {}, vx[kL] = {}, vy[kL] = {}, ax[kL] = {}, ay[kL] = {}, sx[kL] = {},
+                    sy[kL] = {}, velX[kL] = {}, velY[kL] = {}, offX[kL] = {}, offY[kL] = {}, wS[kL] = {}, wA[kL] = {},
+                    wC[kL] = {}, n[kL] = {};
+  alignas(32) uint32_t avoids[kL] = {}, counted[kL] = {};
+  for (size_t l = 0; l < count; ++l) {
+    px[l] = in.position[l].x, py[l] = in.position[l].y;
+    vx[l] = in.velocity[l].x, vy[l] = in.velocity[l].y;
+    if (in.avoids[l]) ax[l] = in.avoidance[l].x, ay[l] = in.avoidance[l].y, avoids[l] = 1;
+    const RuleSums& s = in.sums[l];
+    sx[l] = s.separation.x, sy[l] = s.separation.y;
+    velX[l] = s.velocitySum.x, velY[l] = s.velocitySum.y;
+    offX[l] = s.offsetSum.x, offY[l] = s.offsetSum.y;
+    const Vec3 w = ruleWeights(p, s.count);
+    wS[l] = w.x, wA[l] = w.y, wC[l] = w.z;
+    n[l] = float(s.count);
+    counted[l] = s.count != 0;
+  }
+  const Floats zero = L::splat(0.0f), one = L::splat(1.0f), tiny = L::splat(1e-12f), maxSpeed = L::splat(p.maxSpeed);
+  const Ints none = L::splat(int32_t(0));
+  auto clampLanes = [&](Floats& x, Floats& y, Floats limit) CROWDLAB_LANES_INLINE_LAMBDA {
+    const Floats l2 = x * x + y * y;
+    const Ints over = (l2 > limit * limit) & (l2 > zero);
+    const Floats scale = limit / L::sqrt(l2);
+    x = L::choose(over, x * scale, x);
+    y = L::choose(over, y * scale, y);
+  };
+  // Stage 1: arriveDesiredVelocity, the avoidance, clampLength.
+  const Floats posX = L::load(px), posY = L::load(py);
+  const Floats offsetX = L::splat(target.x) - posX, offsetY = L::splat(target.y) - posY;
+  const Floats d = L::sqrt(offsetX * offsetX + offsetY * offsetY);
+  const Floats slowing = L::splat(p.slowingRadius);
+  const Floats speed = p.slowingRadius > 0.0f ? L::choose(d < slowing, maxSpeed * (d / slowing), maxSpeed) : maxSpeed;
+  const Ints moving = ~(d < L::splat(1e-6f));  // as the scalar test, NaN included
+  Floats desiredX = L::keep(moving, offsetX * (speed / d)), desiredY = L::keep(moving, offsetY * (speed / d));
+  const Ints avoiding = L::load(avoids) != none;
+  desiredX = L::choose(avoiding, desiredX + L::load(ax), desiredX);
+  desiredY = L::choose(avoiding, desiredY + L::load(ay), desiredY);
+  clampLanes(desiredX, desiredY, maxSpeed);
+  // Stage 2: boidsCorrectedVelocity.
+  const Floats invCount = one / L::load(n);
+  const Floats alignX = L::load(velX) * invCount - L::load(vx), alignY = L::load(velY) * invCount - L::load(vy);
+  const Floats cohX = L::load(offX) * invCount, cohY = L::load(offY) * invCount;
+  const Floats sepX = L::load(sx), sepY = L::load(sy);
+  const Floats ls = L::sqrt(sepX * sepX + sepY * sepY), la = L::sqrt(alignX * alignX + alignY * alignY),
+               lc = L::sqrt(cohX * cohX + cohY * cohY);
+  const Floats alignmentFade = L::splat(0.1f * p.maxSpeed), cohesionFade = L::splat(p.perceptionRadius);
+  const Floats ws = L::load(wS);
+  const Floats ks = L::choose(ls > one, ws / ls, ws);
+  const Floats ka = L::keep(la > tiny, L::load(wA) / L::choose(la > alignmentFade, la, alignmentFade));
+  const Floats kc = L::keep(lc > tiny, L::load(wC) / L::choose(lc > cohesionFade, lc, cohesionFade));
+  Floats corrX = desiredX + maxSpeed * (ks * sepX + ka * alignX + kc * cohX);
+  Floats corrY = desiredY + maxSpeed * (ks * sepY + ka * alignY + kc * cohY);
+  clampLanes(corrX, corrY, maxSpeed);
+  const Ints hasNeighbors = L::load(counted) != none;
+  corrX = L::choose(hasNeighbors, corrX, desiredX);
+  corrY = L::choose(hasNeighbors, corrY, desiredY);
+  for (size_t l = 0; l < count; ++l) {
+    preferredOut[l] = Vec2{L::lane(desiredX, int(l)), L::lane(desiredY, int(l))};
+    correctedOut[l] = Vec2{L::lane(corrX, int(l)), L::lane(corrY, int(l))};
+  }
+}
+
+void stagesBaseline(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
+                    Vec2* corrected) {
+  stagesLanes<lanes::Baseline>(p, target, in, preferred, corrected);
+}
+CROWDLAB_LANES_AVX2 void stagesAvx2(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
+                                    Vec2* corrected) {
+  stagesLanes<lanes::Avx2>(p, target, in, preferred, corrected);
+}
+
 // The candidates of one query block copied into one contiguous run. A block is several runs (one
 // per row of cells), and every run costs a loop exit, a partial register and their mispredicted
 // branches; the agents of one cell share their block, so copying it once per cell lets each of
@@ -371,6 +450,11 @@ struct CandidateBuffer {
 
 }  // namespace
 
+void preferredAndCorrectedLanes(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
+                                Vec2* corrected) {
+  (lanes::wide() ? &stagesAvx2 : &stagesBaseline)(p, target, in, preferred, corrected);
+}
+
 void FinaleSim::gatherPhase(float dt) {
   const FinaleParams& p = params;
   const size_t n = size();
@@ -384,6 +468,7 @@ void FinaleSim::gatherPhase(float dt) {
   const AxisState axes{posX_.data(), posY_.data(), velX_.data(), velY_.data()};
   const LaneKernels kernels = laneKernels();
   const BoidsBounds bounds = finaleBounds(p);
+  const auto stages = lanes::wide() ? &stagesAvx2 : &stagesBaseline;
   // The query block: the agent's cell and the rings of cells the radius needs (the same for all).
   const auto rings = grid_.rings(radius, SearchMode::AutoRings);
   const auto dims = grid_.cellsPerAxis();
@@ -403,6 +488,10 @@ void FinaleSim::gatherPhase(float dt) {
     uint32_t candidates = 0;
     CandidateBuffer gathered;
     bool inBuffer = false;
+    std::array<RuleSums, kFinaleLaneBatch> batchSums;
+    std::array<Vec2, kFinaleLaneBatch> batchAvoidance;
+    std::array<uint8_t, kFinaleLaneBatch> batchAvoids;
+    size_t batched = 0;
     for (size_t k = first; k < last; ++k) {
       const Vec2 pos = position_[k], vel = velocity_[k];
       const bool orcaTier = p.orca && (!p.lod || lengthSq(pos - target) <= lodSq);
@@ -459,10 +548,20 @@ void FinaleSim::gatherPhase(float dt) {
       overlaps_[k] = closeNeighbors;
       neighbors_[k] = uint16_t(std::min(sums.count, 65535));
       tier_[k] = orcaTier ? 1 : 0;
-      const Vec2 preferred =
-          preferredVelocity(p, pos, vel, target, orcaTier ? std::span<const CircleObstacle>{} : circlesNear(pos));
-      preferred_[k] = preferred;
-      corrected_[k] = boidsCorrectedVelocity(p, preferred, vel, sums);
+      // Stages 1 and 2 wait for a register of agents (only the obstacle avoidance is per agent).
+      const size_t l = batched++;
+      batchSums[l] = sums;
+      const std::span<const CircleObstacle> circles = orcaTier ? std::span<const CircleObstacle>{} : circlesNear(pos);
+      batchAvoids[l] = !circles.empty();
+      if (batchAvoids[l])
+        batchAvoidance[l] = avoidObstacles(pos, vel, p.agentRadius, circles, p.feelerLength, p.maxSpeed).steering;
+      if (batched == kFinaleLaneBatch || k + 1 == last) {
+        const size_t from = k + 1 - batched;
+        const StageInputs in{std::span<const RuleSums>(batchSums.data(), batched), &position_[from], &velocity_[from],
+                             batchAvoidance.data(), batchAvoids.data()};
+        stages(p, target, in, &preferred_[from], &corrected_[from]);
+        batched = 0;
+      }
     }
   }, 64);
 }

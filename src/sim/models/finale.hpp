@@ -155,6 +155,21 @@ inline Vec2 boidsCorrectedVelocity(const FinaleParams& p, const Vec2& preferred,
   return clampLength(preferred + p.maxSpeed * (ks * s.separation + ka * alignment + kc * cohesion), p.maxSpeed);
 }
 
+// Stages 1 and 2 for up to kFinaleLaneBatch (8) agents at once, an agent a lane (finale.cpp): the
+// same operations in the same order as preferredVelocity and boidsCorrectedVelocity, so the same
+// bits, without their chain of square roots, divisions and branches per agent. `avoidance[i]` is
+// avoidObstacles' steering for an agent that has circles to avoid (`avoids[i]`), unread otherwise.
+inline constexpr size_t kFinaleLaneBatch = 8;
+struct StageInputs {
+  std::span<const RuleSums> sums;
+  const Vec2* position;
+  const Vec2* velocity;
+  const Vec2* avoidance;
+  const uint8_t* avoids;
+};
+void preferredAndCorrectedLanes(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
+                                Vec2* corrected);
+
 // Stage 4 for an agent outside ORCA: turn towards the corrected velocity within the force limit.
 inline Vec2 boidsTierVelocity(const FinaleParams& p, const Vec2& velocity, const Vec2& corrected, float dt) {
   return clampLength(velocity + clampLength(corrected - velocity, p.maxForce * dt), p.maxSpeed);
