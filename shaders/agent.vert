@@ -42,8 +42,8 @@ void main() {
   vec3 world = iPosition + (f * local.x + left * local.y + up * local.z) * (iScale * uAgentScale);
   gl_Position = uViewProjection * vec4(world, 1.0);
   // Cheap shading: wings catch the light when raised, the body stays dark.
-  float light = 0.72 + 0.28 * (aWing * beat * 0.5 + 0.5) * step(0.01, aWing) + 0.1 * up.z;
+  float light = 0.9 + 0.2 * (aWing * beat * 0.5 + 0.5) * step(0.01, aWing) + 0.1 * up.z;  // subtle: colours keep their contrast
   vColor = vec4(iColor.rgb * light, iColor.a);
   float d = length(world - uEye);
-  vFog = 1.0 - exp(-d * 0.0035);
+  vFog = 1.0 - exp(-d * 0.001);   // light haze: a depth cue that leaves startled birds their contrast
 }

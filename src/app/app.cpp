@@ -163,6 +163,11 @@ class App {
                 median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
                 styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
                 agentsOutsideView_, panelTextContrast(), double(stepper_.speed));
+    const std::optional<glm::vec3> selected = scene_->selectedAgent();
+    std::printf("following=%d\nfollowed_frames=%d\nfollow_max_offset=%.2f\nselected=", int(following_), followedFrames_,
+                double(followMaxOffset_));
+    if (selected) std::printf("%.2f,%.2f,%.2f\n", double(selected->x), double(selected->y), double(selected->z));
+    else std::printf("none\n");
     bool csvFailed = false, stateFailed = false;
     if (std::string error; !csv_.close(error)) fail(error, csvFailed);
     if (std::string error; !options_.stateOut.empty() && !render::writeFileAtomically(options_.stateOut, stateJson() + "\n", error))
@@ -230,6 +235,7 @@ class App {
     if (!scene) return false;
     scene_ = std::move(scene);
     sceneName_ = name;
+    following_ = false;  // the new scene has no selection yet
     const bool panelCollapsed = panel_.collapsed;
     panel_ = PanelMemory{};  // the new scene's panel: scrolled to the top, default preset name, no old status line
     panel_.collapsed = panelCollapsed;
@@ -335,13 +341,46 @@ class App {
       case Command::Screenshot: screenshotRequested_ = true; break;
       case Command::Home:
         stepper_.waitIdle();  // Home reads agent positions: never while the worker moves them
+        following_ = false;
         scene_->homeCamera(ctx_);
+        break;
+      case Command::NextAgent: selectNextAgent(); break;
+      case Command::ToggleFollow:
+        following_ = !following_;
+        if (following_ && !scene_->selectedAgent() && !selectNextAgent()) following_ = false;
         break;
       case Command::LargerUi: pendingLook_.uiScale = std::min(3.0f, pendingLook_.uiScale + 0.25f); break;
       case Command::SmallerUi: pendingLook_.uiScale = std::max(1.0f, pendingLook_.uiScale - 0.25f); break;
       case Command::ToggleTheme: pendingLook_.darkTheme = !pendingLook_.darkTheme; break;
       case Command::SwitchScene: switchToNumber(c.number); break;
     }
+  }
+
+  // N: the scene's next agent (OpenSteerDemo's "select next vehicle"); false where a scene has none.
+  bool selectNextAgent() {
+    stepper_.waitIdle();  // the selection reads agents: never while the worker moves them
+    if (scene_->selectNextAgent()) return true;
+    hud_.message = sceneTitle() + " has no agent to select (N and F work in the scenes you can click an agent in)";
+    return false;
+  }
+
+  // The follow camera: the selected agent at the centre of the world viewport, in 2D and 3D. Called
+  // after the scene drew, from the same state, so the agent and the camera never disagree by a step.
+  void followSelected() {
+    const std::optional<glm::vec3> at = scene_->selectedAgent();
+    if (!at) return;
+    if (scene_->view() == scenes::View::ThreeD) ctx_.camera3D.target = *at;
+    else ctx_.camera2D.center = glm::vec2(*at);
+  }
+
+  // Where the selected agent is drawn, in window points from the world viewport's centre (for the
+  // tests: the follow camera keeps it 0); nullopt without a selection.
+  std::optional<float> selectedOffsetFromCentre(const render::FrameView& view) const {
+    const std::optional<glm::vec3> at = scene_->selectedAgent();
+    if (!at) return std::nullopt;
+    const glm::vec4 clip = view.viewProjection * glm::vec4(*at, 1.0f);
+    if (clip.w <= 0) return std::numeric_limits<float>::infinity();
+    return glm::length(glm::vec2(clip) / clip.w * worldSize_ * 0.5f);
   }
 
   // Esc closes what is open, one thing a press: a menu, the help, fullscreen. With nothing open,
@@ -438,11 +477,13 @@ class App {
       batch_.clear();
       debug_.clear();
       scene_->draw(batch_, debug_);
+      if (following_) followSelected();
     }
     render::FrameView view;
     view.time = float(ctx_.realTime);
     if (!look_.darkTheme) view.useLightTheme();
     view.agentScale = scene_->drawSizes.agentScale;
+    ctx_.lightTheme = !look_.darkTheme;
     view.lineWidthPx = kLineWidthPoints * look_.uiScale * pixelsPerPoint();  // follows the UI scale, like the text
     if (scene_->view() == scenes::View::ThreeD) {
       view.is3D = true;
@@ -463,6 +504,11 @@ class App {
                int(worldSize_.y * ppp));
     renderer_.render(batch_, debug_, view);
     agentsOutsideView_ = agentsOutside(view);
+    if (following_ && sceneIdle)
+      if (const std::optional<float> off = selectedOffsetFromCentre(view)) {
+        ++followedFrames_;
+        followMaxOffset_ = std::max(followMaxOffset_, *off);
+      }
     lastStats_ = renderer_.stats();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     renderMs_ = secondsSince(t0) * 1000.0;
@@ -649,7 +695,9 @@ class App {
   double renderMs_ = 0;
   size_t agentsOutsideView_ = 0;
   int frame_ = 0;
-  bool quit_ = false, uiVisible_ = true, vsync_ = true;
+  bool quit_ = false, uiVisible_ = true, vsync_ = true, following_ = false;
+  int followedFrames_ = 0;       // frames drawn following a selected agent
+  float followMaxOffset_ = 0.0f;  // the most it was off the viewport's centre then, window points
   bool screenshotRequested_ = false, screenshotFailed_ = false, recordFailed_ = false;
 };
 

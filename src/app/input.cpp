@@ -101,6 +101,8 @@ void Input::onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std
     case SDLK_F12: return command(Command::Screenshot);
     case SDLK_HOME: return command(Command::Home);
     case SDLK_r: if (!ctrl) return command(Command::Restart); break;
+    case SDLK_n: if (!ctrl) return command(Command::NextAgent); break;
+    case SDLK_f: if (!ctrl) return command(Command::ToggleFollow); break;
     default: break;
   }
   if (k.sym >= SDLK_1 && k.sym <= SDLK_9 && !ctrl) return command(Command::SwitchScene, int(k.sym - SDLK_1) + 1);

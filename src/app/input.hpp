@@ -17,6 +17,7 @@ struct Command {
     Escape,       // the app decides: close a menu, the help, fullscreen, or count towards quitting
     TogglePause, SingleStep, Restart, ToggleUi, ToggleHelp, Fullscreen, Screenshot, Home,
     LargerUi, SmallerUi, ToggleTheme,
+    NextAgent, ToggleFollow,  // N, F: select the next agent, follow the selected one with the camera
     SwitchScene,  // `number`: 1-9, the registry's teaching order
   } kind;
   int number = 0;

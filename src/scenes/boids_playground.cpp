@@ -159,6 +159,17 @@ class BoidsPlayground final : public scenes::Scene {
     return kKeys;
   }
 
+  // The selected agent is the highlighted one, shown with its radii.
+  bool selectNextAgent() override {
+    highlighted_ = s_.showRadii && flock_.size() ? (highlighted_ + 1) % uint32_t(flock_.size()) : 0;
+    s_.showRadii = true;
+    return true;
+  }
+  std::optional<glm::vec3> selectedAgent() const override {
+    if (!s_.showRadii || flock_.size() == 0) return std::nullopt;
+    return glm::vec3(flock_.position[indexOf(highlighted_)], 0.0f);
+  }
+
   bool onMouse(const scenes::MouseEvent& e) override {
     if (e.kind != scenes::MouseEvent::Down || e.button != 1) return false;
     // Select the agent nearest the click (within a few pixels' reach).

@@ -104,6 +104,7 @@ class Finale final : public scenes::Scene {
     placed_ = s_.obstaclesAtStart > 0 ? sim_.dropObstacles(s_.obstaclesAtStart, seed) : 0;
     sim_.spawn(size_t(s_.count), seed);
     metrics_.take(sim_);
+    selectedId_.reset();
     drops_ = 0;
     wanderSeconds_ = 0;
     stepMsSinceDraw_ = 0;
@@ -169,7 +170,18 @@ class Finale final : public scenes::Scene {
     debug.line(t - Vec2{mark, 0}, t + Vec2{mark, 0}, colors::yellow);
     debug.line(t - Vec2{0, mark}, t + Vec2{0, mark}, colors::yellow);
     if (p.orca && p.lod) debug.circle(t, p.lodRadius, rgba(60, 220, 230, 160));
+    if (const auto i = selectedIndex()) markSelected(agents, debug, *i);
     lastDrawEnd_ = Clock::now();
+  }
+
+  bool selectNextAgent() override {
+    selectedId_ = sim_.size() == 0 ? std::nullopt : std::optional<uint32_t>(selectedId_ ? (*selectedId_ + 1) % uint32_t(sim_.size()) : 0);
+    return true;
+  }
+  std::optional<glm::vec3> selectedAgent() const override {
+    const auto i = selectedIndex();
+    if (!i) return std::nullopt;
+    return glm::vec3(sim_.positions()[*i], 0.0f);
   }
 
   void panel() override {
@@ -249,6 +261,14 @@ class Finale final : public scenes::Scene {
   }
 
  private:
+  std::optional<size_t> selectedIndex() const {
+    if (!selectedId_) return std::nullopt;
+    const auto ids = sim_.ids();
+    const auto at = std::find(ids.begin(), ids.end(), *selectedId_);
+    if (at == ids.end()) return std::nullopt;
+    return size_t(at - ids.begin());
+  }
+
   void keepSeparationInsidePerception() {
     sim_.params.separationRadius = std::min(sim_.params.separationRadius, sim_.params.perceptionRadius);
   }
@@ -332,6 +352,7 @@ class Finale final : public scenes::Scene {
   sim::FinaleSim sim_;  // the declared parameters point into sim_.params
   scenes::MetricReading metrics_;  // after the last step
   int drops_ = 0;
+  std::optional<uint32_t> selectedId_;  // the N key's agent (follow camera: F), by id: the grid reorders agents
   float wanderSeconds_ = 0;  // simulated time the target has wandered
   int placed_ = 0;
   PhaseTimes phases_;

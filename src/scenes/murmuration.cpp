@@ -33,7 +33,10 @@ float wingPhase(uint32_t id) {
 
 constexpr uint32_t kBirdColor = render::rgba(34, 30, 40);         // dark against the dusk sky
 constexpr uint32_t kBirdColor2D = render::rgba(205, 212, 228);    // light on the 2D background
-constexpr glm::vec3 kStartledTint{0.55f, 0.16f, 0.12f};            // a startled bird warms up a little
+// Startled birds stand out from the sky behind the flock (WCAG contrast >= 3, a window test checks):
+// pale yellow on the dusk sky; red under the light theme, whose ink darkens it on a pale sky.
+constexpr glm::vec3 kStartledTint{1.0f, 1.0f, 0.45f};
+constexpr glm::vec3 kStartledTintLight{0.95f, 0.12f, 0.08f};
 constexpr glm::vec3 kStartledTint2D{1.0f, 0.55f, 0.35f};
 constexpr uint32_t kFalconColor = render::rgba(235, 45, 40);
 
@@ -198,6 +201,19 @@ class MurmurationScene final : public scenes::Scene {
     return kKeys;
   }
 
+  // The selected bird is the watched one, with its neighbours shown.
+  bool selectNextAgent() override {
+    const size_t n = agentCount();
+    watched_ = s_.showNeighbors && n ? (watched_ + 1) % uint32_t(n) : 0;
+    s_.showNeighbors = true;
+    return true;
+  }
+  std::optional<glm::vec3> selectedAgent() const override {
+    if (!s_.showNeighbors) return std::nullopt;
+    if (planarNow_) return positionOf(flock2_, watched_);
+    return positionOf(flock3_, watched_);
+  }
+
   bool onKey(int key, bool /*shift*/) override {
     if (key != 'a') return false;
     alarm();
@@ -241,6 +257,15 @@ class MurmurationScene final : public scenes::Scene {
   }
 
  private:
+  template <int D>
+  static std::optional<glm::vec3> positionOf(const sim::Murmuration<D>& flock, uint32_t id) {
+    const size_t i = size_t(std::find(flock.id.begin(), flock.id.end(), id) - flock.id.begin());
+    if (i >= flock.size()) return std::nullopt;
+    glm::vec3 p(0.0f);
+    for (int k = 0; k < D; ++k) p[k] = flock.position[i][k];
+    return p;
+  }
+
   // The declarations point into the 3D flock's parameters; the 2D flock flies by the same.
   void shareParams() { flock2_.params = flock3_.params; }
 
@@ -267,7 +292,8 @@ class MurmurationScene final : public scenes::Scene {
     agents.shape = threeD ? render::AgentShape::Bird3D : render::AgentShape::Arrow2D;
     agents.instances.resize(flock.size());
     const uint32_t base = threeD ? kBirdColor : kBirdColor2D;
-    const glm::vec3 baseRgb = glm::vec3(render::unpackRgba(base)), tint = threeD ? kStartledTint : kStartledTint2D;
+    const glm::vec3 baseRgb = glm::vec3(render::unpackRgba(base));
+    const glm::vec3 tint = !threeD ? kStartledTint2D : ctx && ctx->lightTheme ? kStartledTintLight : kStartledTint;
     const float size = threeD ? s_.birdSize : s_.birdSize * 2.0f;  // arrows read smaller than birds
     const float fearSeconds = flock.params.fearSeconds;
     for (size_t i = 0; i < flock.size(); ++i) {
@@ -282,7 +308,8 @@ class MurmurationScene final : public scenes::Scene {
       // Startled birds beat their wings faster for a while.
       a.phase = wingPhase(flock.id[i]) + 9.0f * std::min(flock.fearAge[i], fearSeconds);
       const float fear = flock.fear(i);
-      a.color = fear > 0.0f ? tinted(baseRgb, tint, fear * 0.85f) : base;
+      // Full colour for most of the fright, a short fade at its end: a half-mixed colour can match the sky's brightness.
+      a.color = fear > 0.0f ? tinted(baseRgb, tint, std::min(1.0f, 4.0f * fear)) : base;
     }
     if constexpr (D == 2) debug.circle(Vec2(flock.roostCenter), flock.params.roostRadius, render::rgba(70, 76, 90));
     if (s_.showNeighbors) drawNeighbors(flock, agents, debug);

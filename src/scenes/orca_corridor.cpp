@@ -194,6 +194,15 @@ class OrcaCorridor final : public scenes::Scene {
     return kKeys;
   }
 
+  bool selectNextAgent() override {
+    selected_ = sim_.size() ? (selected_ + 1) % sim_.size() : 0;
+    return true;
+  }
+  std::optional<glm::vec3> selectedAgent() const override {
+    if (selected_ >= sim_.size()) return std::nullopt;
+    return glm::vec3(toView(sim_.positions()[selected_]), 0.0f);
+  }
+
   bool onMouse(const scenes::MouseEvent& e) override {
     if (e.kind != scenes::MouseEvent::Down || e.button != 1) return false;
     // The agent under the click; small agents stay clickable within ~8 pixels.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include <glm/glm.hpp>
 #include "render/agent_batch.hpp"
 #include "render/camera.hpp"
+#include "render/color.hpp"
 #include "render/debug_draw.hpp"
 #include "render/renderer.hpp"
 #include "scenes/params.hpp"
@@ -43,6 +45,7 @@ struct SceneContext {
   double simTime = 0.0;          // simulated seconds since reset
   double realTime = 0.0;         // wall seconds since start (animation)
   bool paused = false;
+  bool lightTheme = false;       // the light (projector) theme: the renderer darkens every colour (FrameView::ink)
   render::FrameStats lastFrame;  // the renderer's figures for the previous frame (draw calls, agent timings)
   double lastRenderMs = 0.0;     // CPU time the previous frame spent drawing, UI included
 };
@@ -109,6 +112,11 @@ class Scene {
   virtual bool onKey(int /*sdlKeycode*/, bool /*shift*/) { return false; }
   // The keys and mouse actions onKey/onMouse answer, declared once next to them.
   virtual std::span<const KeyAction> keys() const { return {}; }
+  // The follow camera (key F) and "next agent" (key N), as in OpenSteerDemo, for scenes where one
+  // agent can be selected. selectNextAgent() selects the next one (the first, when none is) and
+  // returns true; selectedAgent() is where the selected one is now (2D: z = 0), nullopt when none.
+  virtual bool selectNextAgent() { return false; }
+  virtual std::optional<glm::vec3> selectedAgent() const { return std::nullopt; }
 
   // Every tunable parameter (see params.hpp). Pointers stay valid for the scene's life.
   virtual std::span<const Param> params() = 0;
@@ -140,6 +148,16 @@ class Scene {
                     "Draws every agent this many times larger, for a projector; the simulation is unchanged");
   }
   ParamStorage drawSizesStorage() const { return ParamStorage::scene(drawSizes); }
+  // The selected agent's look where a scene has none of its own: larger, in the selection colour,
+  // inside a ring.
+  void markSelected(render::AgentBatch& agents, render::DebugDraw& debug, size_t index) const {
+    if (index >= agents.instances.size()) return;
+    render::AgentInstance& a = agents.instances[index];
+    a.color = kSelectedAgentColor;
+    a.scale *= 1.6f;
+    debug.circle(a.position, 0.8f * a.scale * drawSizes.agentScale, kSelectedAgentColor);
+  }
+  static constexpr uint32_t kSelectedAgentColor = render::rgba(255, 70, 200);  // magenta: no scene's palette uses it
 };
 
 struct SceneEntry {

@@ -92,6 +92,7 @@ class SteeringPlayground final : public scenes::Scene {
     paramsChanged();
     world_.reset(seed);
     drag_ = Drag::None;
+    selected_.reset();
     distanceHistory_.clear();
     speedHistory_.clear();
     stepsSinceHistory_ = 1000;
@@ -149,6 +150,16 @@ class SteeringPlayground final : public scenes::Scene {
       }
     }
     if (views_.formationSlots && P.formation) drawSlots(debug);
+    if (selected_) markSelected(agents, debug, *selected_);
+  }
+
+  bool selectNextAgent() override {
+    selected_ = world_.size() == 0 ? std::nullopt : std::optional<size_t>(selected_ ? (*selected_ + 1) % world_.size() : 0);
+    return true;
+  }
+  std::optional<glm::vec3> selectedAgent() const override {
+    if (!selected_ || *selected_ >= world_.size()) return std::nullopt;
+    return glm::vec3(world_.positions()[*selected_], 0.0f);
   }
 
   void panel() override {
@@ -324,6 +335,7 @@ class SteeringPlayground final : public scenes::Scene {
   DebugViews views_{};
   std::vector<scenes::Param> params_;
   Drag drag_ = Drag::None;
+  std::optional<size_t> selected_;  // the N key's agent (follow camera: F); agents keep their index
   size_t dragged_ = 0;
   Vec2 grabOffset_{0.0f};
   int stepsSinceHistory_ = 0;

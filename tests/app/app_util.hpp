@@ -2,6 +2,8 @@
 #pragma once
 #include <sys/wait.h>
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -121,27 +123,45 @@ struct Foreground {
   double share = 0;         // pixels / area
 };
 
+inline uint32_t quantised4(const unsigned char* c) { return (uint32_t(c[0] >> 4) << 8) | (uint32_t(c[1] >> 4) << 4) | uint32_t(c[2] >> 4); }
+
+// Row y's background in [x0, x1): the mean of the pixels in its most common quantised colour.
+inline std::array<int, 3> rowBackground(const Pixels& p, int y, int x0, int x1) {
+  std::vector<uint32_t> counts(1u << 12, 0u);
+  for (int x = x0; x < x1; ++x) counts[quantised4(p.at(x, y))]++;
+  const uint32_t mode = uint32_t(std::max_element(counts.begin(), counts.end()) - counts.begin());
+  int sum[3] = {0, 0, 0}, n = 0;
+  for (int x = x0; x < x1; ++x)
+    if (quantised4(p.at(x, y)) == mode) {
+      for (int c = 0; c < 3; ++c) sum[c] += p.at(x, y)[c];
+      ++n;
+    }
+  return {sum[0] / n, sum[1] / n, sum[2] / n};
+}
+
+// Foreground: a pixel differing from its row's background by more than `threshold` (sum over RGB).
+inline bool isForeground(const unsigned char* c, const std::array<int, 3>& bg, int threshold = 60) {
+  return std::abs(c[0] - bg[0]) + std::abs(c[1] - bg[1]) + std::abs(c[2] - bg[2]) > threshold;
+}
+
+// WCAG 2 contrast ratio of two sRGB colours, 1 to 21.
+inline double contrastRatio(const unsigned char* a, const std::array<int, 3>& b) {
+  auto channel = [](double v) { v /= 255.0; return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+  auto luminance = [&](double r, double g, double bl) { return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(bl); };
+  const double la = luminance(a[0], a[1], a[2]), lb = luminance(b[0], b[1], b[2]);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
 inline Foreground foreground(const Pixels& p, int x0, int y0, int x1, int y1, int threshold = 60) {
   Foreground f;
   std::set<uint32_t> colors;
-  std::vector<uint32_t> counts(1u << 12);
   for (int y = y0; y < y1; ++y) {
-    std::fill(counts.begin(), counts.end(), 0u);
-    auto quantised = [&](const unsigned char* c) { return (uint32_t(c[0] >> 4) << 8) | (uint32_t(c[1] >> 4) << 4) | uint32_t(c[2] >> 4); };
-    for (int x = x0; x < x1; ++x) counts[quantised(p.at(x, y))]++;
-    const uint32_t mode = uint32_t(std::max_element(counts.begin(), counts.end()) - counts.begin());
-    int bg[3] = {0, 0, 0}, n = 0;
-    for (int x = x0; x < x1; ++x)
-      if (quantised(p.at(x, y)) == mode) {
-        for (int c = 0; c < 3; ++c) bg[c] += p.at(x, y)[c];
-        ++n;
-      }
+    const std::array<int, 3> bg = rowBackground(p, y, x0, x1);
     for (int x = x0; x < x1; ++x) {
       const unsigned char* c = p.at(x, y);
-      const int diff = std::abs(c[0] - bg[0] / n) + std::abs(c[1] - bg[1] / n) + std::abs(c[2] - bg[2] / n);
-      if (diff > threshold) {
+      if (isForeground(c, bg, threshold)) {
         ++f.pixels;
-        colors.insert(quantised(c));
+        colors.insert(quantised4(c));
       }
     }
   }

@@ -207,3 +207,70 @@ TEST(LectureHall, DebugLinesAreThickerAtUiScaleTwo) {
   EXPECT_GE(atTwo, 2) << "at UI scale 2 a line is at least 2 px wide";
   EXPECT_GT(atTwo, atOne) << "lines follow the UI scale: " << atOne << " px at 1, " << atTwo << " px at 2";
 }
+
+// Startled birds stand out: after the alarm (key A) the startled ones, told by their warm colour
+// (red clearly above blue: the sky rows' own colour is the background), have a WCAG contrast of at
+// least 3 against the sky behind them, on the dusk sky and on the light (projector) theme's.
+TEST(LectureHall, StartledBirdsHaveContrastOnTheDuskSkyAndTheLightOne) {
+  for (const char* keys : {"Tab,a", "Tab,ctrl+t,a"}) {
+    SCOPED_TRACE(keys);
+    const std::string png = apptest::outDir() + "/startled_" + std::to_string(std::string(keys).size()) + ".png";
+    apptest::RunResult r = run(std::string("--scene murmuration --width 1280 --height 720 --keys ") + keys +
+                               " --frames 75 --screenshot '" + png + "'");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const apptest::Pixels p = apptest::loadPixels(png);
+    ASSERT_EQ(p.width, 1280);
+    std::vector<double> contrasts;
+    for (int y = 0; y < p.height; ++y) {
+      const std::array<int, 3> sky = apptest::rowBackground(p, y, 0, p.width);
+      for (int x = 0; x < p.width; ++x) {
+        const unsigned char* c = p.at(x, y);
+        if (apptest::isForeground(c, sky) && c[0] - c[2] > 60) contrasts.push_back(apptest::contrastRatio(c, sky));
+      }
+    }
+    ASSERT_GT(contrasts.size(), 150u) << "startled birds drawn in " << png;
+    std::sort(contrasts.begin(), contrasts.end());
+    const double median = contrasts[contrasts.size() / 2];
+    std::printf("startled birds (%s): %zu pixels, median WCAG contrast %.2f against their sky\n", keys, contrasts.size(), median);
+    EXPECT_GE(median, 3.0) << contrasts.size() << " startled pixels in " << png;
+  }
+}
+
+// The follow camera (as in OpenSteerDemo): N selects the next agent, F follows it. With the docked
+// panels shown, the selected agent stays at the centre of the free viewport on every frame while
+// it moves; without F it does not. The boids' selected agent (red, drawn 3x) is also looked for in
+// the screenshot at the free viewport's centre.
+TEST(LectureHall, FollowCameraKeepsTheSelectedAgentAtTheCentreOfTheFreeViewport) {
+  for (const char* scene : {"boids", "steering", "finale", "orca-corridor", "murmuration"}) {
+    SCOPED_TRACE(scene);
+    const std::string args = std::string("--scene ") + scene + " --width 1280 --height 720";
+    apptest::RunResult r = run(args + " --keys n,f --frames 40", "1.5");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.value("following"), "1");
+    EXPECT_GE(std::atoi(r.value("followed_frames").c_str()), 35);
+    EXPECT_LT(std::atof(r.value("follow_max_offset").c_str()), 1.0) << "points off the free viewport's centre";
+    apptest::RunResult earlier = run(args + " --keys n,f --frames 20", "1.5");
+    EXPECT_NE(earlier.value("selected"), r.value("selected")) << "the followed agent moves";
+    apptest::RunResult unfollowed = run(args + " --keys n --frames 40", "1.5");
+    EXPECT_EQ(unfollowed.value("followed_frames"), "0");
+    EXPECT_NE(unfollowed.value("selected"), "none") << "N selects an agent";
+  }
+  auto redAtCentre = [](const std::string& keys, const std::string& png) {
+    apptest::RunResult r = run("--scene boids --set agentScale=3 --width 1280 --height 720 --keys " + keys +
+                               " --frames 40 --screenshot '" + png + "'", "1.5");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    int x = 0, y = 0, w = 0, h = 0;
+    std::sscanf(r.value("world_area").c_str(), "%d,%d,%dx%d", &x, &y, &w, &h);
+    EXPECT_GT(x, 0) << "the HUD is docked on the left";
+    const apptest::Pixels p = apptest::loadPixels(png);
+    int red = 0;
+    for (int py = y + h / 2 - 8; py <= y + h / 2 + 8; ++py)
+      for (int px = x + w / 2 - 8; px <= x + w / 2 + 8; ++px) {
+        const unsigned char* c = p.at(px, py);
+        red += c[0] > 180 && c[1] < 120 && c[2] < 120;
+      }
+    return red;
+  };
+  EXPECT_GE(redAtCentre("n,f", apptest::outDir() + "/follow_boids.png"), 20) << "the selected agent at the centre";
+  EXPECT_EQ(redAtCentre("n", apptest::outDir() + "/follow_boids_off.png"), 0) << "without F it is elsewhere";
+}
