@@ -13,7 +13,8 @@ namespace {
 // not differ between the runs compared.
 apptest::RunResult run(const std::string& args, const std::string& scale = "1.0") {
   static int n = 0;
-  const std::string dir = apptest::outDir() + "/lecture-" + std::to_string(n++);
+  // The pid too: ctest runs each test in a process of its own, in parallel, each counting from 0.
+  const std::string dir = apptest::outDir() + "/lecture-" + std::to_string(::getpid()) + "-" + std::to_string(n++);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/settings.json") << "{\"uiScale\": " << scale << "}";
