@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <string_view>
+#include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace bench {
@@ -21,7 +22,8 @@ std::vector<Case>& registry() {
 
 const char* kUsage =
     "usage: crowdlab bench [--case NAME] [--n N[,N...]] [--threads T[,T...]] [--steps S] [--warmup W]\n"
-    "                      [--mode grid|brute|all] [--csv FILE] [--report] [--list] [--help]\n"
+    "                      [--mode grid|brute|all] [--lanes auto|baseline] [--csv FILE] [--report] [--list]\n"
+    "                      [--help]\n"
     "  --case NAME    run one case (default: every case; --list names them)\n"
     "  --n N          agent counts, repeatable or comma-separated (default: the case's own list)\n"
     "  --threads T    thread counts, repeatable or comma-separated; 0 = all cores (default: 1 and all cores)\n"
@@ -29,6 +31,8 @@ const char* kUsage =
     "  --warmup W     unmeasured steps first (default 20)\n"
     "  --mode M       grid, brute or all (default): the neighbour searches boids2d runs; brute force\n"
     "                 above 20,000 agents is timed on a sample and reported as brute-est\n"
+    "  --lanes L      auto (default: AVX2 where the CPU has it) or baseline (the x86-64 baseline's\n"
+    "                 kernels, as on a CPU without AVX2); each row's lanes= says which ran\n"
     "  --csv FILE     also write the rows as CSV\n"
     "  --report       a block to share: GL renderer, CPU model, cores, threads used, then the table\n";
 
@@ -240,6 +244,10 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
       if (value != "grid" && value != "brute" && value != "all")
         return fail("--mode: '" + value + "' is not grid, brute or all");
       o.mode = value;
+    } else if (flag == "--lanes") {
+      if (!needValue()) return fail("--lanes needs auto or baseline");
+      if (value != "auto" && value != "baseline") return fail("--lanes: '" + value + "' is not auto or baseline");
+      o.baselineLanes = value == "baseline";
     } else if (flag == "--csv") {
       if (!needValue() || value.empty()) return fail("--csv needs a file name");
       o.csvPath = value;
@@ -271,6 +279,7 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
     std::fputs(kCsvHeader, csv);
   }
 
+  sim::lanes::setWide(!o.baselineLanes);
   const std::vector<int> threads = threadCounts(o);
   if (o.report) {
     std::printf("%s", reportHeader.c_str());
@@ -291,6 +300,7 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
     }
   }
   sim::setThreadCount(0);
+  sim::lanes::setWide(true);
   if (csv && std::fclose(csv) != 0) {
     std::fprintf(stderr, "crowdlab bench: writing '%s' failed: %s\n", o.csvPath.c_str(), std::strerror(errno));
     return 1;

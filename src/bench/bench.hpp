@@ -19,6 +19,7 @@ struct Options {
   std::string csvPath;         // --csv FILE
   std::string mode = "all";    // --mode grid|brute|all: which neighbour searches boids2d runs
   bool report = false;         // --report: a shareable block (machine, GL, table)
+  bool baselineLanes = false;  // --lanes baseline: the kernels a CPU without AVX2 runs
 };
 
 struct Row {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include "bench/bench.hpp"
+#include "sim/core/lanes.hpp"
 #include "sim/models/flock.hpp"
 
 namespace {
@@ -52,6 +53,7 @@ bench::Row measure(const bench::Options& o, size_t n, sim::NeighborMethod method
   r.nsPerAgentStep = ms * 1e6 / double(n);
   r.checksPerAgent = double(checks) / (double(n) * double(o.steps));
   r.neighborsPerAgent = double(neighbors) / (double(n) * double(o.steps));
+  r.extra = std::string("lanes=") + sim::lanes::name();
   return r;
 }
 
