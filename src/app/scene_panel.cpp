@@ -143,9 +143,13 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
   std::string status;
   ImU32 colour = IM_COL32(235, 235, 240, 255);
   if (!m.experiment.done()) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "measuring %s: %.0f of %.0f s", c->rule.metric, std::max(0.0, t - c->from),
-                  c->window);
+    char buf[128];
+    const int digits = c->from + c->window < 10.0 ? 1 : 0;  // short experiments count tenths
+    if (t + 1e-9 < c->from)
+      std::snprintf(buf, sizeof buf, "settling: %.*f of %.*f s, then measuring %s for %g s", digits, t, digits, c->from,
+                    c->rule.metric, c->window);
+    else
+      std::snprintf(buf, sizeof buf, "measuring %s: %.*f of %g s", c->rule.metric, digits, t - c->from, c->window);
     status = buf;
   } else {
     double value = m.experiment.value();

@@ -162,7 +162,10 @@ TEST(ClaimsWindow, BannerShowsTheClaimThenTheVerdictLargeEnoughForAHall) {
   ASSERT_EQ(verdict.height, 1080);
 
   EXPECT_EQ(noneState["experiment"]["banner"], "");
-  EXPECT_NE(measuringState["experiment"]["banner"].get<std::string>().find("measuring checks_per_agent"), std::string::npos)
+  // 20 steps: a third of a second, still before the window opens at 0.5 s.
+  EXPECT_NE(measuringState["experiment"]["banner"].get<std::string>().find(
+                "settling: 0.3 of 0.5 s, then measuring checks_per_agent for 1 s"),
+            std::string::npos)
       << measuringState["experiment"]["banner"];
   EXPECT_FALSE(measuringState["experiment"]["verdict_shown"].get<bool>());
   const std::string line = verdictState["experiment"]["banner"];
