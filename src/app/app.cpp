@@ -168,6 +168,11 @@ class App {
                 double(followMaxOffset_));
     if (selected) std::printf("%.2f,%.2f,%.2f\n", double(selected->x), double(selected->y), double(selected->z));
     else std::printf("none\n");
+    // The scene panel as last drawn: a switch must leave the new scene's at the top, with the default
+    // preset name and no status line (tests drive it with xdotool at these points).
+    std::printf("panel_scroll=%.0f\npreset_name=%s\npanel_message=%s\npresets_header_at=%.0f,%.0f\npreset_name_at=%.0f,%.0f\n",
+                double(panel_.scrollY), panel_.saveName, panel_.message.c_str(), double(panel_.presetsHeaderAt[0]),
+                double(panel_.presetsHeaderAt[1]), double(panel_.presetNameAt[0]), double(panel_.presetNameAt[1]));
     bool csvFailed = false, stateFailed = false;
     if (std::string error; !csv_.close(error)) fail(error, csvFailed);
     if (std::string error; !options_.stateOut.empty() && !render::writeFileAtomically(options_.stateOut, stateJson() + "\n", error))

@@ -13,6 +13,13 @@ namespace app {
 
 namespace {
 
+// The last item's centre, in window points.
+void itemCentre(float (&at)[2]) {
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  at[0] = 0.5f * (lo.x + hi.x);
+  at[1] = 0.5f * (lo.y + hi.y);
+}
+
 void report(PanelMemory& m, const std::string& text, bool error) {
   m.message = text;
   m.messageIsError = error;
@@ -55,6 +62,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   }
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
   ImGui::InputText("##savename", m.saveName, sizeof(m.saveName));
+  itemCentre(m.presetNameAt);
   ImGui::SameLine();
   if (ImGui::Button("Save preset")) {
     std::string dir = userPresetDir(sceneName);
@@ -260,7 +268,9 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
       }
       changed |= scenes::paramWidgets(scene.params());
     }
-    if (ImGui::CollapsingHeader("Presets")) changed |= presetsSection(scene, sceneName, m);
+    const bool presetsOpen = ImGui::CollapsingHeader("Presets");
+    itemCentre(m.presetsHeaderAt);
+    if (presetsOpen) changed |= presetsSection(scene, sceneName, m);
     if (!m.message.empty()) {
       const Rgb error = readableAccent({1, 0.45f, 0.4f});
       if (m.messageIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(error.r, error.g, error.b, 1));
@@ -268,7 +278,10 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
       if (m.messageIsError) ImGui::PopStyleColor();
     }
   }
-  if (open) ImGui::PopItemWidth();
+  if (open) {
+    m.scrollY = ImGui::GetScrollY();
+    ImGui::PopItemWidth();
+  }
   ImGui::End();
   if (changed) m.experiment = scenes::ClaimTracker();  // hand-tuned now: no longer the claim's experiment
   return changed;

@@ -275,3 +275,60 @@ TEST(LectureHall, FollowCameraKeepsTheSelectedAgentAtTheCentreOfTheFreeViewport)
   EXPECT_GE(redAtCentre("n,f", apptest::outDir() + "/follow_boids.png"), 20) << "the selected agent at the centre";
   EXPECT_EQ(redAtCentre("n", apptest::outDir() + "/follow_boids_off.png"), 0) << "without F it is elsewhere";
 }
+
+namespace {
+// crowdlab ARGS on an X display of its own while `actions` (xdotool commands; $id is the window)
+// play, then SIGTERM (a clean quit). Real X input: the wheel scrolls, clicks and typing reach ImGui as a person's.
+apptest::RunResult runDriven(const std::string& name, const std::string& args, const std::string& actions) {
+  const std::string dir = apptest::freshDir("driven-" + name), out = dir + "/run.out";
+  std::ofstream(dir + "/settings.json") << "{\"uiScale\": 1.0}";
+  std::ofstream(dir + "/drive.sh") << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args << " >'" << out << "' 2>&1 &\n"
+                                   << "pid=$!\n"
+                                   << "id=$(timeout 20 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+                                   << "sleep 1\n"
+                                   // A key held over a few frames: ImGui 1.86 loses a press and release in one frame.
+                                   << "press() { xdotool keydown \"$1\"; sleep 0.15; xdotool keyup \"$1\"; sleep 0.1; }\n"
+                                   << actions << "\nsleep 0.5\nkill -TERM $pid\nwait $pid\n";  // SDL turns SIGTERM into a quit event
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1280x720x24' bash '" + dir + "/drive.sh'";
+  apptest::RunResult r;
+  r.exitCode = std::system(cmd.c_str());
+  r.out = apptest::slurp(out);
+  return r;
+}
+}  // namespace
+
+// Clean switches: a scene's panel scrolled down, with a preset name typed and a status line, is
+// left behind by a scene switch: the new scene's panel opens at the top, with the default name and
+// no status line. Driven with xdotool; the points to click come from the app's own state lines of
+// the same run so far (layout is deterministic for a given size and scale).
+TEST(LectureHall, SwitchingSceneResetsThePanelScrollPresetNameAndStatusLine) {
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
+  const std::string args = "--scene steering --claim steering.seek-orbits --width 1280 --height 720";
+  const std::string overPanel = "xdotool mousemove --window $id 1180 400; sleep 0.2\n";
+  const std::string scrollDown = overPanel + "xdotool click --repeat 40 --delay 15 5; sleep 0.3\n";
+  apptest::RunResult layout = runDriven("layout", args, scrollDown);
+  ASSERT_EQ(layout.exitCode, 0) << layout.out;
+  int hx = -1, hy = -1;
+  ASSERT_EQ(std::sscanf(layout.value("presets_header_at").c_str(), "%d,%d", &hx, &hy), 2) << layout.out;
+  const std::string openPresets = scrollDown + "xdotool mousemove --window $id " + std::to_string(hx) + " " +
+                                  std::to_string(hy) + "; sleep 0.2; xdotool click 1; sleep 0.3\n" + scrollDown;
+  apptest::RunResult opened = runDriven("opened", args, openPresets);
+  int nx = -1, ny = -1;
+  ASSERT_EQ(std::sscanf(opened.value("preset_name_at").c_str(), "%d,%d", &nx, &ny), 2) << opened.out;
+  ASSERT_GT(ny, 0) << "the Presets section opened: " << opened.out;
+  const std::string typeName = openPresets + "xdotool mousemove --window $id " + std::to_string(nx) + " " + std::to_string(ny) +
+                               "; sleep 0.2; xdotool click 1; sleep 0.2; xdotool keydown ctrl; press a; xdotool keyup ctrl;"
+                               " xdotool type --delay 60 lecture; sleep 0.2; press Return\n" + overPanel;
+  // Without a switch, the panel keeps all three: the driving works.
+  apptest::RunResult kept = runDriven("kept", args, typeName);
+  EXPECT_EQ(kept.value("scene"), "steering");
+  EXPECT_NE(kept.value("preset_name").find("lecture"), std::string::npos) << kept.value("preset_name");
+  EXPECT_GT(std::atof(kept.value("panel_scroll").c_str()), 50.0);
+  EXPECT_EQ(kept.value("panel_message").rfind("experiment: ", 0), 0u) << kept.value("panel_message");
+  // Key 1 switches to the murmuration: its panel starts afresh.
+  apptest::RunResult switched = runDriven("switched", args, typeName + "press 1; sleep 0.3\n");
+  EXPECT_EQ(switched.value("scene"), "murmuration");
+  EXPECT_EQ(switched.value("panel_scroll"), "0");
+  EXPECT_EQ(switched.value("preset_name"), "my-preset");
+  EXPECT_EQ(switched.value("panel_message"), "");
+}
