@@ -424,8 +424,9 @@ struct CandidateBuffer {
   uint32_t index[kCapacity + kPadding];  // the agent in each slot, for ORCA's neighbour lists
   uint32_t size = 0;
 
-  // False when the runs do not fit.
-  bool gather(const AxisState& a, std::span<const Run> runs, uint32_t candidates) {
+  // False when the runs do not fit. `withIndex`: also name each slot's agent (only ORCA's neighbour
+  // lists read it).
+  bool gather(const AxisState& a, std::span<const Run> runs, uint32_t candidates, bool withIndex) {
     size = 0;
     if (candidates > kCapacity) return false;
     for (const Run& r : runs) {
@@ -434,7 +435,7 @@ struct CandidateBuffer {
       std::memcpy(y + size, a.y + r.begin, bytes);
       std::memcpy(vx + size, a.vx + r.begin, bytes);
       std::memcpy(vy + size, a.vy + r.begin, bytes);
-      std::iota(index + size, index + size + (r.end - r.begin), r.begin);
+      if (withIndex) std::iota(index + size, index + size + (r.end - r.begin), r.begin);
       size += r.end - r.begin;
     }
     // The lanes past the end are masked off, but a masked lane still multiplies its offset by a
@@ -508,7 +509,7 @@ void FinaleSim::gatherPhase(float dt) {
             if (runCount < kMaxRuns) runs[size_t(runCount++)] = {b, e, Vec2{0.0f}};
             candidates += e - b;
           });
-          inBuffer = gathered.gather(axes, std::span<const Run>(runs.data(), size_t(runCount)), candidates);
+          inBuffer = gathered.gather(axes, std::span<const Run>(runs.data(), size_t(runCount)), candidates, p.orca);
         }
       } else {
         inBuffer = false;
