@@ -20,6 +20,16 @@ scenes::MouseEvent mouseEvent(const scenes::SceneContext& ctx, scenes::MouseEven
   m.ctrl = (mod & KMOD_CTRL) != 0;
   return m;
 }
+// Keys that act even while a text field has the keyboard: none of them edits text (ImGui's fields
+// take Ctrl+A/C/V/X/Y/Z), and a presenter must be able to quit, rescale or get help at any moment.
+bool isGlobalShortcut(const SDL_Keysym& k) {
+  switch (k.sym) {
+    case SDLK_ESCAPE: case SDLK_F1: case SDLK_F11: case SDLK_F12: return true;
+    case SDLK_q: case SDLK_t: case SDLK_EQUALS: case SDLK_PLUS: case SDLK_KP_PLUS: case SDLK_MINUS: case SDLK_KP_MINUS:
+      return (k.mod & KMOD_CTRL) != 0;
+    default: return false;
+  }
+}
 }  // namespace
 
 std::vector<Command> Input::poll(scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle) {
@@ -36,7 +46,7 @@ std::vector<Command> Input::poll(scenes::Scene& scene, scenes::SceneContext& ctx
         if (e.window.event == SDL_WINDOWEVENT_ENTER) pointerInWindow_ = true;
         break;
       case SDL_KEYDOWN:
-        if (!io.WantCaptureKeyboard || e.key.keysym.sym == SDLK_ESCAPE) onKey(e.key.keysym, scene, sceneIdle, out);
+        if (!io.WantCaptureKeyboard || isGlobalShortcut(e.key.keysym)) onKey(e.key.keysym, scene, sceneIdle, out);
         break;
       case SDL_MOUSEBUTTONDOWN:
       case SDL_MOUSEBUTTONUP:

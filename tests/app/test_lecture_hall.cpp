@@ -332,3 +332,29 @@ TEST(LectureHall, SwitchingSceneResetsThePanelScrollPresetNameAndStatusLine) {
   EXPECT_EQ(switched.value("preset_name"), "my-preset");
   EXPECT_EQ(switched.value("panel_message"), "");
 }
+
+// The presenter's global keys act while a text field has the keyboard: with the cursor still in
+// the preset name field, a quick Ctrl+Q (pressed and released at once, as a clicker or a hurried
+// hand does) quits; before, the field swallowed it.
+TEST(LectureHall, CtrlQQuitsWhileATextFieldHasTheKeyboard) {
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
+  const std::string args = "--scene steering --width 1280 --height 720";
+  const std::string overPanel = "xdotool mousemove --window $id 1180 400; sleep 0.2\n";
+  const std::string scrollDown = overPanel + "xdotool click --repeat 40 --delay 15 5; sleep 0.3\n";
+  apptest::RunResult layout = runDriven("quit-layout", args, scrollDown);
+  int hx = -1, hy = -1;
+  ASSERT_EQ(std::sscanf(layout.value("presets_header_at").c_str(), "%d,%d", &hx, &hy), 2) << layout.out;
+  const std::string openPresets = scrollDown + "xdotool mousemove --window $id " + std::to_string(hx) + " " +
+                                  std::to_string(hy) + "; sleep 0.2; xdotool click 1; sleep 0.3\n" + scrollDown;
+  apptest::RunResult opened = runDriven("quit-opened", args, openPresets);
+  int nx = -1, ny = -1;
+  ASSERT_EQ(std::sscanf(opened.value("preset_name_at").c_str(), "%d,%d", &nx, &ny), 2) << opened.out;
+  const std::string marker = apptest::freshDir("quit-marker") + "/still-running";
+  const std::string typeAndQuit = openPresets + "xdotool mousemove --window $id " + std::to_string(nx) + " " +
+                                  std::to_string(ny) + "; sleep 0.2; xdotool click 1; sleep 0.2;" +
+                                  " xdotool type --delay 60 talk; sleep 0.3; xdotool key ctrl+q; sleep 1.5\n" +
+                                  "if kill -0 $pid 2>/dev/null; then touch '" + marker + "'; fi\n";
+  apptest::RunResult r = runDriven("quit", args, typeAndQuit);
+  EXPECT_EQ(r.exitCode, 0) << r.out;
+  EXPECT_FALSE(std::ifstream(marker).good()) << "Ctrl+Q in a text field did not quit";
+}
