@@ -75,7 +75,7 @@ class MurmurationScene final : public scenes::Scene {
         scenes::Param::b("autoRotate", "auto-rotate", &s_.autoRotate, true, "3D: the camera circles slowly"),
         scenes::Param::b("follow", "follow the flock", &s_.followFlock, true, "The camera keeps the flock's centre in view"),
         scenes::Param::b("showNeighbors", "show one bird's neighbours", &s_.showNeighbors, false,
-                         "Lines from one bird (yellow) to the neighbours it reacts to; in 2D click a bird to pick it"),
+                         "Lines from one bird (magenta) to the neighbours it reacts to; in 2D click a bird to pick it"),
         scenes::Param::f("birdSize", "bird size (drawn, m)", &s_.birdSize, 0.1f, 3, 0.7f, "Drawn wingspan; real starlings span about 0.4 m"),
     };
     params_.push_back(agentScaleParam());
@@ -320,7 +320,8 @@ class MurmurationScene final : public scenes::Scene {
     drawFalcon(debug, p, v, threeD);
   }
 
-  // The watched bird in yellow and lines to the birds it reacts to: its k nearest, or all within the radius.
+  // The watched bird in the selection's magenta (yellow is the startle colour) and lines to the birds
+  // it reacts to: its k nearest, or all within the radius.
   template <int D>
   void drawNeighbors(const sim::Murmuration<D>& flock, render::AgentBatch& agents, render::DebugDraw& debug) const {
     const size_t me = size_t(std::find(flock.id.begin(), flock.id.end(), watched_) - flock.id.begin());
@@ -331,7 +332,7 @@ class MurmurationScene final : public scenes::Scene {
       return p;
     };
     const glm::vec3 p = point(me);
-    const uint32_t lineColor = render::rgba(250, 210, 60, 200);
+    const uint32_t lineColor = render::rgba(255, 70, 200, 200);  // the selection's magenta, a little see-through
     if (flock.params.metric) {
       const float r2 = flock.params.radius * flock.params.radius;
       for (size_t j = 0; j < flock.size(); ++j) {
@@ -342,7 +343,7 @@ class MurmurationScene final : public scenes::Scene {
     } else {
       for (uint32_t j : flock.neighborsOf(me)) debug.line(p, point(j), lineColor);
     }
-    agents.instances[me].color = render::colors::yellow;
+    agents.instances[me].color = kSelectedAgentColor;
     agents.instances[me].scale *= 1.8f;
   }
 
