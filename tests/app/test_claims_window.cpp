@@ -133,7 +133,7 @@ TEST(ClaimsWindow, ExperimentButtonClickedWithXdotoolRestartsTheScene) {
       << "id=$(timeout 20 xdotool search --sync --pid $pid | head -1) || exit 3\n"
       << "sleep 1.5\n"
       << "xdotool mousemove --window $id " << bx << " " << by << " && sleep 0.3 || exit 4\n"
-      << "xdotool click 1 && sleep 0.5 || exit 5\n"
+      << "xdotool click 1 && sleep 1 || exit 5\n"
       << "kill -TERM $pid; wait $pid\n";
   const std::string click = "xvfb-run -a -s '-screen 0 1280x720x24' bash '" + dir + "/click.sh'";
   ASSERT_EQ(std::system(click.c_str()), 0) << apptest::slurp(out);
