@@ -295,6 +295,24 @@ apptest::RunResult runDriven(const std::string& name, const std::string& args, c
   r.out = apptest::slurp(out);
   return r;
 }
+
+const std::string kOverPanel = "xdotool mousemove --window $id 1180 400; sleep 0.2\n";
+const std::string kScrollDown = kOverPanel + "xdotool click --repeat 40 --delay 15 5; sleep 0.3\n";
+
+// xdotool actions that scroll the scene panel down, open its Presets section and click into the
+// preset name field. The points come from the app's own state lines of two earlier runs (the
+// layout is the same for a given size and scale). Empty when a run did not report them.
+std::string clickIntoPresetName(const std::string& name, const std::string& args) {
+  apptest::RunResult layout = runDriven(name + "-layout", args, kScrollDown);
+  int hx = -1, hy = -1, nx = -1, ny = -1;
+  if (std::sscanf(layout.value("presets_header_at").c_str(), "%d,%d", &hx, &hy) != 2) return "";
+  const std::string open = kScrollDown + "xdotool mousemove --window $id " + std::to_string(hx) + " " +
+                           std::to_string(hy) + "; sleep 0.2; xdotool click 1; sleep 0.3\n" + kScrollDown;
+  apptest::RunResult opened = runDriven(name + "-opened", args, open);
+  if (std::sscanf(opened.value("preset_name_at").c_str(), "%d,%d", &nx, &ny) != 2 || ny <= 0) return "";
+  return open + "xdotool mousemove --window $id " + std::to_string(nx) + " " + std::to_string(ny) +
+         "; sleep 0.2; xdotool click 1; sleep 0.2\n";
+}
 }  // namespace
 
 // Clean switches: a scene's panel scrolled down, with a preset name typed and a status line, is
@@ -304,21 +322,10 @@ apptest::RunResult runDriven(const std::string& name, const std::string& args, c
 TEST(LectureHall, SwitchingSceneResetsThePanelScrollPresetNameAndStatusLine) {
   if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
   const std::string args = "--scene steering --claim steering.seek-orbits --width 1280 --height 720";
-  const std::string overPanel = "xdotool mousemove --window $id 1180 400; sleep 0.2\n";
-  const std::string scrollDown = overPanel + "xdotool click --repeat 40 --delay 15 5; sleep 0.3\n";
-  apptest::RunResult layout = runDriven("layout", args, scrollDown);
-  ASSERT_EQ(layout.exitCode, 0) << layout.out;
-  int hx = -1, hy = -1;
-  ASSERT_EQ(std::sscanf(layout.value("presets_header_at").c_str(), "%d,%d", &hx, &hy), 2) << layout.out;
-  const std::string openPresets = scrollDown + "xdotool mousemove --window $id " + std::to_string(hx) + " " +
-                                  std::to_string(hy) + "; sleep 0.2; xdotool click 1; sleep 0.3\n" + scrollDown;
-  apptest::RunResult opened = runDriven("opened", args, openPresets);
-  int nx = -1, ny = -1;
-  ASSERT_EQ(std::sscanf(opened.value("preset_name_at").c_str(), "%d,%d", &nx, &ny), 2) << opened.out;
-  ASSERT_GT(ny, 0) << "the Presets section opened: " << opened.out;
-  const std::string typeName = openPresets + "xdotool mousemove --window $id " + std::to_string(nx) + " " + std::to_string(ny) +
-                               "; sleep 0.2; xdotool click 1; sleep 0.2; xdotool keydown ctrl; press a; xdotool keyup ctrl;"
-                               " xdotool type --delay 60 lecture; sleep 0.2; press Return\n" + overPanel;
+  const std::string inNameField = clickIntoPresetName("switch", args);
+  ASSERT_FALSE(inNameField.empty()) << "the app reported where its Presets header and name field are";
+  const std::string typeName = inNameField + "xdotool keydown ctrl; press a; xdotool keyup ctrl;"
+                               " xdotool type --delay 60 lecture; sleep 0.2; press Return\n" + kOverPanel;
   // Without a switch, the panel keeps all three: the driving works.
   apptest::RunResult kept = runDriven("kept", args, typeName);
   EXPECT_EQ(kept.value("scene"), "steering");
@@ -339,20 +346,10 @@ TEST(LectureHall, SwitchingSceneResetsThePanelScrollPresetNameAndStatusLine) {
 TEST(LectureHall, CtrlQQuitsWhileATextFieldHasTheKeyboard) {
   if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
   const std::string args = "--scene steering --width 1280 --height 720";
-  const std::string overPanel = "xdotool mousemove --window $id 1180 400; sleep 0.2\n";
-  const std::string scrollDown = overPanel + "xdotool click --repeat 40 --delay 15 5; sleep 0.3\n";
-  apptest::RunResult layout = runDriven("quit-layout", args, scrollDown);
-  int hx = -1, hy = -1;
-  ASSERT_EQ(std::sscanf(layout.value("presets_header_at").c_str(), "%d,%d", &hx, &hy), 2) << layout.out;
-  const std::string openPresets = scrollDown + "xdotool mousemove --window $id " + std::to_string(hx) + " " +
-                                  std::to_string(hy) + "; sleep 0.2; xdotool click 1; sleep 0.3\n" + scrollDown;
-  apptest::RunResult opened = runDriven("quit-opened", args, openPresets);
-  int nx = -1, ny = -1;
-  ASSERT_EQ(std::sscanf(opened.value("preset_name_at").c_str(), "%d,%d", &nx, &ny), 2) << opened.out;
+  const std::string inNameField = clickIntoPresetName("quit", args);
+  ASSERT_FALSE(inNameField.empty()) << "the app reported where its Presets header and name field are";
   const std::string marker = apptest::freshDir("quit-marker") + "/still-running";
-  const std::string typeAndQuit = openPresets + "xdotool mousemove --window $id " + std::to_string(nx) + " " +
-                                  std::to_string(ny) + "; sleep 0.2; xdotool click 1; sleep 0.2;" +
-                                  " xdotool type --delay 60 talk; sleep 0.3; xdotool key ctrl+q; sleep 1.5\n" +
+  const std::string typeAndQuit = inNameField + "xdotool type --delay 60 talk; sleep 0.3; xdotool key ctrl+q; sleep 1.5\n" +
                                   "if kill -0 $pid 2>/dev/null; then touch '" + marker + "'; fi\n";
   apptest::RunResult r = runDriven("quit", args, typeAndQuit);
   EXPECT_EQ(r.exitCode, 0) << r.out;
