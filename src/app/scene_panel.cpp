@@ -89,7 +89,12 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
 // The scene's claims, one button each: a full restart into the experiment (see claims.hpp).
 bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m) {
   const auto claims = scenes::claimsOf(sceneName);
-  if (!claims.empty()) ImGui::TextDisabled("Experiments: the article's claims (each restarts the scene):");
+  if (!claims.empty()) {
+    // Wrapped, so a narrow panel (a 720 p projector) shows the whole line.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("Experiments: the article's claims (each restarts the scene):");
+    ImGui::PopStyleColor();
+  }
   float x = 0, avail = ImGui::GetContentRegionAvail().x;
   for (const scenes::Claim* c : claims) {
     const float w = ImGui::CalcTextSize(c->title).x + ImGui::GetStyle().FramePadding.x * 2;

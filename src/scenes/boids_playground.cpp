@@ -136,7 +136,7 @@ class BoidsPlayground final : public scenes::Scene {
     neighborsHistory_.plot("##nb", 0, 30, ImVec2(0, 40));
     ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", metrics_["polarization"]);
     polarizationHistory_.plot("##pol", 0, 1, ImVec2(0, 40));
-    ImGui::Text("groups %.0f  (largest holds %.0f%%; links <= 3 body lengths)", metrics_["groups"],
+    ImGui::TextWrapped("groups %.0f  (largest holds %.0f%%; links <= 3 body lengths)", metrics_["groups"],
                 metrics_["largest_group_share"] * 100.0);
     ImGui::Text("mean nearest-neighbour distance %.1f", metrics_["mean_nn_distance"]);
     nearestHistory_.plot("##nn", 0, 60, ImVec2(0, 40));

@@ -127,7 +127,8 @@ class MurmurationScene final : public scenes::Scene {
            "nearest neighbours, however far away they are (topological), not to every bird within some distance "
            "(metric), so the flock holds together whether it is dense or sparse. Alarm (key A) or Shift+click "
            "sends a falcon: the birds that see it dodge away from its line of flight, and the fear travels bird "
-           "to bird along the neighbour links, one reaction delay per hop (startled birds turn reddish). "
+           "to bird along the neighbour links, one reaction delay per hop (startled birds turn pale yellow, red "
+           "on the light theme). "
            "Measures: groups are birds linked by 10 body lengths (5 m), whatever k is. Liveliness is the "
            "velocity fluctuation of Cavagna et al. (PNAS 2010): each bird's velocity minus the flock's mean, "
            "RMS over the mean speed, i.e. how much the birds move inside the flock (a rigid body has none). "
@@ -156,7 +157,7 @@ class MurmurationScene final : public scenes::Scene {
     scenes::sectionTitle("Flock");
     ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", metrics_["polarization"]);
     polarizationHistory_.plot("##pol", 0, 1, ImVec2(0, 36));
-    ImGui::Text("groups %.0f  (largest holds %.0f%%; links <= %.0f body lengths)", metrics_["groups"],
+    ImGui::TextWrapped("groups %.0f  (largest holds %.0f%%; links <= %.0f body lengths)", metrics_["groups"],
                 metrics_["largest_group_share"] * 100.0, double(p.groupLink));
     ImGui::Text("velocity fluctuation %.3f  (inner motion; Cavagna 2010)", metrics_["velocity_fluctuation"]);
     groupsHistory_.plot("##groups", 0, std::max(4.0f, groupsHistory_.max()), ImVec2(0, 36));
