@@ -1,5 +1,6 @@
 // Running the real crowdlab program from tests: exit code, stdout, stderr; and looking at PNGs it wrote.
 #pragma once
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <algorithm>
 #include <array>
@@ -64,6 +65,14 @@ inline RunResult runCrowdlab(const std::string& args, const std::string& env = "
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = slurp(base + ".out");
   r.err = slurp(base + ".err");
+  return r;
+}
+
+// `crowdlab ARGS` refused with exit 2 and a message that mentions `mention`; the run, for more checks.
+inline RunResult expectRefused(const std::string& args, const std::string& mention) {
+  RunResult r = runCrowdlab(args);
+  EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.err;
+  EXPECT_NE(r.err.find(mention), std::string::npos) << args << " should mention '" << mention << "':\n" << r.err;
   return r;
 }
 

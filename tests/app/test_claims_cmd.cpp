@@ -8,9 +8,7 @@ using apptest::runCrowdlab;
 
 namespace {
 void expectOneLineError(const std::string& args, const std::string& mention) {
-  apptest::RunResult r = runCrowdlab("claims " + args);
-  EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.err;
-  EXPECT_NE(r.err.find(mention), std::string::npos) << args << " should mention '" << mention << "':\n" << r.err;
+  apptest::RunResult r = apptest::expectRefused("claims " + args, mention);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line:\n" << r.err;
   EXPECT_TRUE(r.out.empty()) << "nothing runs:\n" << r.out;
 }

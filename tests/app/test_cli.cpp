@@ -17,9 +17,7 @@ using apptest::runCrowdlab;
 
 namespace {
 void expectUsageError(const std::string& args, const std::string& mention) {
-  apptest::RunResult r = runCrowdlab(args);
-  EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.err;
-  EXPECT_NE(r.err.find(mention), std::string::npos) << args << " should mention '" << mention << "':\n" << r.err;
+  apptest::RunResult r = apptest::expectRefused(args, mention);
   EXPECT_NE(r.err.find("usage:"), std::string::npos) << args;
   EXPECT_EQ(r.err.find("terminate called"), std::string::npos);
 }

@@ -254,7 +254,7 @@ void Murmuration<D>::step(float dt) {
 
   // The boids sums over a bird's neighbours (its k nearest, or every bird within the radius) are
   // boids' laneSums over a copy of them: every neighbour counts, the closest push.
-  BoidsBounds bounds{INFINITY, INFINITY, std::nextafter(sep2, 0.0f), INFINITY, INFINITY};
+  const BoidsBounds bounds{INFINITY, INFINITY, std::nextafter(sep2, 0.0f), INFINITY, INFINITY};
   parallelForRange(n, [&](size_t begin, size_t end) {
   NeighborCopy<D> copy;
   for (size_t i = begin; i < end; ++i) {
