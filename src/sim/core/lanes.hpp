@@ -85,12 +85,13 @@ struct Ops {
   CROWDLAB_LANES_INLINE static F choose(I m, F a, F b) {
     return L::asFloats((m & L::asInts(a)) | (~m & L::asInts(b)));
   }
-  // One bit per true lane, lane 0 lowest.
+  // One bit per true lane, lane 0 lowest: each lane's own bit, folded like a sum (the bits are
+  // distinct, so the sum is their union); a few shuffles where reading the lanes one by one takes
+  // three instructions a lane.
   template <class I>
   CROWDLAB_LANES_INLINE static unsigned bits(I m) {
-    unsigned b = 0;
-    for (int l = 0; l < kLanes; ++l) b |= unsigned(L::lane(m, l) & 1) << l;
-    return b;
+    static constexpr uint32_t kBit[kLanes] = {1, 2, 4, 8, 16, 32, 64, 128};
+    return unsigned(L::sum(m & load(kBit)));
   }
 };
 
@@ -100,8 +101,20 @@ struct Wide : Ops<Wide> {
   typedef float Floats __attribute__((vector_size(kLanes * sizeof(float))));
   typedef int32_t Ints __attribute__((vector_size(kLanes * sizeof(float))));  // masks: -1 where true, 0 elsewhere
 
-  CROWDLAB_LANES_INLINE static Floats splat(float x) { return Floats{} + x; }
-  CROWDLAB_LANES_INLINE static Ints splat(int32_t x) { return Ints{} + x; }
+  // Lane 0 copied to every lane. (Not `Floats{} + x`: inlined into a loop of an AVX2 function,
+  // GCC builds that from eight inserts, the shuffle from one broadcast.)
+  CROWDLAB_LANES_INLINE static Floats splat(float x) { return broadcast<Floats>(x); }
+  CROWDLAB_LANES_INLINE static Ints splat(int32_t x) { return broadcast<Ints>(x); }
+  template <class V, class T>
+  CROWDLAB_LANES_INLINE static V broadcast(T x) {
+    V v{};
+    v[0] = x;
+#if defined(__clang__)
+    return __builtin_shufflevector(v, v, 0, 0, 0, 0, 0, 0, 0, 0);
+#else
+    return __builtin_shuffle(v, Ints{});
+#endif
+  }
   CROWDLAB_LANES_INLINE static Floats asFloats(Ints v) { return (Floats)v; }
   CROWDLAB_LANES_INLINE static Ints asInts(Floats v) { return (Ints)v; }
   CROWDLAB_LANES_INLINE static float lane(Floats v, int l) { return v[l]; }
