@@ -1,12 +1,12 @@
 #include "sim/models/finale.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <numeric>
 #include "sim/core/lanes.hpp"
+#include "sim/core/nearest_keys.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
 
@@ -236,39 +236,6 @@ struct AxisState {
   const float *x, *y, *vx, *vy;
 };
 
-// ORCA's neighbours of agent k: every other agent within the neighbour distance, as sort keys
-// (distance^2 bits above the index, so ties go to the lower index whatever the visiting order).
-// The key list is cut back to the `nearest` closest whenever it fills up.
-struct NeighborKeys {
-  static constexpr int kCapacity = 96;
-  std::array<uint64_t, kCapacity> keys;
-  int count = 0;
-
-  static uint64_t key(float d2, uint32_t j) { return (uint64_t(std::bit_cast<uint32_t>(d2)) << 32) | j; }
-  static float distSq(uint64_t key) { return std::bit_cast<float>(uint32_t(key >> 32)); }
-  static uint32_t index(uint64_t key) { return uint32_t(key); }
-  void add(uint64_t k, int nearest) {
-    if (count == kCapacity) {
-      std::nth_element(keys.begin(), keys.begin() + nearest, keys.begin() + count);
-      count = nearest;
-    }
-    keys[size_t(count++)] = k;
-  }
-  // The nearest `n` first, in order. Lists are short: insertion sort beats the library's heaps.
-  void sortNearest(int n) {
-    if (count > 2 * n) {
-      std::nth_element(keys.begin(), keys.begin() + n, keys.begin() + count);
-      count = n;
-    }
-    for (int i = 1; i < count; ++i) {
-      const uint64_t key = keys[size_t(i)];
-      int j = i;
-      for (; j > 0 && keys[size_t(j) - 1] > key; --j) keys[size_t(j)] = keys[size_t(j) - 1];
-      keys[size_t(j)] = key;
-    }
-  }
-};
-
 // ---- the lane kernels: one agent's neighbour scans, a register of candidates at a time ----
 // The rule sums are boids' laneSums with the finale's linear push (addNeighbor's tests and formula).
 
@@ -285,13 +252,14 @@ BoidsBounds finaleBounds(const FinaleParams& p) {
   return b;
 }
 
-// ORCA's neighbours of the agent at `self` (index selfIndex): every other candidate within the
-// neighbour distance, as sort keys. `indices` names each candidate slot's agent when the candidates
-// are a gathered copy; null when the slots are the agents' own indices.
+// ORCA's neighbours of the agent at `self` (index selfIndex): the `nearest` closest of the other
+// candidates within the neighbour distance, nearest first. `indices` names each candidate slot's
+// agent when the candidates are a gathered copy; null when the slots are the agents' own indices.
+// Either way the slots run in increasing index order, as NearestKeys needs.
 template <class L>
 CROWDLAB_LANES_INLINE void orcaPassLanes(const AxisState& a, const uint32_t* indices, std::span<const Run> runs,
                                          const Vec2& self, uint32_t selfIndex, float neighborDist, int nearest,
-                                         NeighborKeys& out) {
+                                         NearestKeys& out) {
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
   out.count = 0;
@@ -304,29 +272,27 @@ CROWDLAB_LANES_INLINE void orcaPassLanes(const AxisState& a, const uint32_t* ind
       const Floats dx = L::load(a.x + j) - px, dy = L::load(a.y + j) - py;
       const Floats d2 = dx * dx + dy * dy;
       const Ints in = (slot < L::splat(int32_t(r.end))) & (d2 <= range) & (index != selfMask);
-      for (unsigned bits = L::bits(in); bits; bits &= bits - 1) {
-        const int l = std::countr_zero(bits);
-        out.add(NeighborKeys::key(L::lane(d2, l), uint32_t(L::lane(index, l))), nearest);
-      }
+      if (const unsigned bits = L::bits(in)) out.append<L>(d2, index, bits, nearest);
     }
+  out.selectNearest<L>(nearest);
 }
 
 struct LaneKernels {
   void (*orcaPass)(const AxisState&, const uint32_t*, std::span<const Run>, const Vec2&, uint32_t, float, int,
-                   NeighborKeys&);
+                   NearestKeys&);
 };
 // The kernels built twice: for the build's own target and for AVX2 (lanes.hpp).
 LaneKernels laneKernels() {
   struct Baseline {
     static void orcaPass(const AxisState& a, const uint32_t* indices, std::span<const Run> runs, const Vec2& self,
-                         uint32_t selfIndex, float neighborDist, int nearest, NeighborKeys& out) {
+                         uint32_t selfIndex, float neighborDist, int nearest, NearestKeys& out) {
       orcaPassLanes<lanes::Baseline>(a, indices, runs, self, selfIndex, neighborDist, nearest, out);
     }
   };
   struct Avx2 {
     CROWDLAB_LANES_AVX2 static void orcaPass(const AxisState& a, const uint32_t* indices, std::span<const Run> runs,
                                              const Vec2& self, uint32_t selfIndex, float neighborDist, int nearest,
-                                             NeighborKeys& out) {
+                                             NearestKeys& out) {
       orcaPassLanes<lanes::Avx2>(a, indices, runs, self, selfIndex, neighborDist, nearest, out);
     }
   };
@@ -483,7 +449,7 @@ void FinaleSim::gatherPhase(float dt) {
     return b;
   };
   parallelForRange(n, [&](size_t first, size_t last) {
-    NeighborKeys near;
+    NearestKeys near;
     std::array<Run, kMaxRuns> runs;
     int runCount = 0, runsCell = -1;
     uint32_t candidates = 0;
@@ -539,11 +505,8 @@ void FinaleSim::gatherPhase(float dt) {
       if (orcaTier)
         kernels.orcaPass(scanAxes, inBuffer ? gathered.index : nullptr, scan, pos, uint32_t(k), p.orcaNeighborDist,
                          neighborCapacity_, near);
-      near.sortNearest(neighborCapacity_);
-      const int kept = orca::keptNeighbors(std::min(near.count, neighborCapacity_), maxNeighbors, reachSq,
-                                           [&](int m) { return NeighborKeys::distSq(near.keys[size_t(m)]); });
-      uint32_t* nb = &neighborIndex_[k * size_t(neighborCapacity_)];
-      for (int m = 0; m < kept; ++m) nb[m] = NeighborKeys::index(near.keys[size_t(m)]);
+      const int kept = orca::keptNeighbors(near.count, maxNeighbors, reachSq, [&](int m) { return near.distSq(m); });
+      std::copy_n(near.index, kept, &neighborIndex_[k * size_t(neighborCapacity_)]);
       neighborCount_[k] = uint8_t(kept);
       checks_[k] = candidates > 0 ? candidates - 1 : 0;  // every candidate but the agent itself
       overlaps_[k] = closeNeighbors;
