@@ -53,6 +53,21 @@ void setWide(bool allowed);
 // What the kernels run on now: "avx2-x8", "sse2-x8" (the x86-64 baseline), "vector-x8" or "portable-x8".
 const char* name();
 
+// For each set of lanes (bit l for lane l), their indices in order, then zeros: Ops::compressOrder.
+struct CompressTable {
+  uint32_t order[1 << kLanes][kLanes];
+};
+constexpr CompressTable makeCompressTable() {
+  CompressTable t{};
+  for (unsigned bits = 0; bits < (1u << kLanes); ++bits) {
+    int k = 0;
+    for (int l = 0; l < kLanes; ++l)
+      if (bits >> l & 1u) t.order[bits][k++] = uint32_t(l);
+  }
+  return t;
+}
+inline constexpr CompressTable kCompressTable = makeCompressTable();
+
 // What every kind shares, written once over the kind's own load, splat, lane access and casts.
 // (Signatures say auto and take deduced types: the kind is incomplete where it derives from Ops.)
 template <class L>
@@ -85,6 +100,9 @@ struct Ops {
   CROWDLAB_LANES_INLINE static F choose(I m, F a, F b) {
     return L::asFloats((m & L::asInts(a)) | (~m & L::asInts(b)));
   }
+  // The order that moves the lanes set in `bits` to the front: L::permute(v, compressOrder(bits))
+  // and one store write a register's chosen lanes one after another.
+  CROWDLAB_LANES_INLINE static auto compressOrder(unsigned bits) { return load(kCompressTable.order[bits & 255u]); }
   // One bit per true lane, lane 0 lowest: each lane's own bit, folded like a sum (the bits are
   // distinct, so the sum is their union); a few shuffles where reading the lanes one by one takes
   // three instructions a lane.
@@ -117,6 +135,17 @@ struct Wide : Ops<Wide> {
   }
   CROWDLAB_LANES_INLINE static Floats asFloats(Ints v) { return (Floats)v; }
   CROWDLAB_LANES_INLINE static Ints asInts(Floats v) { return (Ints)v; }
+  // Lane l of the result is lane index[l] of v (indices 0-7); AVX2: one vpermd.
+  template <class V>
+  CROWDLAB_LANES_INLINE static V permute(V v, Ints index) {
+#if defined(__clang__)
+    V r;
+    for (int l = 0; l < kLanes; ++l) r[l] = v[index[l] & 7];
+    return r;
+#else
+    return __builtin_shuffle(v, index);
+#endif
+  }
   CROWDLAB_LANES_INLINE static float lane(Floats v, int l) { return v[l]; }
   CROWDLAB_LANES_INLINE static int32_t lane(Ints v, int l) { return v[l]; }
   // The IEEE square root per lane (exact: every kind gives the same bits).
@@ -184,6 +213,15 @@ struct Split : Ops<Split> {
   CROWDLAB_LANES_INLINE static Ints splat(int32_t x) { return {Int4{} + x, Int4{} + x}; }
   CROWDLAB_LANES_INLINE static Floats asFloats(Ints v) { return {(Float4)v.lo, (Float4)v.hi}; }
   CROWDLAB_LANES_INLINE static Ints asInts(Floats v) { return {(Int4)v.lo, (Int4)v.hi}; }
+  template <class V>
+  CROWDLAB_LANES_INLINE static V permute(V v, Ints index) {
+    V r;
+    for (int l = 0; l < kLanes; ++l) {
+      const int from = (l < 4 ? index.lo[l] : index.hi[l - 4]) & 7;
+      (l < 4 ? r.lo[l] : r.hi[l - 4]) = from < 4 ? v.lo[from] : v.hi[from - 4];
+    }
+    return r;
+  }
   CROWDLAB_LANES_INLINE static float lane(Floats v, int l) { return l < 4 ? v.lo[l] : v.hi[l - 4]; }
   CROWDLAB_LANES_INLINE static int32_t lane(Ints v, int l) { return l < 4 ? v.lo[l] : v.hi[l - 4]; }
   CROWDLAB_LANES_INLINE static Floats sqrt(Floats v) {
@@ -271,6 +309,12 @@ struct Portable : Ops<Portable> {
   static Ints splat(int32_t x) { return splatOf(x); }
   static Floats asFloats(Ints v) { return std::bit_cast<Floats>(v); }
   static Ints asInts(Floats v) { return std::bit_cast<Ints>(v); }
+  template <class V>
+  static V permute(V v, Ints index) {
+    V r;
+    for (int l = 0; l < kLanes; ++l) r.lane[l] = v.lane[index.lane[l] & 7];
+    return r;
+  }
   static float lane(Floats v, int l) { return v.lane[l]; }
   static int32_t lane(Ints v, int l) { return v.lane[l]; }
   static Floats sqrt(Floats v) {

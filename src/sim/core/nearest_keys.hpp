@@ -37,16 +37,12 @@ struct NearestKeys {
   template <class L>
   CROWDLAB_LANES_INLINE void append(typename L::Floats distSq, typename L::Ints indices, unsigned bits, int keep) {
     if (count > kCapacity - kLanes) selectNearest<L>(keep);
-    int32_t d[kLanes];
-    uint32_t j[kLanes];
-    std::memcpy(d, &distSq, sizeof d);
-    std::memcpy(j, &indices, sizeof j);
-    // Every lane is written and the count moves past the kept ones: no branch per lane.
-    for (int l = 0; l < kLanes; ++l) {
-      distBits[count] = d[l];
-      index[count] = j[l];
-      count += int((bits >> l) & 1u);
-    }
+    // The chosen lanes moved to the front and the whole register stored; the count moves past them.
+    const typename L::Ints order = L::compressOrder(bits);
+    const typename L::Ints d = L::permute(L::asInts(distSq), order), j = L::permute(indices, order);
+    std::memcpy(distBits + count, &d, sizeof d);
+    std::memcpy(index + count, &j, sizeof j);
+    count += std::popcount(bits);
   }
 
   // Leaves the nearest min(count, keep) keys in order (keep at most kMaxKeep).
