@@ -89,7 +89,7 @@ float distanceToSegment(const Vec2& p, const Segment& s, Vec2* closest = nullptr
 struct LpResult {
   Vec2 velocity{0.0f};
   bool feasible = true;        // every half-plane satisfied (the 2D program had a solution)
-  float maxViolation = 0.0f;   // largest distance by which the velocity lies outside an agent half-plane
+  float maxViolation = 0.0f;   // largest distance by which the velocity lies outside an agent half-plane (0 when feasible)
 };
 
 // The 2D program: the velocity closest to `preferred` inside |v| <= maxSpeed and every half-plane;
