@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 #include "alloc_counter.hpp"
+#include "sim/core/lanes.hpp"
 #include "sim/rules/orca.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
@@ -112,6 +114,57 @@ TEST(OrcaLp, InfeasibleSetsMinimiseTheLargestViolationWithWallsHard) {
     EXPECT_GE(r.maxViolation, bestWorst - 2.0f * cell) << "trial " << trial;
   }
   EXPECT_GE(tested, 30);
+}
+
+// solve() over many programs runs eight at a time in vector lanes; each result must be the one
+// solve() gives that program alone, bit for bit: feasible and infeasible programs (walls and step
+// planes kept hard), repeated and parallel planes, a plane with no normal, empty programs, batches
+// that leave lanes empty, on the AVX2 and the baseline builds.
+TEST(OrcaLp, ProgramsInLanesGiveEachProgramsOwnResult) {
+  Rng rng(19, 2);
+  const float maxSpeed = 2.0f;
+  std::vector<PlaneSet> programs(45);
+  std::vector<Vec2> preferred(programs.size());
+  int infeasible = 0, feasibleBinding = 0;
+  for (bool wide : {true, false}) {
+    lanes::setWide(wide);
+    for (int round = 0; round < 40; ++round) {
+      for (size_t k = 0; k < programs.size(); ++k) {
+        PlaneSet& p = programs[k];
+        p.count = p.wallCount = 0;
+        const int hard = int(rng.below(4)), soft = int(rng.below(kMaxPlanes - 4 + 1)) % 30;
+        for (int h = 0; h < hard; ++h) p.add(planeContaining(rng, Vec2{0.0f}, 0.4f, true));
+        p.wallCount = p.count;
+        for (int h = 0; h < soft; ++h) {
+          const Vec2 n = rng.unitVec2();
+          switch (rng.below(9)) {
+            case 0: p.add({n * rng.uniform(0.2f, 1.5f), n, PlaneKind::Agent}); break;  // presses in: often infeasible
+            case 1: if (p.count) p.add(p.items[size_t(p.count - 1)]); break;            // repeated
+            case 2: if (p.count) { HalfPlane q = p.items[size_t(p.count - 1)]; q.point += q.normal * 0.1f; p.add(q); } break;  // parallel
+            case 3: p.add({Vec2{0.1f}, Vec2{0.0f}, PlaneKind::Agent}); break;           // no normal
+            case 4: p.add({n * 2.5f, n, PlaneKind::Step}); break;                       // outside the disc
+            case 5: if (p.count) { const HalfPlane q = p.items[size_t(p.count - 1)]; p.add({q.point - q.normal * 0.2f, -q.normal, PlaneKind::Agent}); } break;  // parallel, facing away: nothing between
+            default: p.add(planeContaining(rng, rng.unitVec2() * 0.5f, 1.0f, false)); break;
+          }
+        }
+        preferred[k] = rng.unitVec2() * rng.uniform(0.0f, 3.0f);
+      }
+      const size_t n = 1 + rng.below(uint32_t(programs.size()));
+      std::vector<LpResult> batch(n);
+      solve(std::span<const PlaneSet>(programs.data(), n), std::span<const Vec2>(preferred.data(), n), maxSpeed, batch);
+      for (size_t k = 0; k < n; ++k) {
+        const LpResult one = solve(programs[k].span(), preferred[k], maxSpeed);
+        ASSERT_EQ(std::memcmp(&one.velocity, &batch[k].velocity, sizeof(Vec2)), 0) << "round " << round << " program " << k;
+        ASSERT_EQ(one.feasible, batch[k].feasible) << "round " << round << " program " << k;
+        ASSERT_EQ(std::memcmp(&one.maxViolation, &batch[k].maxViolation, sizeof(float)), 0);
+        infeasible += !one.feasible;
+        feasibleBinding += one.feasible && glm::length(one.velocity - clampLength(preferred[k], maxSpeed)) > 1e-3f;
+      }
+    }
+  }
+  lanes::setWide(true);
+  EXPECT_GT(infeasible, 100);
+  EXPECT_GT(feasibleBinding, 100);
 }
 
 TEST(OrcaLp, DegenerateInputsStayFinite) {

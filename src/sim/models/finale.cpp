@@ -530,7 +530,8 @@ void FinaleSim::gatherPhase(float dt) {
   }, 64);
 }
 
-// One pass: each agent of the ORCA tier solves its program once, the program orca::Crowd builds.
+// One pass: each agent of the ORCA tier solves its program once (eight programs at a time), the
+// program orca::Crowd builds.
 // Besides ORCA's planes (horizon tau, which the fallback may violate when they leave nothing), every
 // neighbour that could touch within one step gets a hard one-step separation plane
 // (orca::stepHalfPlane: close at most half the gap within dt). Those, and the walls', all contain
@@ -538,14 +539,35 @@ void FinaleSim::gatherPhase(float dt) {
 // they bind only for gaps under 2 * maxSpeed * dt.
 void FinaleSim::orcaPhase(float dt) {
   parallelForRange(size(), [&](size_t first, size_t last) {
-    orca::PlaneSet planes;  // reused: clearing its arrays for every agent would cost more than the solve
-    for (size_t k = first; k < last; ++k)
-      if (tier_[k]) solveOrca(k, planes, dt);
+    // Reused: clearing a program's arrays for every agent would cost more than solving it.
+    std::array<orca::PlaneSet, lanes::kLanes> programs;
+    std::array<Vec2, lanes::kLanes> preferred;
+    std::array<uint32_t, lanes::kLanes> agent;
+    std::array<orca::LpResult, lanes::kLanes> results;
+    size_t batched = 0;
+    auto solveBatch = [&] {
+      orca::solve(std::span<const orca::PlaneSet>(programs.data(), batched),
+                  std::span<const Vec2>(preferred.data(), batched), params.maxSpeed,
+                  std::span<orca::LpResult>(results.data(), batched));
+      for (size_t b = 0; b < batched; ++b) {
+        orcaVelocity_[agent[b]] = results[b].velocity;
+        feasible_[agent[b]] = results[b].feasible ? 1 : 0;
+      }
+      batched = 0;
+    };
+    for (size_t k = first; k < last; ++k) {
+      if (!tier_[k]) continue;
+      buildProgram(k, programs[batched], dt);
+      preferred[batched] = corrected_[k];
+      agent[batched++] = uint32_t(k);
+      if (batched == lanes::kLanes) solveBatch();
+    }
+    if (batched) solveBatch();
   }, 64);
 }
 
 // Agent k's program: orca::buildProgram over the neighbours the gather kept.
-void FinaleSim::solveOrca(size_t k, orca::PlaneSet& planes, float dt) {
+void FinaleSim::buildProgram(size_t k, orca::PlaneSet& planes, float dt) const {
   const FinaleParams& p = params;
   const uint32_t* nb = &neighborIndex_[k * size_t(neighborCapacity_)];
   const size_t count = neighborCount_[k];
@@ -555,9 +577,6 @@ void FinaleSim::solveOrca(size_t k, orca::PlaneSet& planes, float dt) {
   orca::buildProgram(planes, uint32_t(k), pos, velocity_[k], std::span<const uint32_t>(nb, count),
                      std::span<const Vec2>(offsets.data(), count), velocity_, segmentsNear(pos), p.orcaParams(), dt,
                      p.stepSafety);
-  const orca::LpResult r = orca::solve(planes.span(), corrected_[k], p.maxSpeed);
-  orcaVelocity_[k] = r.velocity;
-  feasible_[k] = r.feasible ? 1 : 0;
 }
 
 void FinaleSim::integratePhase(float dt) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include "sim/core/lanes.hpp"
 
 namespace sim::orca {
 
@@ -237,25 +239,148 @@ Vec2 fallback(std::span<const HalfPlane> planes, size_t hardCount, size_t start,
 
 }  // namespace
 
+namespace {
+
+// What solve() does once the program has no solution: the fallback from the optimum of the first
+// `satisfied` planes, `v`.
+LpResult infeasible(std::span<const HalfPlane> planes, size_t satisfied, Vec2 v, float maxSpeed) {
+  LpResult out;
+  out.feasible = false;
+  size_t hard = 0;
+  while (hard < planes.size() && planes[hard].hard()) ++hard;
+  // The hard planes alone cannot fail unless the agent overlaps something (v = 0 satisfies every
+  // Wall and Step plane of an agent clear of walls and neighbours); then everything is soft.
+  if (satisfied < hard) hard = 0;
+  out.velocity = fallback(planes, hard, satisfied, maxSpeed, v);
+  // (A feasible program violates nothing but by rounding: 0 there, without a pass over the planes.)
+  for (const HalfPlane& h : planes)
+    if (!h.hard()) out.maxViolation = std::max(out.maxViolation, -h.signedDistance(out.velocity));
+  return out;
+}
+
+}  // namespace
+
 LpResult solve(std::span<const HalfPlane> planes, const Vec2& preferred, float maxSpeed) {
   if (planes.size() > size_t(kMaxPlanes)) planes = planes.first(kMaxPlanes);
-  LpResult out;
   Vec2 v;
   const size_t satisfied = solve2d(planes, maxSpeed, {preferred, false}, v);
-  if (satisfied < planes.size()) {
-    out.feasible = false;
-    size_t hard = 0;
-    while (hard < planes.size() && planes[hard].hard()) ++hard;
-    // The hard planes alone cannot fail unless the agent overlaps something (v = 0 satisfies every
-    // Wall and Step plane of an agent clear of walls and neighbours); then everything is soft.
-    if (satisfied < hard) hard = 0;
-    v = fallback(planes, hard, satisfied, maxSpeed, v);
-    // (A feasible program violates nothing but by rounding: 0 there, without a pass over the planes.)
-    for (const HalfPlane& h : planes)
-      if (!h.hard()) out.maxViolation = std::max(out.maxViolation, -h.signedDistance(v));
+  if (satisfied < planes.size()) return infeasible(planes, satisfied, v, maxSpeed);
+  return {v, true, 0.0f};
+}
+
+namespace {
+
+// solve2d towards the preferred velocity for eight programs at once, one per lane: the same
+// operations in the same order in each lane, so the same bits. A plane's test and its line run in
+// every lane that has the plane; where a lane's plane is satisfied (or it has fewer planes, or it has
+// failed) the lane keeps its result. One program at a time, each plane's test is a branch the
+// predictor loses about as often as the plane binds, and each line waits on a square root and a
+// division; eight at a time the lanes share them.
+template <class L>
+CROWDLAB_LANES_INLINE void solveLanes(const PlaneSet* programs, int agents, const Vec2* preferred, float maxSpeed,
+                                      LpResult* out) {
+  using Floats = typename L::Floats;
+  using Ints = typename L::Ints;
+  constexpr int kL = lanes::kLanes;
+  // The programs one plane at a time, a lane each (planes a lane lacks are zeros, never used).
+  struct Columns {
+    alignas(32) float pointX[kL], pointY[kL], normalX[kL], normalY[kL];
+  };
+  std::array<Columns, kMaxPlanes> columns;
+  alignas(32) int32_t count[kL] = {}, satisfied[kL] = {};
+  alignas(32) float startX[kL] = {}, startY[kL] = {}, targetX[kL] = {}, targetY[kL] = {};
+  int rows = 0;
+  for (int l = 0; l < agents; ++l) {
+    count[l] = std::min(programs[l].count, kMaxPlanes);
+    rows = std::max(rows, int(count[l]));
+    const Vec2 start = clampLength(preferred[l], maxSpeed);
+    startX[l] = start.x, startY[l] = start.y;
+    targetX[l] = preferred[l].x, targetY[l] = preferred[l].y;
   }
-  out.velocity = v;
-  return out;
+  for (int i = 0; i < rows; ++i)
+    for (int l = 0; l < kL; ++l) {
+      const bool has = l < agents && i < count[l];
+      const HalfPlane h = has ? programs[l].items[size_t(i)] : HalfPlane{Vec2{0.0f}, Vec2{0.0f}, PlaneKind::Agent};
+      Columns& c = columns[size_t(i)];
+      c.pointX[l] = h.point.x, c.pointY[l] = h.point.y, c.normalX[l] = h.normal.x, c.normalY[l] = h.normal.y;
+    }
+  const Floats zero = L::splat(0.0f), half = L::splat(0.5f), parallelBound = L::splat(kParallel),
+               slack = L::splat(1e-5f * maxSpeed), radiusSq = L::splat(maxSpeed * maxSpeed);
+  const Floats tx = L::load(targetX), ty = L::load(targetY);
+  Floats rx = L::load(startX), ry = L::load(startY);
+  const Ints counts = L::load(reinterpret_cast<const uint32_t*>(count));
+  Ints failed = L::splat(int32_t(0)), failedAt = counts;  // where each lane's program first failed
+  for (int i = 0; i < rows; ++i) {
+    const Columns& c = columns[size_t(i)];
+    const Floats px = L::load(c.pointX), py = L::load(c.pointY), nx = L::load(c.normalX), ny = L::load(c.normalY);
+    const Ints row = L::splat(int32_t(i));
+    const Ints violated = (row < counts) & ~failed & ~(nx * (rx - px) + ny * (ry - py) >= zero);
+    if (!L::bits(violated)) continue;
+    // solveOnLine, lane by lane.
+    const Floats dx = ny, dy = -nx;
+    const Floats pd = px * dx + py * dy;
+    const Floats disc = pd * pd - ((px * px + py * py) - radiusSq);
+    Ints fail = disc < zero;
+    const Floats root = L::sqrt(disc);
+    Floats lo = -pd - root, hi = -pd + root;
+    for (int j = 0; j < i; ++j) {
+      const Columns& e = columns[size_t(j)];
+      const Floats ex = L::load(e.normalX), ey = L::load(e.normalY);
+      const Floats rate = ex * dx + ey * dy;
+      const Floats at = ex * (px - L::load(e.pointX)) + ey * (py - L::load(e.pointY));
+      const Ints parallel = (rate < parallelBound) & (rate > -parallelBound);
+      fail = fail | (parallel & (at < -slack));
+      const Floats t = -at / rate;
+      const Ints rising = rate > zero;
+      lo = L::choose(~parallel & rising & (lo < t), t, lo);   // std::max(lo, t)
+      hi = L::choose(~parallel & ~rising & (t < hi), t, hi);  // std::min(hi, t)
+    }
+    // lo only grows and hi only shrinks: one test at the end finds what solveOnLine's test after
+    // every plane finds.
+    fail = fail | (lo > hi + slack);
+    const Ints crossed = lo > hi;
+    const Floats middle = half * (lo + hi);
+    lo = L::choose(crossed, middle, lo);
+    hi = L::choose(crossed, middle, hi);
+    const Floats along = (tx - px) * dx + (ty - py) * dy;
+    const Floats atLeastLo = L::choose(along < lo, lo, along);  // glm::clamp: min(max(x, lo), hi)
+    const Floats t = L::choose(hi < atLeastLo, hi, atLeastLo);
+    const Ints moved = violated & ~fail;
+    rx = L::choose(moved, px + dx * t, rx);
+    ry = L::choose(moved, py + dy * t, ry);
+    const Ints newlyFailed = violated & fail;
+    failedAt = L::asInts(L::choose(newlyFailed, L::asFloats(row), L::asFloats(failedAt)));
+    failed = failed | newlyFailed;
+  }
+  alignas(32) float resultX[kL], resultY[kL];
+  std::memcpy(resultX, &rx, sizeof rx);
+  std::memcpy(resultY, &ry, sizeof ry);
+  std::memcpy(satisfied, &failedAt, sizeof failedAt);
+  for (int l = 0; l < agents; ++l) {
+    const Vec2 v{resultX[l], resultY[l]};
+    out[l] = satisfied[l] < count[l] ? infeasible(programs[l].span().first(size_t(count[l])), size_t(satisfied[l]), v,
+                                                  maxSpeed)
+                                     : LpResult{v, true, 0.0f};
+  }
+}
+
+void solveBaseline(const PlaneSet* programs, int agents, const Vec2* preferred, float maxSpeed, LpResult* out) {
+  solveLanes<lanes::Baseline>(programs, agents, preferred, maxSpeed, out);
+}
+CROWDLAB_LANES_AVX2 void solveAvx2(const PlaneSet* programs, int agents, const Vec2* preferred, float maxSpeed,
+                                   LpResult* out) {
+  solveLanes<lanes::Avx2>(programs, agents, preferred, maxSpeed, out);
+}
+
+}  // namespace
+
+void solve(std::span<const PlaneSet> programs, std::span<const Vec2> preferred, float maxSpeed,
+           std::span<LpResult> out) {
+  const auto solveEight = lanes::wide() ? &solveAvx2 : &solveBaseline;
+  const size_t n = std::min({programs.size(), preferred.size(), out.size()});
+  for (size_t first = 0; first < n; first += lanes::kLanes)
+    solveEight(programs.data() + first, int(std::min<size_t>(lanes::kLanes, n - first)), preferred.data() + first,
+               maxSpeed, out.data() + first);
 }
 
 void feasibleRegion(std::span<const HalfPlane> planes, float maxSpeed, std::vector<Vec2>& polygon,

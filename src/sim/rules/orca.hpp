@@ -98,6 +98,12 @@ struct LpResult {
 // At most kMaxPlanes planes are used.
 LpResult solve(std::span<const HalfPlane> planes, const Vec2& preferred, float maxSpeed);
 
+struct PlaneSet;
+// The same for many programs: programs[k] towards preferred[k] into out[k], eight at a time in vector
+// lanes (the results are solve()'s, bit for bit).
+void solve(std::span<const PlaneSet> programs, std::span<const Vec2> preferred, float maxSpeed,
+           std::span<LpResult> out);
+
 // The permitted region inside the max-speed disc (the disc drawn as a polygon with `circleSegments`
 // sides), clipped by every half-plane; empty when nothing is permitted. For drawing.
 void feasibleRegion(std::span<const HalfPlane> planes, float maxSpeed, std::vector<Vec2>& polygon,
