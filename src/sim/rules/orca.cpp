@@ -211,7 +211,12 @@ size_t solve2d(std::span<const HalfPlane> planes, float maxSpeed, const Objectiv
 // earlier soft plane j, dist_j(v) >= dist_i(v) -- itself a 2D program with a direction objective.
 Vec2 fallback(std::span<const HalfPlane> planes, size_t hardCount, size_t start, float maxSpeed, Vec2 result) {
   float worst = 0.0f;
-  std::array<HalfPlane, kMaxPlanes> projected;
+  // Not std::array<HalfPlane, N>: that would set every plane's defaults, 2 KB, on every call.
+  union Projected {
+    Projected() {}
+    HalfPlane items[kMaxPlanes];
+  } projectedPlanes;
+  HalfPlane* projected = projectedPlanes.items;
   for (size_t i = start; i < planes.size(); ++i) {
     const HalfPlane& hi = planes[i];
     if (-hi.signedDistance(result) <= worst) continue;
@@ -229,7 +234,7 @@ Vec2 fallback(std::span<const HalfPlane> planes, size_t hardCount, size_t start,
       projected[count++] = {m * (c / (len * len)), m / len, PlaneKind::Agent};
     }
     Vec2 candidate;
-    const std::span<const HalfPlane> sub(projected.data(), count);
+    const std::span<const HalfPlane> sub(projected, count);
     // Only float trouble can make this fail (the previous result satisfies all of it); keep the old.
     if (solve2d(sub, maxSpeed, {hi.normal, true}, candidate) == count) result = candidate;
     worst = std::max(worst, -hi.signedDistance(result));
