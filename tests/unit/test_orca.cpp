@@ -289,6 +289,96 @@ TEST(OrcaHalfPlanes, OverlappingPairSeparatesWithinOneStep) {
   EXPECT_NEAR(glm::length(after), r, 1e-3f);
 }
 
+// buildPrograms builds eight agents' programs at once, a lane each; buildProgram one at a time (with
+// agentHalfPlane and stepHalfPlane) is its definition. The same planes, bit for bit, through every
+// branch: apart (the cut-off arc and both legs), overlapping (directed, pushed straight apart,
+// coincident and moving alike, with either tie sign), within one step's reach or not, walls, agents
+// without neighbours, batches that leave lanes empty, on the AVX2 and baseline builds.
+TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
+  const Params params{1.5f, 2.0f, 1.0f, 0.5f, 20.0f, 10};
+  const float dt = 1.0f / 60.0f;
+  Rng rng(11, 4);
+  std::vector<Vec2> velocities(64);
+  for (Vec2& v : velocities) v = rng.inBox(Vec2{-2.0f}, Vec2{2.0f});
+  const std::vector<Segment> walls = {{{0.0f, 0.0f}, {100.0f, 0.0f}, 0.0f}, {{7.0f, 5.0f}, {7.0f, 5.0f}, 1.0f}};
+  constexpr size_t kAgents = 21;
+  std::vector<std::vector<uint32_t>> neighbors(kAgents);
+  std::vector<std::vector<Vec2>> offsets(kAgents);
+  std::vector<ProgramInput> inputs(kAgents);
+  std::vector<PlaneSet> programs(kAgents);
+  int planesCompared = 0, overlapping = 0, coincidentAlike = 0, onArc = 0, withWalls = 0;
+  for (bool wide : {true, false}) {
+    lanes::setWide(wide);
+    for (int round = 0; round < 60; ++round) {
+      for (size_t a = 0; a < kAgents; ++a) {
+        const uint32_t self = rng.below(64), twin = (self + 1 + rng.below(63)) % 64;
+        const Vec2 velocity = a % 3 == 0 ? velocities[twin] : rng.inBox(Vec2{-2.0f}, Vec2{2.0f});
+        const Vec2 position = rng.inBox(Vec2{1.0f}, Vec2{8.0f});
+        neighbors[a].clear();
+        offsets[a].clear();
+        const int count = a % 5 == 4 ? 0 : int(rng.below(22));
+        for (int m = 0; m < count; ++m) {
+          uint32_t j = rng.below(64);
+          if (j == self) j = (j + 1) % 64;
+          Vec2 off = rng.inBox(Vec2{-12.0f}, Vec2{12.0f});
+          switch (rng.below(8)) {
+            case 0: off *= 0.2f; break;                                                    // overlapping
+            case 1: off = Vec2{0.0f}; break;                                               // coincident
+            case 2: off = (velocity - velocities[j]) * dt; break;                          // relVel == off / dt
+            case 3: off = glm::normalize(off) * 2.0f * params.radius + off * 1e-3f; break;  // touching
+            case 4: {  // closing fast enough that the cut-off arc is nearest
+              const Vec2 rel = velocity - velocities[j];
+              off = rel * 1.2f;
+              onArc += lengthSq(rel) > 2.6f * 2.6f;
+              break;
+            }
+            case 5:  // coincident, moving alike: only the tie sign picks a side
+              if (velocity == velocities[twin]) {
+                j = twin;
+                off = Vec2{0.0f};
+                ++coincidentAlike;
+              }
+              break;
+            default: break;
+          }
+          neighbors[a].push_back(j);
+          offsets[a].push_back(off);
+          overlapping += lengthSq(off) <= 9.0f;
+        }
+        inputs[a] = {self, position, velocity, neighbors[a], offsets[a],
+                     round % 2 ? std::span<const Segment>(walls) : std::span<const Segment>()};
+      }
+      const size_t n = 1 + rng.below(uint32_t(kAgents));
+      for (bool stepSafety : {true, false}) {
+        buildPrograms(std::span<PlaneSet>(programs.data(), n), std::span<const ProgramInput>(inputs.data(), n),
+                      velocities, params, dt, stepSafety);
+        for (size_t a = 0; a < n; ++a) {
+          PlaneSet one;
+          buildProgram(one, inputs[a].self, inputs[a].position, inputs[a].velocity, neighbors[a], offsets[a],
+                       velocities, inputs[a].obstacles, params, dt, stepSafety);
+          const PlaneSet& lanesProgram = programs[a];
+          ASSERT_EQ(lanesProgram.count, one.count) << "round " << round << " agent " << a;
+          ASSERT_EQ(lanesProgram.wallCount, one.wallCount);
+          withWalls += one.wallCount > 0;
+          for (int k = 0; k < one.count; ++k) {
+            const HalfPlane &x = lanesProgram.items[size_t(k)], &y = one.items[size_t(k)];
+            ASSERT_EQ(std::memcmp(&x.point, &y.point, sizeof(Vec2)), 0) << "round " << round << " plane " << k;
+            ASSERT_EQ(std::memcmp(&x.normal, &y.normal, sizeof(Vec2)), 0) << "round " << round << " plane " << k;
+            ASSERT_EQ(x.kind, y.kind);
+            ++planesCompared;
+          }
+        }
+      }
+    }
+  }
+  lanes::setWide(true);
+  EXPECT_GT(planesCompared, 20000);
+  EXPECT_GT(overlapping, 1000);
+  EXPECT_GT(coincidentAlike, 100);
+  EXPECT_GT(onArc, 100);
+  EXPECT_GT(withWalls, 100);
+}
+
 // ---- small crowds ----
 namespace {
 

@@ -148,6 +148,11 @@ struct Wide : Ops<Wide> {
   }
   CROWDLAB_LANES_INLINE static float lane(Floats v, int l) { return v[l]; }
   CROWDLAB_LANES_INLINE static int32_t lane(Ints v, int l) { return v[l]; }
+  // The register whose lane l is f(l).
+  template <class F>
+  CROWDLAB_LANES_INLINE static Floats fromLanes(F&& f) {
+    return Floats{f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)};
+  }
   // The IEEE square root per lane (exact: every kind gives the same bits).
   CROWDLAB_LANES_INLINE static Floats sqrt(Floats v) {
     for (int l = 0; l < kLanes; ++l) v[l] = std::sqrt(v[l]);  // one instruction without errno
@@ -224,6 +229,10 @@ struct Split : Ops<Split> {
   }
   CROWDLAB_LANES_INLINE static float lane(Floats v, int l) { return l < 4 ? v.lo[l] : v.hi[l - 4]; }
   CROWDLAB_LANES_INLINE static int32_t lane(Ints v, int l) { return l < 4 ? v.lo[l] : v.hi[l - 4]; }
+  template <class F>
+  CROWDLAB_LANES_INLINE static Floats fromLanes(F&& f) {
+    return {Float4{f(0), f(1), f(2), f(3)}, Float4{f(4), f(5), f(6), f(7)}};
+  }
   CROWDLAB_LANES_INLINE static Floats sqrt(Floats v) {
     for (int l = 0; l < 4; ++l) {
       v.lo[l] = std::sqrt(v.lo[l]);
@@ -317,6 +326,12 @@ struct Portable : Ops<Portable> {
   }
   static float lane(Floats v, int l) { return v.lane[l]; }
   static int32_t lane(Ints v, int l) { return v.lane[l]; }
+  template <class F>
+  static Floats fromLanes(F&& f) {
+    Floats v;
+    for (int l = 0; l < kLanes; ++l) v.lane[l] = f(l);
+    return v;
+  }
   static Floats sqrt(Floats v) {
     for (int l = 0; l < kLanes; ++l) v.lane[l] = std::sqrt(v.lane[l]);
     return v;

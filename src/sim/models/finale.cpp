@@ -538,16 +538,24 @@ void FinaleSim::gatherPhase(float dt) {
 // v = 0, so the hard part is always feasible and no pair of ORCA agents ends a step closer than 2r;
 // they bind only for gaps under 2 * maxSpeed * dt.
 void FinaleSim::orcaPhase(float dt) {
+  const FinaleParams& p = params;
+  const orca::Params orcaParams = p.orcaParams();
   parallelForRange(size(), [&](size_t first, size_t last) {
+    constexpr size_t kBatch = lanes::kLanes;
     // Reused: clearing a program's arrays for every agent would cost more than solving it.
-    std::array<orca::PlaneSet, lanes::kLanes> programs;
-    std::array<Vec2, lanes::kLanes> preferred;
-    std::array<uint32_t, lanes::kLanes> agent;
-    std::array<orca::LpResult, lanes::kLanes> results;
+    std::array<orca::PlaneSet, kBatch> programs;
+    std::array<std::array<Vec2, orca::kMaxNeighbors>, kBatch> offsets;
+    std::array<orca::ProgramInput, kBatch> inputs;
+    std::array<Vec2, kBatch> preferred;
+    std::array<uint32_t, kBatch> agent;
+    std::array<orca::LpResult, kBatch> results;
     size_t batched = 0;
     auto solveBatch = [&] {
+      orca::buildPrograms(std::span<orca::PlaneSet>(programs.data(), batched),
+                          std::span<const orca::ProgramInput>(inputs.data(), batched), velocity_, orcaParams, dt,
+                          p.stepSafety);
       orca::solve(std::span<const orca::PlaneSet>(programs.data(), batched),
-                  std::span<const Vec2>(preferred.data(), batched), params.maxSpeed,
+                  std::span<const Vec2>(preferred.data(), batched), p.maxSpeed,
                   std::span<orca::LpResult>(results.data(), batched));
       for (size_t b = 0; b < batched; ++b) {
         orcaVelocity_[agent[b]] = results[b].velocity;
@@ -557,26 +565,19 @@ void FinaleSim::orcaPhase(float dt) {
     };
     for (size_t k = first; k < last; ++k) {
       if (!tier_[k]) continue;
-      buildProgram(k, programs[batched], dt);
+      // Agent k's program: orca::buildProgram's over the neighbours the gather kept.
+      const uint32_t* nb = &neighborIndex_[k * size_t(neighborCapacity_)];
+      const size_t count = neighborCount_[k];
+      const Vec2 pos = position_[k];
+      for (size_t m = 0; m < count; ++m) offsets[batched][m] = position_[nb[m]] - pos;
+      inputs[batched] = {uint32_t(k), pos, velocity_[k], std::span<const uint32_t>(nb, count),
+                         std::span<const Vec2>(offsets[batched].data(), count), segmentsNear(pos)};
       preferred[batched] = corrected_[k];
       agent[batched++] = uint32_t(k);
-      if (batched == lanes::kLanes) solveBatch();
+      if (batched == kBatch) solveBatch();
     }
     if (batched) solveBatch();
   }, 64);
-}
-
-// Agent k's program: orca::buildProgram over the neighbours the gather kept.
-void FinaleSim::buildProgram(size_t k, orca::PlaneSet& planes, float dt) const {
-  const FinaleParams& p = params;
-  const uint32_t* nb = &neighborIndex_[k * size_t(neighborCapacity_)];
-  const size_t count = neighborCount_[k];
-  const Vec2 pos = position_[k];
-  std::array<Vec2, orca::kMaxNeighbors> offsets;
-  for (size_t m = 0; m < count; ++m) offsets[m] = position_[nb[m]] - pos;
-  orca::buildProgram(planes, uint32_t(k), pos, velocity_[k], std::span<const uint32_t>(nb, count),
-                     std::span<const Vec2>(offsets.data(), count), velocity_, segmentsNear(pos), p.orcaParams(), dt,
-                     p.stepSafety);
 }
 
 void FinaleSim::integratePhase(float dt) {

@@ -278,7 +278,6 @@ class FinaleSim {
   void buildObstacleBins();
   void gatherPhase(float dt);
   void orcaPhase(float dt);
-  void buildProgram(size_t k, orca::PlaneSet& planes, float dt) const;
   void integratePhase(float dt);
   std::span<const orca::Segment> segmentsNear(const Vec2& p) const;
   std::span<const CircleObstacle> circlesNear(const Vec2& p) const;

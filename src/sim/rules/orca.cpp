@@ -1,6 +1,7 @@
 #include "sim/rules/orca.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include "sim/core/lanes.hpp"
@@ -134,6 +135,159 @@ void buildProgram(PlaneSet& planes, uint32_t self, const Vec2& position, const V
   for (size_t m = 0; m < neighbors.size(); ++m) {
     const uint32_t j = neighbors[m];
     planes.add(agentHalfPlane(offsets[m], velocity, velocities[j], radius, params.tau, dt, self < j ? 1.0f : -1.0f));
+  }
+}
+
+namespace {
+
+// buildPrograms for up to eight agents, one per lane. The walls and the places of the other planes
+// are set per agent first (scalar code: not inside the AVX2 kernel, whose registers it would have to
+// save); the kernel then does stepHalfPlane's and agentHalfPlane's operations in the same order,
+// every branch of agentHalfPlane that some lane takes computed for all and each lane's own chosen.
+struct BatchLanes {
+  static constexpr int kL = lanes::kLanes;
+  const uint32_t* neighbor[kL];
+  const Vec2* offset[kL];
+  int last[kL];                 // a lane's last neighbour (lanes beyond repeat it and drop the result)
+  int stepAt[kL], agentAt[kL];  // where its next Step plane goes, where its Agent planes start
+  uint32_t self[kL];
+  unsigned hasNeighbors = 0;    // a bit per lane
+  alignas(32) float velocityX[kL], velocityY[kL];
+  int rounds = 0;               // neighbours of the lane with most
+};
+
+template <class L>
+CROWDLAB_LANES_INLINE void buildLanes(PlaneSet* programs, BatchLanes& b, std::span<const Vec2> velocities,
+                                      const Params& params, float dt, bool stepSafety) {
+  using Floats = typename L::Floats;
+  using Ints = typename L::Ints;
+  constexpr int kL = lanes::kLanes;
+  const float radius = 2.0f * params.radius, r2 = radius * radius, reach = stepReach(params, dt);
+  const Floats zero = L::splat(0.0f), tiny = L::splat(1e-12f), gap = L::splat(radius), radSq = L::splat(r2),
+               reachSq = L::splat(reach * reach), twoDt = L::splat(2.0f * dt), tau = L::splat(params.tau),
+               step = L::splat(dt), arcChange = L::splat(radius / params.tau), overlapChange = L::splat(radius / dt),
+               half = L::splat(0.5f), ownX = L::load(b.velocityX), ownY = L::load(b.velocityY);
+  alignas(32) float pointX[kL], pointY[kL], normalX[kL], normalY[kL];
+  auto place = [&](int l, int at, PlaneKind kind) CROWDLAB_LANES_INLINE_LAMBDA {
+    if (at < kMaxPlanes) programs[l].items[size_t(at)] = {{pointX[l], pointY[l]}, {normalX[l], normalY[l]}, kind};
+  };
+  auto keep = [&](Floats px, Floats py, Floats nx, Floats ny) CROWDLAB_LANES_INLINE_LAMBDA {
+    std::memcpy(pointX, &px, sizeof px);
+    std::memcpy(pointY, &py, sizeof py);
+    std::memcpy(normalX, &nx, sizeof nx);
+    std::memcpy(normalY, &ny, sizeof ny);
+  };
+  for (int m = 0; m < b.rounds; ++m) {
+    // Neighbour m of every lane.
+    auto at = [&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return size_t(std::min(m, b.last[l])); };
+    const Floats ox = L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return b.offset[l][at(l)].x; });
+    const Floats oy = L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return b.offset[l][at(l)].y; });
+    const Floats otherX =
+        L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return velocities[b.neighbor[l][at(l)]].x; });
+    const Floats otherY =
+        L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return velocities[b.neighbor[l][at(l)]].y; });
+    const Floats tie = L::fromLanes(
+        [&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return b.self[l] < b.neighbor[l][at(l)] ? 1.0f : -1.0f; });
+    unsigned live = 0;
+    for (int l = 0; l < kL; ++l) live |= unsigned(m <= b.last[l]) << l;
+    live &= b.hasNeighbors;
+    const Floats dist2 = ox * ox + oy * oy;
+    const Floats dist = L::sqrt(dist2);
+    if (stepSafety) {
+      // stepHalfPlane, for the lanes whose neighbour is within one step's reach.
+      const Ints apart = dist > L::splat(1e-6f);
+      const Floats dirX = L::choose(apart, ox / dist, tie), dirY = L::keep(apart, oy / dist);
+      const Floats along = (dist - gap) / twoDt;
+      keep(dirX * along, dirY * along, -dirX, -dirY);
+      for (unsigned bits = L::bits(dist2 <= reachSq) & live; bits; bits &= bits - 1) {
+        const int l = std::countr_zero(bits);
+        place(l, b.stepAt[l]++, PlaneKind::Step);
+      }
+    }
+    // agentHalfPlane. Apart, on a leg of the cone (the left one or the right one).
+    const Floats relX = ownX - otherX, relY = ownY - otherY;
+    const Floats wx = relX - ox / tau, wy = relY - oy / tau;
+    const Floats w2 = wx * wx + wy * wy, wDotOffset = wx * ox + wy * oy;
+    const Floats legLen = L::sqrt(dist2 - radSq);
+    const Ints leftLeg = (ox * relY - oy * relX) > zero;
+    const Floats sideX = -oy * gap, sideY = ox * gap;
+    const Floats legX = L::choose(leftLeg, ox * legLen + sideX, ox * legLen - sideX) / dist2;
+    const Floats legY = L::choose(leftLeg, oy * legLen + sideY, oy * legLen - sideY) / dist2;
+    Floats nx = L::choose(leftLeg, -legY, legY), ny = L::choose(leftLeg, legX, -legX);
+    Floats change = -(relX * nx + relY * ny);
+    // Closing fast enough that the cut-off arc is nearest.
+    const Ints onArc = (wDotOffset < zero) & (wDotOffset * wDotOffset > radSq * w2);
+    if (L::bits(onArc) & live) {
+      const Floats wLen = L::sqrt(w2);
+      nx = L::choose(onArc, wx / wLen, nx);
+      ny = L::choose(onArc, wy / wLen, ny);
+      change = L::choose(onArc, arcChange - wLen, change);
+    }
+    // Overlapping: apart after one step.
+    const Ints outside = dist2 > radSq;
+    if (~L::bits(outside) & live) {
+      const Floats ux = relX - ox / step, uy = relY - oy / step;
+      const Floats u2 = ux * ux + uy * uy, uLen = L::sqrt(u2);
+      const Ints directed = u2 > tiny, separate = dist2 > tiny;
+      const Floats pushX = L::choose(separate, -ox / dist, tie), pushY = L::keep(separate, -oy / dist);
+      nx = L::choose(outside, nx, L::choose(directed, ux / uLen, pushX));
+      ny = L::choose(outside, ny, L::choose(directed, uy / uLen, pushY));
+      change = L::choose(outside, change, L::choose(directed, overlapChange - uLen, overlapChange));
+    }
+    const Floats shift = half * change;
+    keep(ownX + nx * shift, ownY + ny * shift, nx, ny);
+    for (unsigned bits = live; bits; bits &= bits - 1) {
+      const int l = std::countr_zero(bits);
+      place(l, b.agentAt[l] + m, PlaneKind::Agent);
+    }
+  }
+}
+
+void buildBaseline(PlaneSet* programs, BatchLanes& b, std::span<const Vec2> velocities, const Params& params,
+                   float dt, bool stepSafety) {
+  buildLanes<lanes::Baseline>(programs, b, velocities, params, dt, stepSafety);
+}
+CROWDLAB_LANES_AVX2 void buildAvx2(PlaneSet* programs, BatchLanes& b, std::span<const Vec2> velocities,
+                                   const Params& params, float dt, bool stepSafety) {
+  buildLanes<lanes::Avx2>(programs, b, velocities, params, dt, stepSafety);
+}
+
+}  // namespace
+
+void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> agents,
+                   std::span<const Vec2> velocities, const Params& params, float dt, bool stepSafety) {
+  const auto buildEight = lanes::wide() ? &buildAvx2 : &buildBaseline;
+  const size_t n = std::min(programs.size(), agents.size());
+  const float reach = stepReach(params, dt);
+  static constexpr uint32_t kNoNeighbor[1] = {0};
+  static const Vec2 kNoOffset[1] = {Vec2{1.0f, 0.0f}};
+  for (size_t first = 0; first < n; first += lanes::kLanes) {
+    BatchLanes b;
+    for (int l = 0; l < BatchLanes::kL; ++l) {
+      const size_t k = first + size_t(l);
+      const ProgramInput* a = k < n ? &agents[k] : nullptr;
+      const size_t count = a ? std::min(a->neighbors.size(), a->offsets.size()) : 0;
+      // A lane without neighbours reads a harmless stand-in and keeps nothing.
+      b.neighbor[l] = count ? a->neighbors.data() : kNoNeighbor;
+      b.offset[l] = count ? a->offsets.data() : kNoOffset;
+      b.last[l] = count ? int(count) - 1 : 0;
+      b.hasNeighbors |= unsigned(count > 0) << l;
+      b.self[l] = a ? a->self : 0;
+      b.velocityX[l] = a ? a->velocity.x : 0.0f;
+      b.velocityY[l] = a ? a->velocity.y : 0.0f;
+      b.rounds = std::max(b.rounds, int(count));
+      if (!a) continue;
+      PlaneSet& planes = programs[k];
+      planes.count = planes.wallCount = 0;
+      addObstaclePlanes(planes, a->position, params, a->obstacles, dt);
+      int steps = 0;
+      if (stepSafety)
+        for (size_t m = 0; m < count; ++m) steps += lengthSq(a->offsets[m]) <= reach * reach;
+      b.stepAt[l] = planes.count;
+      b.agentAt[l] = planes.count + steps;
+      planes.count = std::min(kMaxPlanes, planes.count + steps + int(count));
+    }
+    buildEight(programs.data() + first, b, velocities, params, dt, stepSafety);
   }
 }
 

@@ -212,6 +212,21 @@ inline void buildProgram(PlaneSet& planes, uint32_t self, const Vec2& position, 
                std::span<const Vec2>(near.offset.data(), size_t(kept)), velocities, obstacles, params, dt, stepSafety);
 }
 
+// One agent's side of buildProgram, for building several programs at once.
+struct ProgramInput {
+  uint32_t self = 0;
+  Vec2 position{0.0f}, velocity{0.0f};
+  std::span<const uint32_t> neighbors;  // indices into the velocities, nearest first
+  std::span<const Vec2> offsets;        // neighbour - agent, beside them
+  std::span<const Segment> obstacles;
+};
+// buildProgram for each agent: programs[k] from agents[k]. Eight agents at a time share vector
+// lanes, a lane each, plane by plane; the programs are buildProgram's, bit for bit. (One agent's
+// neighbours fill lanes only as far as it has neighbours; eight agents fill them all. One plane at
+// a time, a plane waits on its square roots and divisions; eight at a time they overlap.)
+void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> agents,
+                   std::span<const Vec2> velocities, const Params& params, float dt, bool stepSafety);
+
 // What one agent's neighbour query saw, beside the neighbours it kept.
 struct QueryStats {
   uint32_t checks = 0;      // distance checks the search made
