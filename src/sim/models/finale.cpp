@@ -272,7 +272,7 @@ CROWDLAB_LANES_INLINE void orcaPassLanes(const AxisState& a, const uint32_t* ind
       const Floats dx = L::load(a.x + j) - px, dy = L::load(a.y + j) - py;
       const Floats d2 = dx * dx + dy * dy;
       const Ints in = (slot < L::splat(int32_t(r.end))) & (d2 <= range) & (index != selfMask);
-      if (const unsigned bits = L::bits(in)) out.append<L>(d2, index, bits, nearest);
+      out.append<L>(d2, index, L::bits(in), nearest);  // no branch: a register without one is common
     }
   out.selectNearest<L>(nearest);
 }
