@@ -456,13 +456,18 @@ CROWDLAB_LANES_INLINE void solveLanes(const PlaneSet* programs, int agents, cons
     startX[l] = start.x, startY[l] = start.y;
     targetX[l] = preferred[l].x, targetY[l] = preferred[l].y;
   }
-  for (int i = 0; i < rows; ++i)
-    for (int l = 0; l < kL; ++l) {
-      const bool has = l < agents && i < count[l];
-      const HalfPlane h = has ? programs[l].items[size_t(i)] : HalfPlane{Vec2{0.0f}, Vec2{0.0f}, PlaneKind::Agent};
+  for (int l = 0; l < kL; ++l) {
+    int i = 0;
+    for (; i < count[l]; ++i) {
+      const HalfPlane& h = programs[l].items[size_t(i)];
       Columns& c = columns[size_t(i)];
       c.pointX[l] = h.point.x, c.pointY[l] = h.point.y, c.normalX[l] = h.normal.x, c.normalY[l] = h.normal.y;
     }
+    for (; i < rows; ++i) {
+      Columns& c = columns[size_t(i)];
+      c.pointX[l] = c.pointY[l] = c.normalX[l] = c.normalY[l] = 0.0f;
+    }
+  }
   const Floats zero = L::splat(0.0f), half = L::splat(0.5f), parallelBound = L::splat(kParallel),
                slack = L::splat(1e-5f * maxSpeed), radiusSq = L::splat(maxSpeed * maxSpeed);
   const Floats tx = L::load(targetX), ty = L::load(targetY);
