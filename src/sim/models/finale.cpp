@@ -386,6 +386,7 @@ CROWDLAB_LANES_AVX2 void stagesAvx2(const FinaleParams& p, const Vec2& target, c
 struct CandidateBuffer {
   static constexpr uint32_t kCapacity = 1024;
   static constexpr uint32_t kPadding = 16;  // vector loops read whole registers past the end
+  static constexpr uint32_t kChunk = 8;     // floats copied at a time (at most kPadding)
   alignas(64) float x[kCapacity + kPadding], y[kCapacity + kPadding], vx[kCapacity + kPadding], vy[kCapacity + kPadding];
   uint32_t index[kCapacity + kPadding];  // the agent in each slot, for ORCA's neighbour lists
   uint32_t size = 0;
@@ -396,13 +397,18 @@ struct CandidateBuffer {
     size = 0;
     if (candidates > kCapacity) return false;
     for (const Run& r : runs) {
-      const size_t bytes = (r.end - r.begin) * sizeof(float);
-      std::memcpy(x + size, a.x + r.begin, bytes);
-      std::memcpy(y + size, a.y + r.begin, bytes);
-      std::memcpy(vx + size, a.vx + r.begin, bytes);
-      std::memcpy(vy + size, a.vy + r.begin, bytes);
-      if (withIndex) std::iota(index + size, index + size + (r.end - r.begin), r.begin);
-      size += r.end - r.begin;
+      // Whole registers at a time, past the run's end: a row is a few dozen floats, where a library
+      // call per array costs as much as the copy. (The source arrays are padded; the next run or
+      // the zeros below overwrite what spills.)
+      const uint32_t n = r.end - r.begin;
+      for (uint32_t k = 0; k < n; k += kChunk) {
+        std::memcpy(x + size + k, a.x + r.begin + k, kChunk * sizeof(float));
+        std::memcpy(y + size + k, a.y + r.begin + k, kChunk * sizeof(float));
+        std::memcpy(vx + size + k, a.vx + r.begin + k, kChunk * sizeof(float));
+        std::memcpy(vy + size + k, a.vy + r.begin + k, kChunk * sizeof(float));
+      }
+      if (withIndex) std::iota(index + size, index + size + n, r.begin);
+      size += n;
     }
     // The lanes past the end are masked off, but a masked lane still multiplies its offset by a
     // zero weight, and stale stack bytes may be NaN or infinity, which would survive that.
