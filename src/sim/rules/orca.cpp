@@ -371,11 +371,12 @@ Vec2 fallback(std::span<const HalfPlane> planes, size_t hardCount, size_t start,
     HalfPlane items[kMaxPlanes];
   } projectedPlanes;
   HalfPlane* projected = projectedPlanes.items;
+  // The hard planes lead every projected program unchanged.
+  std::copy(planes.begin(), planes.begin() + long(hardCount), projected);
   for (size_t i = start; i < planes.size(); ++i) {
     const HalfPlane& hi = planes[i];
     if (-hi.signedDistance(result) <= worst) continue;
-    size_t count = 0;
-    for (size_t j = 0; j < hardCount; ++j) projected[count++] = planes[j];
+    size_t count = hardCount;
     for (size_t j = hardCount; j < i; ++j) {
       // dist_j(v) - dist_i(v) >= 0 is the half-plane (n_j - n_i).v >= n_j.p_j - n_i.p_i.
       const HalfPlane& hj = planes[j];
