@@ -252,54 +252,6 @@ BoidsBounds finaleBounds(const FinaleParams& p) {
   return b;
 }
 
-// ORCA's neighbours of the agent at `self` (index selfIndex): the `nearest` closest of the other
-// candidates within the neighbour distance, nearest first. `indices` names each candidate slot's
-// agent when the candidates are a gathered copy; null when the slots are the agents' own indices.
-// Either way the slots run in increasing index order, as NearestKeys needs.
-template <class L>
-CROWDLAB_LANES_INLINE void orcaPassLanes(const AxisState& a, const uint32_t* indices, std::span<const Run> runs,
-                                         const Vec2& self, uint32_t selfIndex, float neighborDist, int nearest,
-                                         NearestKeys& out) {
-  using Floats = typename L::Floats;
-  using Ints = typename L::Ints;
-  out.count = 0;
-  const Floats px = L::splat(self.x), py = L::splat(self.y), range = L::splat(neighborDist * neighborDist);
-  const Ints laneIndex = L::laneIndex(), selfMask = L::splat(int32_t(selfIndex));
-  for (const Run& r : runs)
-    for (uint32_t j = r.begin; j < r.end; j += lanes::kLanes) {
-      const Ints slot = laneIndex + L::splat(int32_t(j));
-      const Ints index = indices ? L::load(indices + j) : slot;
-      const Floats dx = L::load(a.x + j) - px, dy = L::load(a.y + j) - py;
-      const Floats d2 = dx * dx + dy * dy;
-      const Ints in = (slot < L::splat(int32_t(r.end))) & (d2 <= range) & (index != selfMask);
-      out.append<L>(d2, index, L::bits(in), nearest);  // no branch: a register without one is common
-    }
-  out.selectNearest<L>(nearest);
-}
-
-struct LaneKernels {
-  void (*orcaPass)(const AxisState&, const uint32_t*, std::span<const Run>, const Vec2&, uint32_t, float, int,
-                   NearestKeys&);
-};
-// The kernels built twice: for the build's own target and for AVX2 (lanes.hpp).
-LaneKernels laneKernels() {
-  struct Baseline {
-    static void orcaPass(const AxisState& a, const uint32_t* indices, std::span<const Run> runs, const Vec2& self,
-                         uint32_t selfIndex, float neighborDist, int nearest, NearestKeys& out) {
-      orcaPassLanes<lanes::Baseline>(a, indices, runs, self, selfIndex, neighborDist, nearest, out);
-    }
-  };
-  struct Avx2 {
-    CROWDLAB_LANES_AVX2 static void orcaPass(const AxisState& a, const uint32_t* indices, std::span<const Run> runs,
-                                             const Vec2& self, uint32_t selfIndex, float neighborDist, int nearest,
-                                             NearestKeys& out) {
-      orcaPassLanes<lanes::Avx2>(a, indices, runs, self, selfIndex, neighborDist, nearest, out);
-    }
-  };
-  if (lanes::wide()) return {&Avx2::orcaPass};
-  return {&Baseline::orcaPass};
-}
-
 // preferredAndCorrectedLanes, lane for lane; lanes past the batch compute on zeros and are not stored.
 template <class L>
 CROWDLAB_LANES_INLINE void stagesLanes(const FinaleParams& p, const Vec2& target, const StageInputs& in,
@@ -439,8 +391,8 @@ void FinaleSim::gatherPhase(float dt) {
   const int maxNeighbors = std::clamp(p.orcaMaxNeighbors, 1, orca::kMaxNeighbors);
   const float lodSq = p.lodRadius * p.lodRadius;
   const AxisState axes{posX_.data(), posY_.data(), velX_.data(), velY_.data()};
-  const LaneKernels kernels = laneKernels();
   const BoidsBounds bounds = finaleBounds(p);
+  const float orcaRangeSq = p.orcaNeighborDist * p.orcaNeighborDist;
   const auto stages = lanes::wide() ? &stagesAvx2 : &stagesBaseline;
   // The query block: the agent's cell and the rings of cells the radius needs (the same for all).
   const auto rings = grid_.rings(radius, SearchMode::AutoRings);
@@ -500,17 +452,18 @@ void FinaleSim::gatherPhase(float dt) {
         const CandidateAxes<2> sumAxes{{scanAxes.x, scanAxes.y}, {scanAxes.vx, scanAxes.vy}};
         uint32_t scanned = 0;
         int close = 0;
-        const BoidsAccum<2> acc = laneSums<2>(pos, sumAxes, scan, false, world.size, bounds, scanned, &close);
+        // ORCA's neighbours come from the same pass: the nearest within the neighbour distance.
+        const NearKeysRequest keys{&near, inBuffer ? gathered.index : nullptr, uint32_t(k), orcaRangeSq,
+                                   neighborCapacity_};
+        const BoidsAccum<2> acc =
+            laneSums<2>(pos, sumAxes, scan, false, world.size, bounds, scanned, &close, orcaTier ? &keys : nullptr);
         sums.separation = acc.separationSum;
         sums.velocitySum = acc.velocitySum;
         sums.offsetSum = acc.offsetSum;
         sums.count = acc.perceivedCount;
         closeNeighbors = uint32_t(std::max(close - 1, 0));  // the agent itself is among the candidates
       }
-      near.count = 0;
-      if (orcaTier)
-        kernels.orcaPass(scanAxes, inBuffer ? gathered.index : nullptr, scan, pos, uint32_t(k), p.orcaNeighborDist,
-                         neighborCapacity_, near);
+      if (!orcaTier) near.count = 0;
       const int kept = orca::keptNeighbors(near.count, maxNeighbors, reachSq, [&](int m) { return near.distSq(m); });
       std::copy_n(near.index, kept, &neighborIndex_[k * size_t(neighborCapacity_)]);
       neighborCount_[k] = uint8_t(kept);

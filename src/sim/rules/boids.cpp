@@ -8,12 +8,18 @@ namespace sim {
 
 namespace {
 
+// What a pass collects besides the sums.
+enum class Extras { None, Close, CloseAndKeys };
+
 // OneRadius: perception, alignment and cohesion all take in the whole search radius (the default),
-// so one mask serves the three of them. Close: count candidates within bounds.close.
-template <class L, int D, bool MinImage, bool OneRadius, SeparationLaw Law, bool Close>
+// so one mask serves the three of them. Close: count candidates within bounds.close; Keys: also the
+// nearest candidates (NearKeysRequest).
+template <class L, int D, bool MinImage, bool OneRadius, SeparationLaw Law, Extras Extra>
 CROWDLAB_LANES_INLINE BoidsAccum<D> sumsOverRuns(const Vec<D>& self, const CandidateAxes<D>& axes,
                                                  std::span<const CandidateRun<D>> runs, const Vec<D>& worldSize,
-                                                 const BoidsBounds& t, uint32_t& checks, int& closeCount) {
+                                                 const BoidsBounds& t, uint32_t& checks, int& closeCount,
+                                                 const NearKeysRequest* nearKeys) {
+  constexpr bool Close = Extra != Extras::None, Keys = Extra == Extras::CloseAndKeys;
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
   const float* const* axis = axes.position;
@@ -34,6 +40,9 @@ CROWDLAB_LANES_INLINE BoidsAccum<D> sumsOverRuns(const Vec<D>& self, const Candi
   Ints perceived = L::splat(int32_t(0)), separated = perceived, aligned = perceived, cohered = perceived,
        close = perceived;
   uint32_t candidates = 0;
+  const Floats keyRange = L::splat(Keys ? nearKeys->rangeSq : 0.0f);
+  const Ints keySelf = L::splat(int32_t(Keys ? nearKeys->self : 0u)), laneIndex = L::laneIndex();
+  if constexpr (Keys) nearKeys->keys->count = 0;
   for (const CandidateRun<D>& run : runs) {
     candidates += run.end - run.begin;
     Floats shift[D];
@@ -75,6 +84,13 @@ CROWDLAB_LANES_INLINE BoidsAccum<D> sumsOverRuns(const Vec<D>& self, const Candi
         cohered -= coh;
       }
       if constexpr (Close) close -= live & (d2 <= closeR);
+      if constexpr (Keys) {
+        const Ints slot = laneIndex + L::splat(int32_t(j));
+        const Ints index = nearKeys->indices ? L::load(nearKeys->indices + j) : slot;
+        // Every register appended, most without a key: a branch here would mispredict.
+        nearKeys->keys->template append<L>(d2, index, L::bits(live & (d2 <= keyRange) & (index != keySelf)),
+                                           nearKeys->keep);
+      }
     };
     uint32_t j = run.begin;
     for (; j + lanes::kLanes <= run.end; j += lanes::kLanes) lanesAt(j, L::allLanes());
@@ -93,46 +109,55 @@ CROWDLAB_LANES_INLINE BoidsAccum<D> sumsOverRuns(const Vec<D>& self, const Candi
   acc.alignmentCount = OneRadius ? acc.perceivedCount : L::sum(aligned);
   acc.cohesionCount = OneRadius ? acc.perceivedCount : L::sum(cohered);
   if constexpr (Close) closeCount = L::sum(close);
+  if constexpr (Keys) nearKeys->keys->template selectNearest<L>(nearKeys->keep);
   return acc;
 }
 
 // Picks the variant, one choice at a time: minimum image per agent or not, one radius for three
-// rules or not, the push, counting close candidates or not.
+// rules or not, the push; then what else the pass collects.
 template <class L, int D, bool... Chosen>
 CROWDLAB_LANES_INLINE BoidsAccum<D> pickSums(const Vec<D>& self, const CandidateAxes<D>& axes,
                                              std::span<const CandidateRun<D>> runs, bool minImage,
                                              const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks,
-                                             int& close, bool countClose) {
+                                             int& close, Extras extra, const NearKeysRequest* nearKeys) {
   constexpr size_t kChosen = sizeof...(Chosen);
-  const bool oneRadius = t.perceived >= t.search && t.alignment >= t.search && t.cohesion >= t.search;
-  const bool next = kChosen == 0 ? minImage
-                    : kChosen == 1 ? oneRadius
-                    : kChosen == 2 ? t.law == SeparationLaw::LinearFade
-                                   : countClose;
-  if constexpr (kChosen == 4) {
+  if constexpr (kChosen == 3) {
     constexpr bool kFlags[] = {Chosen...};
-    return sumsOverRuns<L, D, kFlags[0], kFlags[1],
-                        kFlags[2] ? SeparationLaw::LinearFade : SeparationLaw::InverseDistance, kFlags[3]>(
-        self, axes, runs, worldSize, t, checks, close);
+    constexpr SeparationLaw kLaw = kFlags[2] ? SeparationLaw::LinearFade : SeparationLaw::InverseDistance;
+    switch (extra) {
+      case Extras::None:
+        return sumsOverRuns<L, D, kFlags[0], kFlags[1], kLaw, Extras::None>(self, axes, runs, worldSize, t, checks,
+                                                                              close, nearKeys);
+      case Extras::Close:
+        return sumsOverRuns<L, D, kFlags[0], kFlags[1], kLaw, Extras::Close>(self, axes, runs, worldSize, t, checks,
+                                                                               close, nearKeys);
+      default:
+        return sumsOverRuns<L, D, kFlags[0], kFlags[1], kLaw, Extras::CloseAndKeys>(self, axes, runs, worldSize, t,
+                                                                                      checks, close, nearKeys);
+    }
   } else {
-    return next ? pickSums<L, D, Chosen..., true>(self, axes, runs, minImage, worldSize, t, checks, close, countClose)
-                : pickSums<L, D, Chosen..., false>(self, axes, runs, minImage, worldSize, t, checks, close, countClose);
+    const bool oneRadius = t.perceived >= t.search && t.alignment >= t.search && t.cohesion >= t.search;
+    const bool next = kChosen == 0 ? minImage : kChosen == 1 ? oneRadius : t.law == SeparationLaw::LinearFade;
+    return next ? pickSums<L, D, Chosen..., true>(self, axes, runs, minImage, worldSize, t, checks, close, extra,
+                                                  nearKeys)
+                : pickSums<L, D, Chosen..., false>(self, axes, runs, minImage, worldSize, t, checks, close, extra,
+                                                   nearKeys);
   }
 }
 
 template <int D>
 BoidsAccum<D> sumsBaseline(const Vec<D>& self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
                            bool minImage, const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks,
-                           int& close, bool countClose) {
-  return pickSums<lanes::Baseline, D>(self, axes, runs, minImage, worldSize, t, checks, close, countClose);
+                           int& close, Extras extra, const NearKeysRequest* nearKeys) {
+  return pickSums<lanes::Baseline, D>(self, axes, runs, minImage, worldSize, t, checks, close, extra, nearKeys);
 }
 
 template <int D>
 CROWDLAB_LANES_AVX2 BoidsAccum<D> sumsAvx2(const Vec<D>& self, const CandidateAxes<D>& axes,
                                            std::span<const CandidateRun<D>> runs, bool minImage,
                                            const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks,
-                                           int& close, bool countClose) {
-  return pickSums<lanes::Avx2, D>(self, axes, runs, minImage, worldSize, t, checks, close, countClose);
+                                           int& close, Extras extra, const NearKeysRequest* nearKeys) {
+  return pickSums<lanes::Avx2, D>(self, axes, runs, minImage, worldSize, t, checks, close, extra, nearKeys);
 }
 
 template <class L, int D>
@@ -257,11 +282,12 @@ CROWDLAB_LANES_AVX2 void integrateAvx2(std::span<const BoidsAccum<D>> sums, uint
 template <int D>
 BoidsAccum<D> laneSums(const Vec<D>& self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
                        bool minImage, const Vec<D>& worldSize, const BoidsBounds& bounds, uint32_t& checks,
-                       int* closeCount) {
+                       int* closeCount, const NearKeysRequest* nearKeys) {
   int close = 0;
+  const Extras extra = !closeCount ? Extras::None : nearKeys && nearKeys->keys ? Extras::CloseAndKeys : Extras::Close;
   const BoidsAccum<D> acc =
-      lanes::wide() ? sumsAvx2<D>(self, axes, runs, minImage, worldSize, bounds, checks, close, closeCount != nullptr)
-                    : sumsBaseline<D>(self, axes, runs, minImage, worldSize, bounds, checks, close, closeCount != nullptr);
+      lanes::wide() ? sumsAvx2<D>(self, axes, runs, minImage, worldSize, bounds, checks, close, extra, nearKeys)
+                    : sumsBaseline<D>(self, axes, runs, minImage, worldSize, bounds, checks, close, extra, nearKeys);
   if (closeCount) *closeCount = close;
   return acc;
 }
@@ -280,8 +306,8 @@ template void integrateLanes<2>(std::span<const BoidsAccum<2>>, uint32_t, const 
 template void integrateLanes<3>(std::span<const BoidsAccum<3>>, uint32_t, const CandidateAxes<3>&, const BoidsParams&,
                                 float, const World<3>&, Vec<3>*, Vec<3>*);
 template BoidsAccum<2> laneSums<2>(const Vec<2>&, const CandidateAxes<2>&, std::span<const CandidateRun<2>>, bool,
-                                   const Vec<2>&, const BoidsBounds&, uint32_t&, int*);
+                                   const Vec<2>&, const BoidsBounds&, uint32_t&, int*, const NearKeysRequest*);
 template BoidsAccum<3> laneSums<3>(const Vec<3>&, const CandidateAxes<3>&, std::span<const CandidateRun<3>>, bool,
-                                   const Vec<3>&, const BoidsBounds&, uint32_t&, int*);
+                                   const Vec<3>&, const BoidsBounds&, uint32_t&, int*, const NearKeysRequest*);
 
 }  // namespace sim

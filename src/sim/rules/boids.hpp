@@ -9,6 +9,7 @@
 #include <limits>
 #include <span>
 #include "sim/core/math.hpp"
+#include "sim/core/nearest_keys.hpp"
 #include "sim/core/world.hpp"
 
 namespace sim {
@@ -131,6 +132,17 @@ struct BoidsBounds {
   }
 };
 
+// What laneSums also collects on the same pass when asked (the finale's ORCA neighbour lists): the
+// `keep` nearest candidates within rangeSq (<=), other than agent `self`, as NearestKeys. Slots name
+// agents through `indices` (null: a slot is its agent's index), in increasing order.
+struct NearKeysRequest {
+  NearestKeys* keys = nullptr;
+  const uint32_t* indices = nullptr;
+  uint32_t self = 0;
+  float rangeSq = 0.0f;
+  int keep = 0;
+};
+
 // The sums of the agent at `self` over every candidate of `runs`: the same neighbours and tests as
 // accumulateNeighbor without the field of view (for InverseDistance), a register of lanes at a time
 // with masks instead of branches. A candidate at distance 0 (the agent itself, when it is among
@@ -138,12 +150,12 @@ struct BoidsBounds {
 // thread count and instruction set (lanes.hpp). `minImage`: offsets take the minimum image on a
 // torus of `worldSize` per candidate (a block that wraps onto itself) instead of the run's shift.
 // `checks` gets the candidates other than the agent, `closeCount` (if asked for) those within
-// bounds.close. This is the one place the boids neighbourhood sums are written in lanes (boids,
+// bounds.close, `nearKeys` (if asked for, with closeCount) the nearest candidates. This is the one place the boids neighbourhood sums are written in lanes (boids,
 // spatial hash and gpu scenes' CPU flock, the murmuration, the finale).
 template <int D>
 BoidsAccum<D> laneSums(const Vec<D>& self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
                        bool minImage, const Vec<D>& worldSize, const BoidsBounds& bounds, uint32_t& checks,
-                       int* closeCount = nullptr);
+                       int* closeCount = nullptr, const NearKeysRequest* nearKeys = nullptr);
 
 // boidsAcceleration then integrate for `sums.size()` (at most kBoidsLaneBatch) consecutive agents
 // first, first + 1, ... at once, an agent a lane (boids.cpp). The same operations in the same order,
