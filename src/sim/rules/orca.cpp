@@ -168,9 +168,14 @@ CROWDLAB_LANES_INLINE void buildLanes(PlaneSet* programs, BatchLanes& b, std::sp
                step = L::splat(dt), arcChange = L::splat(radius / params.tau), overlapChange = L::splat(radius / dt),
                half = L::splat(0.5f), ownX = L::load(b.velocityX), ownY = L::load(b.velocityY);
   alignas(32) float pointX[kL], pointY[kL], normalX[kL], normalY[kL];
+  HalfPlane* items[kL];
+  for (int l = 0; l < kL; ++l) items[l] = b.hasNeighbors >> l & 1u ? programs[l].items.data() : nullptr;
   auto place = [&](int l, int at, PlaneKind kind) CROWDLAB_LANES_INLINE_LAMBDA {
-    if (at < kMaxPlanes) programs[l].items[size_t(at)] = {{pointX[l], pointY[l]}, {normalX[l], normalY[l]}, kind};
+    if (at < kMaxPlanes) items[l][at] = {{pointX[l], pointY[l]}, {normalX[l], normalY[l]}, kind};
   };
+  const Ints selfIndex = L::asInts(L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA {
+    return std::bit_cast<float>(b.self[l]);
+  }));
   auto keep = [&](Floats px, Floats py, Floats nx, Floats ny) CROWDLAB_LANES_INLINE_LAMBDA {
     std::memcpy(pointX, &px, sizeof px);
     std::memcpy(pointY, &py, sizeof py);
@@ -186,8 +191,10 @@ CROWDLAB_LANES_INLINE void buildLanes(PlaneSet* programs, BatchLanes& b, std::sp
         L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return velocities[b.neighbor[l][at(l)]].x; });
     const Floats otherY =
         L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return velocities[b.neighbor[l][at(l)]].y; });
-    const Floats tie = L::fromLanes(
-        [&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return b.self[l] < b.neighbor[l][at(l)] ? 1.0f : -1.0f; });
+    // (Indices ride in float lanes as bits, to be compared as integers: all are below 2^31.)
+    const Ints other = L::asInts(L::fromLanes(
+        [&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return std::bit_cast<float>(b.neighbor[l][at(l)]); }));
+    const Floats tie = L::choose(selfIndex < other, L::splat(1.0f), L::splat(-1.0f));
     unsigned live = 0;
     for (int l = 0; l < kL; ++l) live |= unsigned(m <= b.last[l]) << l;
     live &= b.hasNeighbors;
