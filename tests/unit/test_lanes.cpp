@@ -2,6 +2,7 @@
 // kernels, and the portable fallback, give the same bits.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -205,4 +206,31 @@ TEST(Lanes, IntegrateGivesTheScalarRulesBits2D) {
 TEST(Lanes, IntegrateGivesTheScalarRulesBits3D) {
   expectLanesIntegrateLikeTheScalarRules<3>(Boundary::Wrap);
   expectLanesIntegrateLikeTheScalarRules<3>(Boundary::Bounce);
+}
+
+namespace {
+// A register built lane by lane, then its chosen lanes moved to the front.
+template <class L>
+std::vector<float> compressed(unsigned bits) {
+  const typename L::Floats v = L::fromLanes([](int l) { return 10.0f + float(l); });
+  const typename L::Floats moved = L::asFloats(L::permute(L::asInts(v), L::compressOrder(bits)));
+  float out[lanes::kLanes];
+  std::memcpy(out, &moved, sizeof out);
+  return std::vector<float>(out, out + std::popcount(bits));
+}
+}  // namespace
+
+// fromLanes, compressOrder and permute (NearestKeys' append, buildPrograms' inputs) on every kind:
+// the chosen lanes, in order, for every set of lanes.
+TEST(Lanes, ChosenLanesMoveToTheFrontInOrderOnEveryKind) {
+  for (unsigned bits = 0; bits < 256; ++bits) {
+    std::vector<float> expected;
+    for (int l = 0; l < lanes::kLanes; ++l)
+      if (bits >> l & 1u) expected.push_back(10.0f + float(l));
+    ASSERT_EQ(compressed<lanes::Baseline>(bits), expected) << bits;
+    ASSERT_EQ(compressed<lanes::Portable>(bits), expected) << bits;
+#if CROWDLAB_LANES_VECTOR
+    ASSERT_EQ(compressed<lanes::Wide>(bits), expected) << bits;
+#endif
+  }
 }
