@@ -7,8 +7,8 @@ For each scene it serves SITE_DIR on a free localhost port, opens index.html?sce
 the app has stepped, takes a screenshot (OUT_DIR/web-NAME.png) and checks that
   - the world area shows agents' colours (a blank or single-colour canvas fails),
   - the page's console has no errors and no uncaught exceptions,
-and once that a parameter given in the URL reaches the simulation (window.crowdlab.state()). It also
-prints the gzip size of crowdlab.wasm + crowdlab.js (must stay under 4 MB) and how long the first,
+and once that a parameter given in the URL reaches the simulation (window.crowdlab.state()) and that
+?claim=ID opens the experiment. It also prints the gzip size of crowdlab.wasm + crowdlab.js (must stay under 4 MB) and how long the first,
 uncached load took until the app ran (must stay under 3 s).
 Chromium is driven over --remote-debugging-pipe (the DevTools protocol on two pipes), so nothing
 beyond Python's standard library and Pillow is needed. Exit code 0 when every check passes.
@@ -205,6 +205,16 @@ def main():
         if params.get("groupSize") != 40 or abs(float(params.get("width", 0)) - 2.5) > 1e-6 or (state or {}).get("agents") != 80:
             failures.append(f"URL parameters did not reach the scene: {state}")
         failures += [f"url parameters: {e}" for e in browser.errors()]
+
+        # ?claim=ID opens straight into the experiment, as `crowdlab --claim ID` does on the desktop.
+        claim_id = "boids.separation-scatters"
+        state, _ = open_page(f"?claim={claim_id}", min_steps=2)
+        experiment = (state or {}).get("experiment", {})
+        print(f"?claim={claim_id}: the page reports the experiment {experiment.get('claim')!r}, "
+              f"banner {experiment.get('banner')!r}")
+        if experiment.get("claim") != claim_id or not experiment.get("banner"):
+            failures.append(f"?claim= did not start the experiment: {state}")
+        failures += [f"claim parameter: {e}" for e in browser.errors()]
 
         # Touch, as on a phone: one finger dragging orbits the 3D camera; two fingers pinch to zoom.
         browser.call("Emulation.setTouchEmulationEnabled", session=True, enabled=True, maxTouchPoints=5)
