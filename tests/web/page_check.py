@@ -8,8 +8,8 @@ the app has stepped, takes a screenshot (OUT_DIR/web-NAME.png) and checks that
   - the world area shows agents' colours (a blank or single-colour canvas fails),
   - the page's console has no errors and no uncaught exceptions,
 and once that a parameter given in the URL reaches the simulation (window.crowdlab.state()) and that
-?claim=ID opens the experiment. It also prints the gzip size of crowdlab.wasm + crowdlab.js (must stay under 4 MB) and how long the first,
-uncached load took until the app ran (must stay under 3 s).
+?claim=ID opens the experiment. It also prints the gzip size of crowdlab.wasm + crowdlab.js (must
+stay under 4 MB) and how long the first, uncached load took until the app ran (must stay under 3 s).
 Chromium is driven over --remote-debugging-pipe (the DevTools protocol on two pipes), so nothing
 beyond Python's standard library and Pillow is needed. Exit code 0 when every check passes.
 """
