@@ -19,6 +19,12 @@ namespace {
 using sim::Vec2;
 using Clock = std::chrono::steady_clock;
 
+// The agents' colours, one definition for the view and the legend.
+uint32_t densityColor(float crush) { return render::hueColor(0.62f - 0.62f * crush, 0.7f, 0.95f); }  // 0 open .. 1 crush
+uint32_t headingColor(float turns) { return render::hueColor(turns, 0.35f, 0.95f); }  // turns: atan2 / 2 pi
+constexpr uint32_t kOrcaTierColor = render::colors::cyan, kBoidsTierColor = render::colors::orange;
+constexpr uint32_t kTargetColor = render::colors::yellow;
+
 constexpr int kDropCount = 30;  // obstacles per "Drop obstacles"
 constexpr int kMaxThreads = 64;  // the threads parameter's range; more than the cores run on all of them
 
@@ -153,9 +159,9 @@ class Finale final : public scenes::Scene {
     agents.instances.resize(pos.size());
     sim::parallelFor(pos.size(), [&](size_t k) {
       uint32_t color;
-      if (s_.colorBy == 0) color = hueColor(0.62f - 0.62f * std::min(1.0f, float(neighbors[k]) / full), 0.7f, 0.95f);
-      else if (s_.colorBy == 1) color = tier[k] ? colors::cyan : colors::orange;
-      else color = hueColor(std::atan2(vel[k].y, vel[k].x) / 6.2831853f, 0.35f, 0.95f);
+      if (s_.colorBy == 0) color = densityColor(std::min(1.0f, float(neighbors[k]) / full));
+      else if (s_.colorBy == 1) color = tier[k] ? kOrcaTierColor : kBoidsTierColor;
+      else color = headingColor(std::atan2(vel[k].y, vel[k].x) / 6.2831853f);
       const Vec2 heading = glm::dot(vel[k], vel[k]) > 1e-6f ? vel[k] : Vec2{1.0f, 0.0f};
       agents.instances[k] = {glm::vec3(pos[k], 0.0f), glm::vec3(heading, 0.0f), length, 0.0f, color};
     }, 4096);
@@ -166,9 +172,9 @@ class Finale final : public scenes::Scene {
     const Vec2 t = sim_.target;
     const float mark = 16.0f / std::max(ctx ? ctx->camera2D.zoom : 1.0f, 1e-3f);  // about 16 pixels: seen from the back row
     debug.disk(t, 0.45f * mark, rgba(255, 235, 60, 200));
-    debug.circle(t, 0.8f * mark, colors::yellow);
-    debug.line(t - Vec2{mark, 0}, t + Vec2{mark, 0}, colors::yellow);
-    debug.line(t - Vec2{0, mark}, t + Vec2{0, mark}, colors::yellow);
+    debug.circle(t, 0.8f * mark, kTargetColor);
+    debug.line(t - Vec2{mark, 0}, t + Vec2{mark, 0}, kTargetColor);
+    debug.line(t - Vec2{0, mark}, t + Vec2{0, mark}, kTargetColor);
     if (p.orca && p.lod) debug.circle(t, p.lodRadius, rgba(60, 220, 230, 160));
     if (const auto i = selectedIndex()) markSelected(agents, debug, *i);
     lastDrawEnd_ = Clock::now();
@@ -202,6 +208,13 @@ class Finale final : public scenes::Scene {
     ImGui::Text("tiers: ORCA %.0f   boids %.0f%s", metrics_["orca_tier"], metrics_["boids_tier"],
                 p.orca && p.lod ? "" : "   (level of detail off)");
     ImGui::TextDisabled("move the cursor over the view: the crowd chases it");
+    // What the colours mean, for the colouring chosen below (and the marks every colouring shares).
+    if (s_.colorBy == 0) scenes::legend({{"in the open", densityColor(0.0f)}, {"in a crush", densityColor(1.0f)}});
+    else if (s_.colorBy == 1) scenes::legend({{"ORCA tier", kOrcaTierColor}, {"boids tier", kBoidsTierColor}});
+    else  // y grows downwards on screen
+      scenes::legend({{"moving right", headingColor(0.0f)}, {"down", headingColor(0.25f)}, {"left", headingColor(0.5f)},
+                      {"up", headingColor(0.75f)}});
+    scenes::legend({{"target", kTargetColor}, {"selected (N, F follows)", kSelectedAgentColor}});
 
     scenes::sectionTitle("Where a frame's time goes (ms)");
     phaseBars();

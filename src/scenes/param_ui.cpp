@@ -52,11 +52,18 @@ void sectionTitle(const char* title) {
 }
 
 void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries) {
+  // A swatch in the colour (opaque, whatever its alpha) and the name in the text colour: a dark
+  // colour stays readable on the dark panel, and the swatch grows with the UI scale.
+  const float side = 0.8f * ImGui::GetTextLineHeight();
   bool first = true;
   for (const auto& [name, color] : entries) {
     if (!first) ImGui::SameLine();
     first = false;
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", name);  // RGBA8 packs as IM_COL32 does
+    ImVec4 swatch = ImGui::ColorConvertU32ToFloat4(color);  // RGBA8 packs as IM_COL32 does
+    swatch.w = 1.0f;
+    ImGui::ColorButton(name, swatch, ImGuiColorEditFlags_NoTooltip, ImVec2(side, side));
+    ImGui::SameLine(0.0f, 0.3f * side);
+    ImGui::TextUnformatted(name);
   }
 }
 

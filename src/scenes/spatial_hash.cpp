@@ -75,11 +75,6 @@ uint32_t heatColor(float t) {
   return render::rgbaf(c.x, c.y, c.z, 0.6f);
 }
 
-ImVec4 imColor(uint32_t c) {  // opaque, whatever c's alpha: a legend swatch
-  const glm::vec4 v = render::unpackRgba(c);
-  return ImVec4(v.x, v.y, v.z, 1.0f);
-}
-
 class SpatialHash final : public scenes::Scene {
  public:
   SpatialHash() {
@@ -215,14 +210,8 @@ class SpatialHash final : public scenes::Scene {
     occupancyPanel();
 
     scenes::sectionTitle("Hover an agent");
-    legend(kOwnCellColor, "its cell");
-    ImGui::SameLine();
-    legend(kSearchedCellColor, "cells searched");
-    legend(kCandidateColor, "candidates checked");
-    ImGui::SameLine();
-    legend(kNeighborColor, "neighbours");
-    ImGui::SameLine();
-    legend(kMissedColor, "missed");
+    scenes::legend({{"its cell", kOwnCellColor}, {"cells searched", kSearchedCellColor}});
+    scenes::legend({{"candidates checked", kCandidateColor}, {"neighbours", kNeighborColor}, {"missed", kMissedColor}});
     if (hover_.id != kNone) {
       ImGui::Text("agent #%u, cell (%d, %d): %d cells searched", hover_.id, hover_.cell.x, hover_.cell.y, hover_.cellsSearched);
       ImGui::Text("%u checks, %u neighbours, %u missed", hover_.checks, hover_.neighbors, hover_.missed);
@@ -561,12 +550,6 @@ class SpatialHash final : public scenes::Scene {
     ImGui::TextWrappedV(format, args);
     ImGui::PopStyleColor();
     va_end(args);
-  }
-
-  static void legend(uint32_t color, const char* text) {
-    ImGui::ColorButton(text, imColor(color), ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(text);
   }
 
   SceneSettings s_{};

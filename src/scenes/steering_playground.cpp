@@ -173,6 +173,7 @@ class SteeringPlayground final : public scenes::Scene {
     scenes::sectionTitle("Legend");
     scenes::legend({{"target", kTargetColor}, {"quarry", kQuarryColor}, {"obstacle", kObstacleColor}, {"avoiding", kAvoidingColor}});
     scenes::legend({{"leader", render::colors::yellow}, {"velocity", kActualColor}, {"desired", kDesiredColor}, {"slot", kSlotColor}});
+    scenes::legend({{"selected (N, F follows)", kSelectedAgentColor}});
     if (world_.params.seek && world_.params.arrive && !world_.params.formation && !world_.params.separate)
       ImGui::TextDisabled("(separation off: arrivers stack on the target)");
 
