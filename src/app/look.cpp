@@ -97,18 +97,28 @@ std::string styleSizes() {
   return out;
 }
 
+namespace {
+ImFont* theBannerFont = nullptr;
+// The banner's text height on a 1080-line display (3.6 % of it, scene_panel.cpp), in points.
+constexpr float kBannerPoints = 39.0f;
+}  // namespace
+
+ImFont* bannerFont() { return theBannerFont ? theBannerFont : ImGui::GetFont(); }
+
 void applyLook(const LookChoice& look, float pixelsPerPoint) {
   const float scale = std::clamp(look.uiScale, 1.0f, 3.0f);
   pixelsPerPoint = std::max(1.0f, pixelsPerPoint);
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  const float points = 15.0f * scale;
+  const float points = 15.0f * scale, bannerPoints = std::max(kBannerPoints, 2.0f * points);
   ImFont* font = nullptr;
+  theBannerFont = nullptr;
   for (const char* path : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/System/Library/Fonts/SFNS.ttf",
                            "C:\\Windows\\Fonts\\segoeui.ttf"}) {
     if (std::FILE* f = std::fopen(path, "rb")) {
       std::fclose(f);
-      font = io.Fonts->AddFontFromFileTTF(path, points * pixelsPerPoint);
+      font = io.Fonts->AddFontFromFileTTF(path, points * pixelsPerPoint);  // the first font: the UI's
+      if (font) theBannerFont = io.Fonts->AddFontFromFileTTF(path, bannerPoints * pixelsPerPoint);
       if (font) break;
     }
   }
@@ -117,6 +127,8 @@ void applyLook(const LookChoice& look, float pixelsPerPoint) {
     ImFontConfig config;
     config.SizePixels = 13.0f * scale * pixelsPerPoint;
     io.Fonts->AddFontDefault(&config);
+    config.SizePixels = bannerPoints * pixelsPerPoint;
+    theBannerFont = io.Fonts->AddFontDefault(&config);
   }
   io.FontGlobalScale = 1.0f / pixelsPerPoint;
   ImGui_ImplOpenGL3_DestroyFontsTexture();

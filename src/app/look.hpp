@@ -3,6 +3,8 @@
 #pragma once
 #include <string>
 
+struct ImFont;
+
 namespace app {
 
 struct LookChoice {
@@ -19,6 +21,9 @@ float firstRunUiScale(int displayHeightPixels);
 // then the theme's colours and the scale. Call between frames: the atlas cannot change inside one.
 // `pixelsPerPoint`: drawable pixels per window point (2 on a Retina screen).
 void applyLook(const LookChoice& look, float pixelsPerPoint);
+// The claim banner's font: the UI typeface rasterised at the banner's size (text drawn much larger
+// than its atlas is blurred), or the UI font before applyLook ran.
+ImFont* bannerFont();
 
 // Every size of the current style, as "name=value" pairs: a fresh start and any sequence of changes
 // that ends at the same choice print the same line (tests, bug reports).

@@ -188,7 +188,7 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
   // Centred over the world's view, between the docked HUD and the scene panel: one line when it fits,
   // else the claim over the status, each wrapped to the view's width.
   ImGuiIO& io = ImGui::GetIO();
-  ImFont* font = ImGui::GetFont();
+  ImFont* font = bannerFont();
   const float left = DockLayout::hudWidth(), right = io.DisplaySize.x - DockLayout::panelWidth();
   const float room = std::max(right - left - 24.0f, 100.0f);
   const float size = std::max(ImGui::GetFontSize() * 2.0f, io.DisplaySize.y * 0.036f);
