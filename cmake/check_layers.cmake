@@ -2,6 +2,7 @@
 #   sim     -> the standard library, GLM, oneTBB (no render, scenes, app, ImGui, GL, SDL)
 #   render  -> sim (no scenes, app)
 #   bench   -> sim only
+#   experiments -> sim, scenes (no render, app, GL, SDL)
 # Inside sim: core -> core; rules -> core, rules; models -> core, rules.
 # Run: cmake -DSRC=<repo>/src -P check_layers.cmake
 set(rules
@@ -9,7 +10,8 @@ set(rules
   "sim/rules|sim/models/|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
   "sim/models|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
   "render|scenes/|app/|bench/"
-  "bench|render/|scenes/|app/|imgui|SDL|glad|GL/")
+  "bench|render/|scenes/|app/|imgui|SDL|glad|GL/"
+  "experiments|render/|app/|bench/|SDL|glad|GL/")
 set(bad 0)
 foreach(rule IN LISTS rules)
   string(FIND "${rule}" "|" bar)

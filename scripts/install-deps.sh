@@ -7,7 +7,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libsdl2-dev libimgui-dev libstb-dev libfreetype-dev libglm-dev python3-glad libtbb-dev
-  libgtest-dev nlohmann-json3-dev libnanoflann-dev libgl-dev
+  libgtest-dev nlohmann-json3-dev libnanoflann-dev libgl-dev libeigen3-dev
+  parallel  # tests of sweep shards run them through GNU parallel
   fonts-dejavu-core
   xvfb xauth libgl1-mesa-dri apitrace xdotool
   clang libclang-rt-dev
