@@ -32,6 +32,7 @@
 #include "render/atomic_file.hpp"
 #include "render/gl.hpp"
 #include "render/renderer.hpp"
+#include "scenes/digest.hpp"
 
 namespace app {
 namespace {
@@ -202,26 +203,13 @@ class App {
   }
 
  private:
-  // A fingerprint of every agent's position and heading as the scene draws them now (FNV-1a over
-  // the floats' bits): two runs show the same agents exactly when it matches. While a step is in
-  // flight the scene is not read, and the last frame's agents are used.
+  // The agents as the scene draws them now (scenes::agentsDigest). While a step is in flight the
+  // scene is not read, and the last frame's agents are used.
   std::string agentsDigest() {
     render::AgentBatch now;
     render::DebugDraw unused;
     if (stepper_.idle()) scene_->draw(now, unused);
-    const render::AgentBatch& agents = stepper_.idle() ? now : batch_;
-    uint64_t hash = 0xcbf29ce484222325ull;
-    for (const render::AgentInstance& a : agents.instances) {
-      const float values[6] = {a.position.x, a.position.y, a.position.z, a.heading.x, a.heading.y, a.heading.z};
-      for (float v : values) {
-        uint32_t bits = 0;
-        std::memcpy(&bits, &v, sizeof bits);
-        for (int b = 0; b < 4; ++b) hash = (hash ^ ((bits >> (8 * b)) & 0xffu)) * 0x100000001b3ull;
-      }
-    }
-    char text[24];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
-    return text;
+    return scenes::agentsDigest(stepper_.idle() ? now : batch_);
   }
 
   // Scripted runs and recordings take exactly one step per frame, never on the worker.

@@ -2,6 +2,7 @@
 // overlap, nobody inside an obstacle, no NaN), determinism across thread counts, no allocation per
 // step, level of detail, density-aware weights, and the grid against brute force.
 #include <gtest/gtest.h>
+#include "avx2_skip.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -286,6 +287,7 @@ TEST(FinaleSearch, GridAndBruteForceSeeTheSameNeighbours) {
 // The AVX2 (where the CPU has it) and the baseline builds of the lane kernels run the same 8 lanes
 // summed in the same order: the same bits after many steps, with ORCA off and on.
 TEST(FinaleKernels, Avx2AndBaselineLanesGiveTheSameBits) {
+  CROWDLAB_SKIP_WITHOUT_AVX2();
   for (bool orca : {false, true}) {
     SCOPED_TRACE(orca ? "orca" : "boids");
     auto run = [&](bool wide) {

@@ -1,6 +1,7 @@
 // One vector vocabulary (sim/core/lanes.hpp), one result: the AVX2 and baseline builds of the
 // kernels, and the portable fallback, give the same bits.
 #include <gtest/gtest.h>
+#include "avx2_skip.hpp"
 
 #include <bit>
 #include <cmath>
@@ -93,6 +94,7 @@ TEST(Lanes, NameSaysWhatRuns) {
 }
 
 TEST(Lanes, BoidsGridAvx2AndBaselineGiveTheSameBits) {
+  CROWDLAB_SKIP_WITHOUT_AVX2();
   const Flock<2> wide = stepped<2>(NeighborMethod::Grid, true, 3000, 60);
   const Flock<2> baseline = stepped<2>(NeighborMethod::Grid, false, 3000, 60);
   EXPECT_GT(wide.meanNeighbors(), 5.0);
@@ -100,11 +102,13 @@ TEST(Lanes, BoidsGridAvx2AndBaselineGiveTheSameBits) {
 }
 
 TEST(Lanes, BoidsBruteForceAvx2AndBaselineGiveTheSameBits) {
+  CROWDLAB_SKIP_WITHOUT_AVX2();
   expectSameBits(stepped<2>(NeighborMethod::BruteForce, true, 700, 30),
                  stepped<2>(NeighborMethod::BruteForce, false, 700, 30));
 }
 
 TEST(Lanes, Boids3dAvx2AndBaselineGiveTheSameBits) {
+  CROWDLAB_SKIP_WITHOUT_AVX2();
   expectSameBits(stepped<3>(NeighborMethod::Grid, true, 2000, 30), stepped<3>(NeighborMethod::Grid, false, 2000, 30));
 }
 

@@ -1,0 +1,66 @@
+// Results pinned, as Box2D's determinism test pins its hash: every scene's agents after a fixed
+// number of headless steps on a fixed seed, at one and at two threads, must give the digest below.
+// A change that alters a scene's results must update its digest in the same commit and say why in
+// the commit message; a change that should not alter results (a refactor, a faster kernel) keeps
+// them all. The same digest must come from one and two threads, and from the AVX2 and the baseline
+// lanes (where the CPU has AVX2).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include "scene_under_test.hpp"
+#include "scenes/digest.hpp"
+#include "scenes/params.hpp"
+#include "sim/core/lanes.hpp"
+#include "sim/core/parallel.hpp"
+
+namespace {
+
+constexpr int kSteps = 90;
+constexpr uint64_t kSeed = 1;
+
+// scene -> agentsDigest after kSteps steps of 1/60 s on seed kSeed, with the scene's defaults.
+const std::map<std::string, std::string> kPinned = {
+    {"murmuration", "dc1779f4d7058bbd"},
+    {"boids", "7654c5f87098263c"},
+    {"spatial-hash", "f06ce6fdf4034216"},
+    {"orca-corridor", "dca1b0735f2cfdc9"},
+    {"steering", "5ed162c64a42a55b"},
+    {"finale", "7513b2eb33b84aa2"},
+    {"gpu", "fcdf4404a772cc26"},
+};
+
+std::string digestAfterSteps(const std::string& name, int threads, bool wideLanes = true) {
+  sim::ScopedThreadCount count(threads);
+  sim::lanes::setWide(wideLanes);
+  // A scene with its own thread count (the finale) takes it as a parameter.
+  std::vector<std::string> sets;
+  if (scenes::findParam(scenes::findScene(name)->create()->params(), "threads"))
+    sets.push_back("threads=" + std::to_string(threads));
+  scenetest::SceneUnderTest t(name.c_str(), sets, kSeed);
+  t.run(kSteps);
+  render::AgentBatch batch;
+  render::DebugDraw debug;
+  t.scene->draw(batch, debug);
+  sim::lanes::setWide(true);
+  return scenes::agentsDigest(batch);
+}
+
+}  // namespace
+
+TEST(Digests, EveryScenesResultsArePinnedAtOneAndTwoThreads) {
+  std::string table;
+  bool allMatch = true;
+  for (const scenes::SceneEntry& e : scenes::registeredScenes()) {
+    SCOPED_TRACE(e.name);
+    const std::string one = digestAfterSteps(e.name, 1), two = digestAfterSteps(e.name, 2);
+    EXPECT_EQ(one, two) << "the thread count changed the results";
+    EXPECT_EQ(one, digestAfterSteps(e.name, 1, false)) << "the AVX2 and the baseline lanes differ";
+    const auto pinned = kPinned.find(e.name);
+    ASSERT_NE(pinned, kPinned.end()) << "a new scene: pin its digest in kPinned";
+    if (pinned->second != one) allMatch = false;
+    EXPECT_EQ(pinned->second, one) << "results changed: if on purpose, update kPinned and say why in the commit";
+    table += "    {\"" + std::string(e.name) + "\", \"" + one + "\"},\n";
+  }
+  if (!allMatch) std::printf("digests now (for kPinned):\n%s", table.c_str());
+}
