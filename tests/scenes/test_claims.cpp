@@ -119,6 +119,21 @@ TEST(Claims, MustHoldClaimsHoldOnOtherSeeds) {
   }
 }
 
+// Every claim's run, cut to a tenth of a second: the paths MustHoldClaimsHoldOnOtherSeeds takes (the
+// experiment, the steps, the tracker), short enough for the sanitizer stage, which leaves that heavy
+// test out (label `heavy`, tests/CMakeLists.txt).
+TEST(Claims, EveryClaimRunsAFewSteps) {
+  for (const scenes::Claim& c : scenes::allClaims()) {
+    SCOPED_TRACE(c.id);
+    scenes::Claim brief = c;
+    brief.from = 0.0;
+    brief.window = 0.1;
+    const scenes::ClaimRun run = scenes::runClaim(brief, 11, 1.0);
+    ASSERT_TRUE(run.ok) << run.error;
+    EXPECT_EQ(run.also.size(), c.also.size());
+  }
+}
+
 // An experiment button is a full restart: whatever was tuned or run before, the scene is exactly a
 // fresh one put through the same experiment (defaults, preset, starting state).
 TEST(Claims, ExperimentIsAFullRestart) {
