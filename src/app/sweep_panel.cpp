@@ -218,7 +218,7 @@ bool SweepPanel::plot(scenes::Scene& scene) {
     ylo -= 0.5;
   }
   const double ypad = 0.05 * (yhi - ylo);
-  ylo -= ypad;
+  if (ylo != 0.0 || logY) ylo -= ypad;  // a quantity read from 0 keeps 0 at the bottom
   yhi += ypad;
   auto sx = [&](double v) { return p0.x + float((tx(v) - xlo) / (xhi - xlo)) * (p1.x - p0.x); };
   auto sy = [&](double v) { return p1.y - float((ty(v) - ylo) / (yhi - ylo)) * (p1.y - p0.y); };

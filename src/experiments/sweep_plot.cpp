@@ -90,11 +90,16 @@ struct Scale {
 };
 
 // The axis range and ticks for `values` (positive only on a log axis).
-void fitAxis(std::vector<double> values, bool log, Scale& s, std::vector<double>& ticks, bool fromZero) {
+void fitAxis(std::vector<double> values, bool log, Scale& s, std::vector<double>& ticks, bool fromZero,
+             bool wholeDecades = false) {
   if (log) values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !(v > 0); }), values.end());
   if (values.empty()) values = {log ? 1.0 : 0.0, log ? 10.0 : 1.0};
   double lo = *std::min_element(values.begin(), values.end()), hi = *std::max_element(values.begin(), values.end());
   if (log) {
+    if (wholeDecades) {  // the values' axis ends on decades, so both ends carry a number
+      lo = std::pow(10.0, std::floor(std::log10(lo) + 1e-9));
+      hi = std::pow(10.0, std::ceil(std::log10(hi) - 1e-9));
+    }
     ticks = logTicks(lo, hi);
     s.lo = std::min(lo, ticks.front());
     s.hi = std::max(hi, ticks.back());
@@ -283,7 +288,7 @@ std::string sweepSvg(const SweepTable& table, const PlotOptions& options) {
         sx.lo /= 1.15;
         sx.hi *= 1.15;
       }
-      fitAxis(vs, options.logY, sy, yt, true);
+      fitAxis(vs, options.logY, sy, yt, true, true);
       sx.p0 = x0;
       sx.p1 = x1;
       sy.p0 = y1;
