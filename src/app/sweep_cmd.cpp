@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -28,7 +29,7 @@ struct RunFlags {
   std::string csv, plot, builtin;
   int threads = 0;
   size_t shard = 0, shards = 1;  // this run's shard (0-based) of `shards`
-  bool resume = false, listBuiltins = false, merge = false;
+  bool resume = false, listBuiltins = false, merge = false, help = false;
   std::vector<std::string> mergeFiles;
   std::vector<std::string> sweepArgs;  // for experiments::parseSweepArgs
 };
@@ -45,6 +46,10 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
   std::set<std::string> once;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (a == "--help" || a == "-h") {
+      f.help = true;
+      continue;
+    }
     if (a == "--resume" || a == "--list-builtins") {
       (a == "--resume" ? f.resume : f.listBuiltins) = true;
       continue;
@@ -113,6 +118,16 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
   if (!f.plot.empty() && !f.plot.ends_with(".svg")) {
     error = "--plot writes SVG: give a FILE.svg, got " + scenes::quoteText(f.plot);
     return false;
+  }
+  // A figure or table that could not be written at the end would cost the whole run: say so now.
+  for (const std::string* path : {&f.plot, &f.csv}) {
+    if (path->empty()) continue;
+    const std::filesystem::path dir = std::filesystem::path(*path).parent_path();
+    std::error_code ec;
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+      error = "no folder " + scenes::quoteText(dir.string()) + " for " + scenes::quoteText(*path);
+      return false;
+    }
   }
   return true;
 }
@@ -229,6 +244,10 @@ int runSweep(const std::vector<std::string>& args) {
     return 2;
   };
   if (!parseFlags(args, f, error)) return bad(error);
+  if (f.help) {
+    std::printf("%s\n(flags in the README, section Sweeps; `crowdlab --scene NAME --list-params` lists the parameters)\n", kUsage);
+    return 0;
+  }
   if (f.listBuiltins) {
     for (const experiments::BuiltinSweep& b : experiments::builtinSweeps()) {
       std::printf("%-18s %s\n    crowdlab sweep", b.name, b.title);

@@ -167,6 +167,8 @@ TEST(SweepCmd, BadInputIsOneLineAndExitTwo) {
   expectOneLine(base + "--vary wAli=0:1:0.5 --set wAli=1", "sets the varied parameter");
   expectOneLine("--builtin nope", "unknown built-in sweep 'nope'");
   expectOneLine("--merge", "--merge needs");
+  expectOneLine(base + "--vary wAli=0:1:0.5 --plot /no/such/folder/p.svg", "no folder '/no/such/folder'");
+  EXPECT_EQ(runCrowdlab("sweep --help").exitCode, 0);
   // A file that is not this sweep's is refused, and left as it was.
   const std::string dir = apptest::freshDir("sweep-bad");
   {
