@@ -1,6 +1,10 @@
 #include "app/sweep_panel.hpp"
 
 #include <imgui.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -86,6 +90,10 @@ void SweepPanel::start(const experiments::SweepSpec& spec) {
   // All cores but one: the live scene keeps its core and does not stutter.
   const int threads = std::max(1, sim::hardwareThreads() - 1);
   worker_ = std::thread([this, threads] {
+#ifdef __linux__
+    // Below the live scene in the scheduler's eyes: on a busy machine its frames come first.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 5);
+#endif
     experiments::RunOptions o;
     o.threads = threads;
     o.cancel = &cancel_;

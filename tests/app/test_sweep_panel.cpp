@@ -61,11 +61,11 @@ TEST(SweepPanel, StartFillsTheCurveAClickSetsTheValueAndStopCancels) {
   ASSERT_FALSE(start.empty()) << opened.out;
 
   // Start: the jobs run on worker threads while the window keeps drawing; all points come in.
-  const std::string run = open + "click " + start + "\nsleep 14\n" + kScrollDown;
+  const std::string run = open + "click " + start + "\nsleep 20\n" + kScrollDown;
   const apptest::RunResult swept = driven("swept", kArgs, run);
   const int jobs = std::atoi(swept.value("sweep_jobs").c_str());
   ASSERT_GT(jobs, 4) << swept.out;
-  ASSERT_EQ(swept.value("sweep_done"), std::to_string(jobs)) << "the sweep finished within 14 s";
+  ASSERT_EQ(swept.value("sweep_done"), std::to_string(jobs)) << "the sweep finished within 20 s";
   EXPECT_EQ(swept.value("sweep_rows"), std::to_string(jobs));
   const std::string param = swept.value("sweep_param");
   ASSERT_FALSE(param.empty());
