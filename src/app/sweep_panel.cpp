@@ -136,7 +136,9 @@ void SweepPanel::startCustom(scenes::Scene& scene, const std::string& sceneName)
   }
   // Over the live scene's own settings: a sweep asks "what if this one value changed".
   for (const scenes::Param& q : params)
-    if (&q != &p && q.get() != q.defaultValue && !q.noSlider) spec.sets.push_back(std::string(q.name) + "=" + q.valueText());
+    if (&q != &p && q.get() != q.defaultValue)
+      spec.sets.push_back(q.type == scenes::ParamType::Float ? experiments::assignment(q.name, q.get())  // exact
+                                                             : std::string(q.name) + "=" + q.valueText());
   start(spec);
 }
 
