@@ -147,7 +147,9 @@ class Progress {
   void update(size_t done, bool last = false) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0_).count();
     if (!last && !tty_ && elapsed - lastPrinted_ < 5.0) return;
+    if (last && !tty_ && done == lastDone_) return;  // the line is already there
     lastPrinted_ = elapsed;
+    lastDone_ = done;
     const double left = done ? elapsed / double(done) * double(total_ - done) : 0.0;
     std::fprintf(stderr, "%ssweep: %zu/%zu jobs, %s elapsed, %s%s%s", tty_ ? "\r" : "", done, total_,
                  clock(elapsed).c_str(), done ? "about " : "", done ? (clock(left) + " left").c_str() : "starting",
@@ -161,6 +163,7 @@ class Progress {
   bool tty_;
   Clock::time_point t0_;
   double lastPrinted_ = -1e9;
+  size_t lastDone_ = size_t(-1);
 };
 
 std::string withoutMetrics(std::string line, size_t metrics) {
