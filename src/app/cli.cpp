@@ -18,6 +18,8 @@ std::string usage() {
          "  crowdlab --scene NAME --list-params\n"
          "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--mode grid|brute|all] [--csv FILE] [--report]\n"
          "  crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE]\n"
+         "  crowdlab sweep --scene NAME --vary NAME=FROM:TO:STEP [--vary ...] --metric M[,M...] [--csv FILE] [--plot FILE.svg]\n"
+         "                 [--shard I/N] [--resume] ... | --builtin NAME | --list-builtins | --merge A.csv B.csv ...\n"
          "scenes: " +
          scenes::sceneNames() + "\n";
 }
