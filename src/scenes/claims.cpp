@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include "scenes/experiment.hpp"
 #include "scenes/presets.hpp"
 
 namespace scenes {
 
 namespace {
 
-constexpr double kStep = 1.0 / 60.0;
+constexpr double kStep = kExperimentStep;
 
 ClaimRule atLeast(const char* metric, Reduce reduce, double threshold) { return {metric, reduce, 0, true, threshold}; }
 ClaimRule atMost(const char* metric, Reduce reduce, double threshold) { return {metric, reduce, 0, false, threshold}; }
@@ -211,32 +212,10 @@ const Claim* findClaim(const std::string& id) {
 }
 
 bool startExperiment(Scene& scene, const Claim& claim, std::string& error) {
-  const std::span<const Param> params = scene.params();
-  applyDefaults(params);
-  if (*claim.preset) {
-    bool found = false;
-    for (const BuiltinPreset& p : builtinPresets(claim.scene)) {
-      if (std::string(p.file) != claim.preset) continue;
-      found = true;
-      if (!applyBuiltinPreset(params, p, error)) return false;
-    }
-    if (!found) {
-      error = std::string("claim ") + claim.id + ": no built-in preset " + claim.scene + "/" + claim.preset;
-      return false;
-    }
-  }
-  for (const char* s : claim.sets)
-    if (!setParamAssignment(params, s, error)) {
-      error = std::string("claim ") + claim.id + ": " + error;
-      return false;
-    }
-  scene.paramsChanged();
-  scene.reset();
-  if (!scene.startState(claim.start)) {
-    error = std::string("claim ") + claim.id + ": scene " + claim.scene + " has no starting state '" + claim.start + "'";
-    return false;
-  }
-  return true;
+  ExperimentSetup setup{claim.scene, claim.preset, {claim.sets.begin(), claim.sets.end()}, claim.start};
+  if (startSetup(scene, setup, error)) return true;
+  error = std::string("claim ") + claim.id + ": " + error;
+  return false;
 }
 
 // ---- tracking one run ----
@@ -244,6 +223,7 @@ bool startExperiment(Scene& scene, const Claim& claim, std::string& error) {
 void ClaimTracker::begin(const Claim& claim) {
   *this = ClaimTracker();
   claim_ = &claim;
+  rule_ = WindowReduction(claim.rule.reduce, claim.rule.level);
   alsoSum_.assign(claim.also.size(), 0.0);
 }
 
@@ -252,7 +232,7 @@ void ClaimTracker::sample(double time, std::span<const sim::Metric> metrics) {
   const Claim& c = *claim_;
   lastTime_ = time;
   // A step's time is its end: the sample at `from` is the first inside the window (half a step of slack).
-  if (time + 0.5 * kStep < c.from) return;
+  if (!inWindow(time, c.from, c.from + c.window)) return;
   auto find = [&](const char* name, double& out) {
     for (const sim::Metric& m : metrics)
       if (std::string(m.name) == name) { out = m.value; return true; }
@@ -261,17 +241,7 @@ void ClaimTracker::sample(double time, std::span<const sim::Metric> metrics) {
   double v = 0;
   if (find(c.rule.metric, v)) {
     last_ = v;
-    sum_ += v;
-    min_ = any_ ? std::min(min_, v) : v;
-    max_ = any_ ? std::max(max_, v) : v;
-    ++count_;
-    if (v < c.rule.level) {
-      if (belowSince_ < 0) belowSince_ = time;
-      longestBelow_ = std::max(longestBelow_, time - belowSince_);
-    } else {
-      belowSince_ = -1;
-    }
-    any_ = true;
+    rule_.add(time, v);
   }
   bool all = true;
   for (size_t i = 0; i < c.also.size(); ++i) {
@@ -283,17 +253,7 @@ void ClaimTracker::sample(double time, std::span<const sim::Metric> metrics) {
   if (time + 0.5 * kStep >= c.from + c.window) done_ = true;
 }
 
-double ClaimTracker::value() const {
-  if (!claim_ || !any_) return 0.0;
-  switch (claim_->rule.reduce) {
-    case Reduce::Final: return last_;
-    case Reduce::Mean: return sum_ / double(count_);
-    case Reduce::Min: return min_;
-    case Reduce::Max: return max_;
-    case Reduce::LongestBelow: return longestBelow_;
-  }
-  return 0.0;
-}
+double ClaimTracker::value() const { return rule_.any() ? rule_.value() : 0.0; }
 
 bool ruleHolds(const ClaimRule& rule, double value) {
   if (!std::isfinite(value)) return false;

@@ -10,18 +10,10 @@
 #include <span>
 #include <string>
 #include <vector>
+#include "scenes/reduction.hpp"
 #include "scenes/scene.hpp"
 
 namespace scenes {
-
-// How the window's samples of the metric become one number.
-enum class Reduce {
-  Final,         // the last sample
-  Mean,          // the mean over the window
-  Min,
-  Max,
-  LongestBelow,  // the longest unbroken time (seconds) the metric stays below `level`
-};
 
 struct ClaimRule {
   const char* metric;     // a name the scene's metrics() gives
@@ -75,9 +67,10 @@ class ClaimTracker {
 
  private:
   const Claim* claim_ = nullptr;
-  bool done_ = false, any_ = false;
-  double last_ = 0, sum_ = 0, min_ = 0, max_ = 0, belowSince_ = -1, longestBelow_ = 0, lastTime_ = 0;
-  size_t count_ = 0, alsoCount_ = 0;
+  bool done_ = false;
+  WindowReduction rule_;  // the rule's metric over the window
+  double last_ = 0, lastTime_ = 0;
+  size_t alsoCount_ = 0;
   std::vector<double> alsoSum_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 namespace sim {
@@ -14,10 +15,14 @@ void setThreadCount(int) {}
 int threadCount() { return 1; }
 #else
 namespace {
-int gThreads = 0;
-tbb::task_arena* gArena = nullptr;
-// One arena per count, kept: a scoped count switches every step, and a new arena would start its
-// worker threads again each time.
+// Each thread has its own count (setThreadCount acts on the calling thread; a thread that never set one
+// uses all cores): the experiment runner steps many scenes at once, each on its own
+// thread and each on one core, while the live scene keeps the count the user chose.
+thread_local int gThreads = 0;
+thread_local tbb::task_arena* gArena = nullptr;
+// One arena per count, kept and shared by the threads: a scoped count switches every step, and a
+// new arena would start its worker threads again each time.
+std::mutex gArenasMutex;
 std::map<int, std::unique_ptr<tbb::task_arena>>& arenas() {
   static std::map<int, std::unique_ptr<tbb::task_arena>> byCount;
   return byCount;
@@ -30,6 +35,7 @@ void setThreadCount(int threads) {
   int t = threads <= 0 ? hardwareThreads() : threads;
   if (gArena && t == gThreads) return;
   gThreads = t;
+  const std::lock_guard<std::mutex> lock(gArenasMutex);
   auto& slot = arenas()[t];
   if (!slot) slot = std::make_unique<tbb::task_arena>(t);
   gArena = slot.get();

@@ -1,0 +1,162 @@
+#include "experiments/runner.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include "scenes/user_input.hpp"
+#include "sim/core/parallel.hpp"
+#if !CROWDLAB_SERIAL
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+#endif
+
+namespace experiments {
+
+namespace {
+
+struct PreparedScene {
+  scenes::SceneContext ctx;
+  std::unique_ptr<scenes::Scene> scene;
+};
+
+// The scene made and set up for the job, with every metric checked against what it gives.
+bool prepare(const Job& job, PreparedScene& p, std::string& error) {
+  const scenes::SceneEntry* entry = scenes::findScene(job.scene);
+  if (!entry) {
+    error = "unknown scene " + scenes::quoteText(job.scene) + " (scenes: " + scenes::sceneNames() + ")";
+    return false;
+  }
+  if (!(job.from >= 0.0) || !(job.to > 0.0) || !(job.from <= job.to) || job.to > 1e6) {
+    char buf[120];
+    std::snprintf(buf, sizeof buf, "the window %g:%g s is not a span of simulated time from 0 to 1e6 s", job.from,
+                  job.to);
+    error = buf;
+    return false;
+  }
+  p.scene = entry->create();
+  p.scene->seed = job.seed;
+  p.scene->ctx = &p.ctx;
+  if (!scenes::startSetup(*p.scene, job.setup(), error)) return false;
+  std::vector<sim::Metric> given;
+  p.scene->metrics(given);
+  for (const MetricSpec& m : job.metrics) {
+    bool found = false;
+    for (const sim::Metric& g : given) found = found || m.name == g.name;
+    if (!found) {
+      std::string names;
+      for (const sim::Metric& g : given) names += (names.empty() ? "" : ", ") + std::string(g.name);
+      error = "scene " + job.scene + " has no metric " + scenes::quoteText(m.name) + " (metrics: " + names + ")";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string assignment(const std::string& name, double value) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", value);
+  return name + "=" + buf;
+}
+
+int jobSteps(const Job& job) { return int(std::lround(job.to / scenes::kExperimentStep)); }
+
+bool checkJob(const Job& job, std::string& error) {
+  const sim::ScopedThreadCount serial(1);
+  PreparedScene p;
+  return prepare(job, p, error);
+}
+
+Result runJob(const Job& job, const std::atomic<bool>* cancel) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const sim::ScopedThreadCount serial(1);  // one core per job: the runner's parallelism is across jobs
+  Result r;
+  PreparedScene p;
+  if (!prepare(job, p, r.error)) return r;
+  std::vector<scenes::WindowReduction> reductions;
+  for (const MetricSpec& m : job.metrics) reductions.emplace_back(m.reduce, m.level);
+  std::vector<sim::Metric> metrics;
+  const int steps = jobSteps(job);
+  for (int s = 1; s <= steps; ++s) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+      r.cancelled = true;
+      r.error = "cancelled";
+      return r;
+    }
+    p.scene->step(float(scenes::kExperimentStep));
+    p.scene->sampleMetrics();
+    p.ctx.simTime = double(s) * scenes::kExperimentStep;
+    if (!scenes::inWindow(p.ctx.simTime, job.from, job.to)) continue;
+    metrics.clear();
+    p.scene->metrics(metrics);
+    for (size_t k = 0; k < job.metrics.size(); ++k)
+      for (const sim::Metric& m : metrics)
+        if (job.metrics[k].name == m.name) {
+          reductions[k].add(p.ctx.simTime, m.value);
+          break;
+        }
+  }
+  for (const scenes::WindowReduction& w : reductions) r.values.push_back(w.value());
+  r.ok = true;
+  r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+size_t runJobs(std::span<const Job> jobs, const RunOptions& options,
+               const std::function<void(const Result&)>& onResult) {
+  std::mutex mutex;  // guards the delivery below; onResult runs under it
+  std::vector<std::optional<Result>> waiting(options.delivery == Delivery::InJobOrder ? jobs.size() : 0);
+  size_t nextToDeliver = 0, delivered = 0;
+  std::atomic<size_t> nextJob{0};
+  auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
+  auto finish = [&](Result&& r) {
+    if (r.cancelled) return;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (options.delivery == Delivery::AsFinished) {
+      onResult(r);
+      ++delivered;
+      return;
+    }
+    waiting[r.job] = std::move(r);
+    while (nextToDeliver < waiting.size() && waiting[nextToDeliver]) {
+      onResult(*waiting[nextToDeliver]);
+      waiting[nextToDeliver].reset();
+      ++nextToDeliver;
+      ++delivered;
+    }
+  };
+  // Each worker takes the next job in order, so jobs start in order and in-order delivery rarely waits.
+  auto worker = [&] {
+    for (size_t i = nextJob++; i < jobs.size() && !cancelled(); i = nextJob++) {
+      Result r = runJob(jobs[i], options.cancel);
+      r.job = i;
+      finish(std::move(r));
+    }
+  };
+  const int cores = sim::hardwareThreads();
+  int threads = options.threads <= 0 ? cores : options.threads;
+  threads = int(std::min<size_t>(size_t(threads), std::max<size_t>(jobs.size(), 1)));
+#if CROWDLAB_SERIAL
+  (void)threads;
+  worker();
+#else
+  if (threads <= 1) {
+    worker();
+  } else {
+    tbb::task_arena arena(threads);
+    arena.execute([&] {
+      tbb::task_group group;
+      for (int t = 0; t < threads; ++t) group.run(worker);
+      group.wait();
+    });
+  }
+#endif
+  return delivered;
+}
+
+}  // namespace experiments

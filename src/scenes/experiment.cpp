@@ -1,0 +1,34 @@
+#include "scenes/experiment.hpp"
+
+#include "scenes/presets.hpp"
+#include "scenes/user_input.hpp"
+
+namespace scenes {
+
+bool startSetup(Scene& scene, const ExperimentSetup& setup, std::string& error) {
+  const std::span<const Param> params = scene.params();
+  applyDefaults(params);
+  if (!setup.preset.empty()) {
+    bool found = false;
+    for (const BuiltinPreset& p : builtinPresets(setup.scene)) {
+      if (setup.preset != p.file) continue;
+      found = true;
+      if (!applyBuiltinPreset(params, p, error)) return false;
+    }
+    if (!found) {
+      error = "no built-in preset " + setup.scene + "/" + quoteText(setup.preset);
+      return false;
+    }
+  }
+  for (const std::string& s : setup.sets)
+    if (!setParamAssignment(params, s, error)) return false;
+  scene.paramsChanged();
+  scene.reset();
+  if (!scene.startState(setup.start)) {
+    error = "scene " + setup.scene + " has no starting state " + quoteText(setup.start);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace scenes
