@@ -5,6 +5,7 @@
 #include "app/claims_cmd.hpp"
 #include "app/cli.hpp"
 #include "app/setup.hpp"
+#include "app/tune_cmd.hpp"
 #include "bench/bench.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/user_input.hpp"
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
     return bench::run(rest, report ? app::benchReportHeader() : std::string());
   }
   if (!args.empty() && args[0] == "claims") return app::runClaims({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "tune") return app::runTune({args.begin() + 1, args.end()});
   app::Options options;
   std::string error;
   if (!app::parseOptions(args, options, error)) {
