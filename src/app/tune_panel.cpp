@@ -22,6 +22,13 @@ namespace {
 
 constexpr int kTestSeeds = 3;  // held-out seeds the panel scores the best on when a search ends
 
+// Dim text wrapped to the panel's width.
+void dimWrapped(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
 std::string fileSafe(const std::string& name) {
   std::string out;
   for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '-';
@@ -227,7 +234,7 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
   m.seeds = std::clamp(m.seeds, 1, 20);
   ImGui::EndDisabled();
   ImGui::TextWrapped("%s", o.sentence);
-  ImGui::TextDisabled("score: %s", experiments::describeScore(o).c_str());
+  dimWrapped("score: " + experiments::describeScore(o));
 
   if (!running) {
     if (ImGui::Button("Start")) {
@@ -248,14 +255,20 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
   ImGui::SameLine();
   ImGui::TextDisabled("%s", sh.status.c_str());
   if (sh.objective == o.name || sh.history.empty()) m.plot(sh.history);
+  // Both lines always take one line each, so the buttons below stay where they are.
   if (std::isfinite(sh.bestScore))
-    ImGui::Text("best %.4g on %d training seed%s (%ld evaluations, sigma %.3g)", sh.bestScore, m.seeds,
-                m.seeds == 1 ? "" : "s", sh.evaluations, sh.sigma);
-  if (std::isfinite(sh.heldOutBest)) {
+    ImGui::Text("best %.4g (%ld evaluations, sigma %.3g)", sh.bestScore, sh.evaluations, sh.sigma);
+  else
+    ImGui::TextDisabled("no best yet");
+  if (!std::isfinite(sh.heldOutBest)) {
+    ImGui::TextDisabled("held-out seeds: scored when the search ends");
+  } else {
     const bool better = sh.heldOutBest < sh.heldOutStart;
     const Rgb c = readableAccent(better ? Rgb{0.4f, 0.9f, 0.5f} : Rgb{1.0f, 0.55f, 0.4f});
-    ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1), "held-out seeds: start %.4g, tuned %.4g%s", sh.heldOutStart,
-                       sh.heldOutBest, better ? "" : " (no better: fitted to the training seeds)");
+    ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1), "held-out: start %.4g, tuned %.4g%s", sh.heldOutStart,
+                       sh.heldOutBest, better ? "" : " (no better)");
+    if (!better && ImGui::IsItemHovered())
+      ImGui::SetTooltip("The tuned values do not beat the start on seeds the search never saw: they fit the training seeds only.");
   }
   ImGui::BeginDisabled(sh.bestSets.empty());
   if (ImGui::Button("Apply best")) {
@@ -285,7 +298,7 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
     }
   }
   ImGui::EndDisabled();
-  ImGui::TextDisabled("Apply puts the tuned values in; the experiment's own set-up (e.g. N) is not applied.");
+  dimWrapped("Apply puts the tuned values in; the experiment's own set-up (e.g. N) is not applied.");
   if (!m.message.empty()) ImGui::TextWrapped("%s", m.message.c_str());
   ImGui::PopID();
   return changed;

@@ -46,7 +46,7 @@ constexpr const char* kCohNames[kSamples] = {"coh0", "coh1", "coh2", "coh3", "co
 // its description names the command), so "learned" means the trained function until changed.
 constexpr int kLearnedCount = sim::LearnedWeights::kCount;
 constexpr float kLearnedRange = 4.0f;
-constexpr const char* kLearnedPreset = "8-learned-weights.json";
+constexpr const char* kLearnedPreset = "learned-weights.json";
 const char* learnedName(int k) {
   static const std::array<std::string, kLearnedCount> names = [] {
     std::array<std::string, kLearnedCount> n;

@@ -171,3 +171,27 @@ TEST(Tuner, TheTunedPresetLoadsBack) {
   EXPECT_EQ(scenes::findParam(scene.scene->params(), "weights")->valueText(), "learned");
   EXPECT_EQ(text.find("\"N\""), std::string::npos) << "only what was tuned";
 }
+
+// The learned weights the finale ships (its nn* defaults, from assets/presets/finale/learned-weights.json)
+// beat the network of zeros (the constant weights) on held-out seeds of the objective they were
+// trained for.
+TEST(Tuner, TheShippedLearnedWeightsBeatTheConstantWeightsOnHeldOutSeeds) {
+  TuneSettings s;
+  s.scene = "finale";
+  s.objective = "fast-and-safe";
+  s.params = {"learned"};
+  s.budget = 0;
+  s.threads = 2;
+  const Tuner t(s);
+  ASSERT_EQ(t.error(), "");
+  scenetest::SceneUnderTest scene("finale");
+  std::vector<double> shipped;
+  for (const experiments::TunedParam& p : t.params()) shipped.push_back(scenes::findParam(scene.scene->params(), p.name)->defaultValue);
+  double nonZero = 0;
+  for (double w : shipped) nonZero += std::fabs(w);
+  ASSERT_GT(nonZero, 1.0) << "the scene's learned defaults should be the shipped, trained weights";
+  const experiments::Score constant = t.scoreOn(t.startValues(), experiments::kFirstTestSeed + 20, 2, nullptr);
+  const experiments::Score learned = t.scoreOn(shipped, experiments::kFirstTestSeed + 20, 2, nullptr);
+  ASSERT_TRUE(constant.ok && learned.ok);
+  EXPECT_LT(learned.score, 0.5 * constant.score);
+}
