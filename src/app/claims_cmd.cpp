@@ -1,6 +1,7 @@
 #include "app/claims_cmd.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include "experiments/runner.hpp"
 #include "scenes/claims.hpp"
 
 namespace app {
@@ -109,34 +111,78 @@ int runClaims(const std::vector<std::string>& args) {
     return 2;
   }
   const auto t0 = std::chrono::steady_clock::now();
+  // Every claim's seeds are jobs for the experiment runner, on every core; a ratio claim's baseline
+  // runs before it (a hidden row when it is not printed itself). Results come back in job order, so
+  // each claim is printed as soon as its last seed is in, whatever the thread count.
+  struct Planned {
+    const scenes::Claim* claim;
+    bool shown;
+  };
+  std::vector<Planned> plan;
+  auto find = [&](const char* id) -> Planned* {
+    for (Planned& p : plan)
+      if (id == std::string(p.claim->id)) return &p;
+    return nullptr;
+  };
+  for (const scenes::Claim& claim : scenes::allClaims()) {
+    if (!o.scene.empty() && o.scene != claim.scene) continue;
+    if (*claim.relativeTo && !find(claim.relativeTo))
+      if (const scenes::Claim* base = scenes::findClaim(claim.relativeTo)) plan.push_back({base, false});
+    if (Planned* p = find(claim.id)) p->shown = true;
+    else plan.push_back({&claim, true});
+  }
+  std::vector<experiments::Job> jobs;
+  for (const Planned& p : plan) {
+    const scenes::Claim& c = *p.claim;
+    for (int s = 0; s < o.seeds; ++s) {
+      experiments::Job job;
+      job.scene = c.scene;
+      job.preset = c.preset;
+      job.sets.assign(c.sets.begin(), c.sets.end());
+      job.start = c.start;
+      job.seed = o.firstSeed + uint64_t(s);
+      job.from = c.from;
+      job.to = c.from + c.window;
+      job.metrics.push_back({c.rule.metric, c.rule.reduce, c.rule.level});
+      for (const char* a : c.also) job.metrics.push_back({a, scenes::Reduce::Mean, 0.0});
+      jobs.push_back(std::move(job));
+    }
+  }
+
   std::map<std::string, std::vector<double>> raw;  // claim id -> per-seed window value, for relativeTo
   std::vector<Row> rows;
   bool mustHoldFailed = false;
-  for (const scenes::Claim& claim : scenes::allClaims()) {
-    if (!o.scene.empty() && o.scene != claim.scene) continue;
+  std::string failure;
+  std::atomic<bool> stop{false};
+  std::vector<experiments::Result> seeds;  // the current claim's results so far
+  auto onResult = [&](const experiments::Result& r) {
+    if (!failure.empty()) return;
+    if (!r.ok) {
+      failure = "claim " + std::string(plan[r.job / size_t(o.seeds)].claim->id) + ": " + r.error;
+      stop = true;
+      return;
+    }
+    seeds.push_back(r);
+    if (seeds.size() < size_t(o.seeds)) return;
+    const Planned& p = plan[r.job / size_t(o.seeds)];
+    const scenes::Claim& claim = *p.claim;
     Row row{&claim, {}, std::vector<std::vector<double>>(claim.also.size()), {}};
     std::vector<double> rawValues;
-    for (int s = 0; s < o.seeds; ++s) {
-      const uint64_t seed = o.firstSeed + uint64_t(s);
-      double baseline = 0.0;
+    for (size_t s = 0; s < seeds.size(); ++s) {
+      const experiments::Result& run = seeds[s];
+      double value = run.values[0];
+      rawValues.push_back(value);
       if (*claim.relativeTo) {
-        auto it = raw.find(claim.relativeTo);
-        if (it != raw.end() && size_t(s) < it->second.size()) {
-          baseline = it->second[size_t(s)];
-        } else if (const scenes::Claim* base = scenes::findClaim(claim.relativeTo)) {
-          baseline = scenes::runClaim(*base, seed).raw;
-        }
+        const auto it = raw.find(claim.relativeTo);
+        const double baseline = it != raw.end() ? it->second[s] : 0.0;
+        value = baseline > 0.0 ? value / baseline : std::nan("");
       }
-      scenes::ClaimRun run = scenes::runClaim(claim, seed, baseline);
-      if (!run.ok) {
-        std::fprintf(stderr, "crowdlab claims: %s\n", run.error.c_str());
-        return 1;
-      }
-      rawValues.push_back(run.raw);
-      row.values.push_back(run.value);
-      for (size_t a = 0; a < run.also.size(); ++a) row.also[a].push_back(run.also[a]);
+      row.values.push_back(value);
+      for (size_t a = 0; a < claim.also.size(); ++a) row.also[a].push_back(run.values[1 + a]);
     }
+    seeds.clear();
     raw[claim.id] = rawValues;
+    if (!p.shown) return;
     row.verdict = scenes::judge(claim, row.values);
     if (claim.mustHold && !row.verdict.holds) mustHoldFailed = true;
 
@@ -154,6 +200,13 @@ int runClaims(const std::vector<std::string>& args) {
     }
     std::fflush(stdout);
     rows.push_back(std::move(row));
+  };
+  experiments::RunOptions run;
+  run.cancel = &stop;
+  experiments::runJobs(jobs, run, onResult);
+  if (!failure.empty()) {
+    std::fprintf(stderr, "crowdlab claims: %s\n", failure.c_str());
+    return 1;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   int held = 0;

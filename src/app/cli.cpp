@@ -20,6 +20,8 @@ std::string usage() {
          "  crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE]\n"
          "  crowdlab tune --scene NAME --objective NAME [--params a,b,...] [--budget EVALS] [--seeds N]\n"
          "                [--test-seeds N] [--threads T] [--csv FILE] [--preset-out FILE]   (--list: the objectives)\n"
+         "  crowdlab sweep --scene NAME --vary NAME=FROM:TO:STEP [--vary ...] --metric M[,M...] [--csv FILE] [--plot FILE.svg]\n"
+         "                 [--shard I/N] [--resume] ... | --builtin NAME | --list-builtins | --merge A.csv B.csv ...\n"
          "scenes: " +
          scenes::sceneNames() + "\n";
 }

@@ -5,6 +5,7 @@
 #include <map>
 #include "app/tune_panel.hpp"
 #include "app/metrics_log.hpp"
+#include "app/sweep_panel.hpp"
 #include "render/renderer.hpp"
 #include "scenes/claims.hpp"
 #include "scenes/plot_history.hpp"
@@ -78,12 +79,14 @@ struct PanelMemory {
   bool bannerVerdict = false;               // the banner shows the verdict (the window has passed)
   const scenes::Claim* requested = nullptr; // an experiment button was pressed: the app starts it
   std::map<std::string, double> measured;   // claim id -> last window value here (baselines of ratio claims)
+  SweepSection sweep;                       // the Sweep section's sweep (sweep_panel.hpp)
   // As last drawn, for the tests' state lines: the scroll, and where the Presets header and the
   // preset name field were (window points, their centres; -1: not drawn).
   float scrollY = 0.0f;
   float presetsHeaderAt[2] = {-1.0f, -1.0f}, presetNameAt[2] = {-1.0f, -1.0f};
   // The Tune section (tune_panel.hpp); shared so that a panel reset for a new scene stops its search.
   std::shared_ptr<TunePanel> tune = std::make_shared<TunePanel>();
+  float sweepHeaderAt[2] = {-1.0f, -1.0f};
 };
 // About + experiments, the scene's own panel, its declared parameters and presets; true when a parameter changed.
 // An experiment button sets memory.requested (the app starts it: startExperimentRun) and the claim's banner is drawn.

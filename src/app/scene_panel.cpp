@@ -277,6 +277,9 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
     const bool presetsOpen = ImGui::CollapsingHeader("Presets");
     itemCentre(m.presetsHeaderAt);
     if (presetsOpen) changed |= presetsSection(scene, sceneName, m);
+    const bool sweepOpen = ImGui::CollapsingHeader("Sweep");
+    itemCentre(m.sweepHeaderAt);
+    if (sweepOpen) changed |= drawSweepSection(m.sweep, scene, sceneName);
     if (!m.message.empty()) {
       const Rgb error = readableAccent({1, 0.45f, 0.4f});
       if (m.messageIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(error.r, error.g, error.b, 1));

@@ -1,6 +1,10 @@
 #include "app/tune_panel.hpp"
 
 #include <imgui.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -83,6 +87,10 @@ struct TunePanel::Impl {
     shared->objective = o.name;
     shared->status = "starting";
     worker = std::thread([s, sh = shared, &cancel = cancel] {
+#ifdef __linux__
+      // Below the live scene in the scheduler's eyes, as the Sweep section's worker.
+      setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 5);
+#endif
       experiments::Tuner t(s);
       auto publish = [&](const std::string& status) {
         const std::lock_guard<std::mutex> lock(sh->mutex);

@@ -1,0 +1,30 @@
+// The scene panel's "Sweep" section: one declared parameter over a range against one metric, over
+// seeds, run on worker threads (all cores but one, so the live scene keeps one) while the scene runs;
+// the curve grows point by point, a hover shows a point's numbers, a click sets that value in the
+// live scene, Stop cancels, Export writes the CSV and the SVG `crowdlab sweep` writes.
+#pragma once
+#include <memory>
+#include <string>
+#include "scenes/scene.hpp"
+
+namespace app {
+
+class SweepPanel;
+
+// Owns the panel's sweep (a running one is stopped and joined when this goes).
+struct SweepSection {
+  SweepSection();
+  ~SweepSection();
+  SweepSection(SweepSection&&) noexcept;
+  SweepSection& operator=(SweepSection&&) noexcept;
+  std::unique_ptr<SweepPanel> panel;
+};
+
+// Draws the section; true when a click on a point changed the live scene's parameters.
+bool drawSweepSection(SweepSection& section, scenes::Scene& scene, const std::string& sceneName);
+
+// The section's state for the tests' state lines: "name=value" lines (where Start, Stop and the
+// points are, in the window's points; how many points are in; whether it runs).
+std::string sweepStateLines(const SweepSection& section);
+
+}  // namespace app

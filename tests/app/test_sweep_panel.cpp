@@ -1,0 +1,98 @@
+// The scene panel's Sweep section in a real window, driven with xdotool as a person would: open it,
+// Start a sweep, let the curve fill, click a point (the live scene takes that value, read back with
+// --state-out), Start again and Stop (it stops within a second, with fewer points). The points to
+// click come from the app's own state lines of earlier runs: the layout and the sweep's results are
+// the same for the same size, scale and seeds.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include "app_util.hpp"
+
+namespace {
+
+// crowdlab ARGS on an X display of its own while `actions` play ($id is the window), then SIGTERM
+// (SDL turns it into a clean quit, so the state lines and --state-out are written).
+apptest::RunResult driven(const std::string& name, const std::string& args, const std::string& actions) {
+  const std::string dir = apptest::freshDir("sweep-panel-" + name), out = dir + "/run.out";
+  std::ofstream(dir + "/settings.json") << "{\"uiScale\": 1.0}";
+  std::ofstream(dir + "/drive.sh") << "cd '" << dir << "'\n"
+                                   << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args
+                                   << " --state-out '" << dir << "/state.json' >'" << out << "' 2>&1 &\n"
+                                   << "pid=$!\n"
+                                   << "id=$(timeout 20 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+                                   << "sleep 1\n"
+                                   << "click() { xdotool mousemove --window $id $1 $2; sleep 0.25; xdotool mousedown 1; sleep 0.12;"
+                                      " xdotool mouseup 1; sleep 0.25; }\n"
+                                   << actions << "\nsleep 0.3\nkill -TERM $pid\nwait $pid\n";
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1280x720x24' bash '" + dir + "/drive.sh'";
+  apptest::RunResult r;
+  r.exitCode = std::system(cmd.c_str());
+  r.out = apptest::slurp(out);
+  r.err = apptest::slurp(dir + "/state.json");  // the state JSON, for the caller
+  return r;
+}
+
+// 2,000 boids: a sweep of 12 jobs takes a few seconds on the one worker a 2-core machine leaves it,
+// long enough to Stop one on the way, short enough to wait for one.
+const std::string kArgs = "--scene boids --set N=2000 --width 1280 --height 720";
+const std::string kScrollDown =
+    "xdotool mousemove --window $id 1180 400; sleep 0.2; xdotool click --repeat 40 --delay 15 5; sleep 0.3\n";
+
+std::string at(const std::string& xy) {
+  int x = -1, y = -1;
+  if (std::sscanf(xy.c_str(), "%d,%d", &x, &y) != 2 || x < 0 || y < 0) return "";
+  return std::to_string(x) + " " + std::to_string(y);
+}
+
+}  // namespace
+
+TEST(SweepPanel, StartFillsTheCurveAClickSetsTheValueAndStopCancels) {
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
+  // Where the Sweep header is, with the panel scrolled to its end.
+  const apptest::RunResult layout = driven("layout", kArgs, kScrollDown);
+  const std::string header = at(layout.value("sweep_header_at"));
+  ASSERT_FALSE(header.empty()) << layout.out;
+  const std::string open = kScrollDown + "click " + header + "\n" + kScrollDown;
+  const apptest::RunResult opened = driven("opened", kArgs, open);
+  const std::string start = at(opened.value("sweep_start_at"));
+  ASSERT_FALSE(start.empty()) << opened.out;
+
+  // Start: the jobs run on worker threads while the window keeps drawing; all points come in.
+  const std::string run = open + "click " + start + "\nsleep 20\n" + kScrollDown;
+  const apptest::RunResult swept = driven("swept", kArgs, run);
+  const int jobs = std::atoi(swept.value("sweep_jobs").c_str());
+  ASSERT_GT(jobs, 4) << swept.out;
+  ASSERT_EQ(swept.value("sweep_done"), std::to_string(jobs)) << "the sweep finished within 20 s";
+  EXPECT_EQ(swept.value("sweep_rows"), std::to_string(jobs));
+  const std::string param = swept.value("sweep_param");
+  ASSERT_FALSE(param.empty());
+  // One marker per grid point; the last one is the range's end, away from the default.
+  std::string points = swept.value("sweep_points_at");
+  ASSERT_NE(points.find(';'), std::string::npos) << points;
+  const std::string last = at(points.substr(points.rfind(';') + 1));
+  ASSERT_FALSE(last.empty()) << points;
+  const std::string again = at(swept.value("sweep_start_at"));  // Start, with the curve shown
+  ASSERT_FALSE(again.empty());
+  const nlohmann::json before = nlohmann::json::parse(swept.err);
+  const double defaultValue = before["params"][param].get<double>();
+
+  // Hover and click that point: the live scene takes its value. Then Start again and Stop at once.
+  const std::string clickPoint = run + "xdotool mousemove --window $id " + last + "; sleep 0.4\nclick " + last + "\n" +
+                                 "click " + again + "\nsleep 0.1; xdotool mousedown 1; sleep 0.1; xdotool mouseup 1\nsleep 1.2\n";
+  const apptest::RunResult clicked = driven("clicked", kArgs, clickPoint);
+  const nlohmann::json after = nlohmann::json::parse(clicked.err);
+  const std::string hovered = clicked.value("sweep_clicked");
+  EXPECT_FALSE(hovered.empty()) << "a point was clicked";
+  const double value = after["params"][param].get<double>();
+  EXPECT_NE(value, defaultValue) << "the click set " << param;
+  EXPECT_NEAR(value, std::atof(hovered.c_str()), 1e-4) << "to the point's value";
+  // The second sweep was stopped: not running, fewer points than jobs, within a second of Stop.
+  EXPECT_EQ(clicked.value("sweep_running"), "0") << clicked.out;
+  EXPECT_LT(std::atoi(clicked.value("sweep_done").c_str()), jobs);
+  const double stopMs = std::atof(clicked.value("sweep_stop_ms").c_str());
+  EXPECT_GE(stopMs, 0.0) << "Stop was pressed and the workers ended";
+  EXPECT_LT(stopMs, 1000.0);
+}
