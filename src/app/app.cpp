@@ -29,8 +29,10 @@
 #include "app/setup.hpp"
 #include "app/stepper.hpp"
 #include "app/window.hpp"
+#include "experiments/objectives.hpp"
 #include "render/atomic_file.hpp"
 #include "render/gl.hpp"
+#include "scenes/user_input.hpp"
 #include "render/renderer.hpp"
 #include "scenes/digest.hpp"
 
@@ -118,6 +120,14 @@ class App {
       std::fprintf(stderr, "crowdlab: %s\n", panel_.message.c_str());
       return 1;
     }
+    if (!options_.tune.empty()) {
+      if (!experiments::findObjective(sceneName_, options_.tune)) {
+        std::fprintf(stderr, "crowdlab: scene %s has no objective %s (crowdlab tune --list)\n", sceneName_.c_str(),
+                     scenes::quoteText(options_.tune).c_str());
+        return 2;
+      }
+      panel_.tune->open(options_.tune);
+    }
     if (options_.recordFrames)
       startRecording(options_.recordFrames, options_.recordDir.empty() ? timestampedName(sceneName_, "") : options_.recordDir);
 
@@ -181,6 +191,7 @@ class App {
     if (std::string error; !csv_.close(error)) fail(error, csvFailed);
     if (std::string error; !options_.stateOut.empty() && !render::writeFileAtomically(options_.stateOut, stateJson() + "\n", error))
       fail(error, stateFailed);
+    panel_.tune->stop();
     renderer_.shutdown();
     return screenshotFailed_ || recordFailed_ || csvFailed || stateFailed ? 1 : 0;
   }
@@ -194,6 +205,7 @@ class App {
     j["agents_digest"] = agentsDigest();
     const scenes::Claim* claim = runningClaim();
     j["experiment"] = {{"claim", claim ? claim->id : ""}, {"banner", panel_.banner}, {"verdict_shown", panel_.bannerVerdict}};
+    panel_.tune->writeState(j);
     j["step_ms_median"] = median(stepper_.recentStepMs(kBenchmarkSeconds));
     j["agents"] = lastStats_.agents;
     nlohmann::json metrics = nlohmann::json::object();

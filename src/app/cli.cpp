@@ -13,11 +13,13 @@ std::string usage() {
          "  crowdlab [--scene NAME] [--seed N] [--set k=v]... [--preset FILE] [--frames N]\n"
          "           [--screenshot FILE] [--width W] [--height H] [--vsync on|off] [--fullscreen]\n"
          "           [--metrics-csv FILE] [--record N --record-dir DIR] [--keys K1,K2,...]\n"
-         "           [--claim ID] [--state-out FILE]\n"
+         "           [--claim ID] [--tune OBJECTIVE] [--state-out FILE]\n"
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
          "  crowdlab --scene NAME --list-params\n"
          "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--mode grid|brute|all] [--csv FILE] [--report]\n"
          "  crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE]\n"
+         "  crowdlab tune --scene NAME --objective NAME [--params a,b,...] [--budget EVALS] [--seeds N]\n"
+         "                [--test-seeds N] [--threads T] [--csv FILE] [--preset-out FILE]   (--list: the objectives)\n"
          "  crowdlab sweep --scene NAME --vary NAME=FROM:TO:STEP [--vary ...] --metric M[,M...] [--csv FILE] [--plot FILE.svg]\n"
          "                 [--shard I/N] [--resume] ... | --builtin NAME | --list-builtins | --merge A.csv B.csv ...\n"
          "scenes: " +
@@ -109,6 +111,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
         if (!key.empty()) o.keys.push_back(key);
     } else if (a == "--claim") { if (!value(o.claim)) return false; }
     else if (a == "--state-out") { if (!value(o.stateOut)) return false; }
+    else if (a == "--tune") { if (!value(o.tune)) return false; }
     else {
       error = "unknown option " + scenes::quoteText(a);
       return false;

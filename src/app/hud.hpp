@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 #include <map>
+#include "app/tune_panel.hpp"
 #include "app/metrics_log.hpp"
 #include "app/sweep_panel.hpp"
 #include "render/renderer.hpp"
@@ -83,6 +84,8 @@ struct PanelMemory {
   // preset name field were (window points, their centres; -1: not drawn).
   float scrollY = 0.0f;
   float presetsHeaderAt[2] = {-1.0f, -1.0f}, presetNameAt[2] = {-1.0f, -1.0f};
+  // The Tune section (tune_panel.hpp); shared so that a panel reset for a new scene stops its search.
+  std::shared_ptr<TunePanel> tune = std::make_shared<TunePanel>();
   float sweepHeaderAt[2] = {-1.0f, -1.0f};
 };
 // About + experiments, the scene's own panel, its declared parameters and presets; true when a parameter changed.

@@ -5,6 +5,7 @@
 #include "app/claims_cmd.hpp"
 #include "app/cli.hpp"
 #include "app/setup.hpp"
+#include "app/tune_cmd.hpp"
 #include "app/sweep_cmd.hpp"
 #include "bench/bench.hpp"
 #include "scenes/scene.hpp"
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
     return bench::run(rest, report ? app::benchReportHeader() : std::string());
   }
   if (!args.empty() && args[0] == "claims") return app::runClaims({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "tune") return app::runTune({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "sweep") return app::runSweep({args.begin() + 1, args.end()});
   app::Options options;
   std::string error;

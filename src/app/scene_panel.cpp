@@ -265,6 +265,7 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
       if (*scene.about()) ImGui::TextWrapped("%s", scene.about());
       changed |= experimentButtons(scene, sceneName, m);
     }
+    if (m.tune) changed |= m.tune->draw(scene, sceneName);
     scene.panel();
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
       if (ImGui::SmallButton("Reset to defaults")) {

@@ -1,5 +1,7 @@
 // Case finale: the big finale's full step (grid build, neighbours + rules, ORCA, integrate) with 30
-// obstacles, ORCA off and on, at the scene's density (the world grows with N). Agents start at rest
+// obstacles, ORCA off and on, at the scene's density (the world grows with N); with ORCA off also
+// the rule weights from the hand-drawn curves and from the learned function (weights=curves,
+// weights=learned: what the learned network costs per agent-step against the curves). Agents start at rest
 // on a jittered lattice and chase the world's centre, so the measured steps cover the rush towards
 // the target and the first of the crush around it. Seeded, and independent of the thread count.
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include "sim/core/lanes.hpp"
 #include "sim/models/finale.hpp"
 #include "sim/core/parallel.hpp"
+#include "sim/core/rng.hpp"
 
 namespace {
 
@@ -16,10 +19,14 @@ constexpr uint64_t kSeed = 2024;
 constexpr int kObstacles = 30;
 constexpr float kDt = 1.0f / 60.0f;
 
-bench::Row measure(const bench::Options& o, size_t n, bool orca, int threads) {
+bench::Row measure(const bench::Options& o, size_t n, bool orca, int threads,
+                   sim::WeightMode weights = sim::WeightMode::Constant) {
   sim::setThreadCount(threads);
   sim::FinaleSim s;
   s.params.orca = orca;
+  s.params.weights = weights;
+  sim::Rng rng(kSeed);  // any weights cost the same; these are fixed so the run is
+  for (float& w : s.params.learned.w) w = rng.uniform(-1.0f, 1.0f);
   s.world = sim::FinaleSim::worldFor(n);
   s.target = s.world.center();
   s.spawn(0, kSeed);
@@ -45,7 +52,10 @@ bench::Row measure(const bench::Options& o, size_t n, bool orca, int threads) {
   bench::Row r;
   r.caseName = "finale";
   r.n = n;
-  r.mode = orca ? "orca" : "boids";
+  r.mode = weights == sim::WeightMode::Curves    ? "weights=curves"
+           : weights == sim::WeightMode::Learned ? "weights=learned"
+           : orca                                ? "orca"
+                                                 : "boids";
   r.threads = threads;
   r.steps = o.steps;
   r.medianMsPerStep = ms;
@@ -66,8 +76,17 @@ void runFinale(const bench::Options& o, std::vector<bench::Row>& rows) {
   const std::vector<int> threads = bench::threadCounts(o);
   const size_t first = rows.size();
   for (size_t n : ns)
-    for (bool orca : {false, true})
-      for (int t : threads) rows.push_back(measure(o, n, orca, t));
+    for (int t : threads) {
+      rows.push_back(measure(o, n, false, t));
+      rows.push_back(measure(o, n, true, t));
+      const bench::Row curves = measure(o, n, false, t, sim::WeightMode::Curves);
+      bench::Row learned = measure(o, n, false, t, sim::WeightMode::Learned);
+      char s[64];
+      std::snprintf(s, sizeof s, ";vs_curves=%.3f", learned.medianMsPerStep / curves.medianMsPerStep);
+      learned.extra += s;
+      rows.push_back(curves);
+      rows.push_back(learned);
+    }
   // Each row with more threads than the fewest measured gets its speed-up over that one.
   const int fewest = *std::min_element(threads.begin(), threads.end());
   for (size_t i = first; i < rows.size(); ++i) {

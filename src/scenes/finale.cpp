@@ -1,15 +1,18 @@
 // Scene 6 — Big finale: every layer at once, at scale. Agents chase the cursor through one
 // pipeline (arrive -> boids corrections -> ORCA -> clamp and integrate) on one uniform grid, up to
-// 100,000 of them, with obstacles, level of detail and density-aware rule weights. The panel shows
-// where each step's time goes.
+// 100,000 of them, with obstacles, level of detail and rule weights that are constant, hand-drawn
+// curves against density, or learned. The panel shows where each step's time goes.
 #include <imgui.h>
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <nlohmann/json.hpp>
 #include "render/color.hpp"
 #include "scenes/plot_history.hpp"
+#include "scenes/presets.hpp"
 #include "scenes/scene.hpp"
 #include "sim/models/finale.hpp"
 #include "sim/core/parallel.hpp"
@@ -37,6 +40,39 @@ static_assert(kSamples == 8, "one name per sample below");
 constexpr const char* kSepNames[kSamples] = {"sep0", "sep1", "sep2", "sep3", "sep4", "sep5", "sep6", "sep7"};
 constexpr const char* kAliNames[kSamples] = {"ali0", "ali1", "ali2", "ali3", "ali4", "ali5", "ali6", "ali7"};
 constexpr const char* kCohNames[kSamples] = {"coh0", "coh1", "coh2", "coh3", "coh4", "coh5", "coh6", "coh7"};
+
+// The learned weight function's weights (sim::LearnedWeights), one declared parameter each: nn0...
+// Their defaults are the trained weights the finale ships (kLearnedPreset, made by `crowdlab tune`;
+// its description names the command), so "learned" means the trained function until changed.
+constexpr int kLearnedCount = sim::LearnedWeights::kCount;
+constexpr float kLearnedRange = 4.0f;
+constexpr const char* kLearnedPreset = "learned-weights.json";
+const char* learnedName(int k) {
+  static const std::array<std::string, kLearnedCount> names = [] {
+    std::array<std::string, kLearnedCount> n;
+    for (int i = 0; i < kLearnedCount; ++i) n[size_t(i)] = "nn" + std::to_string(i);
+    return n;
+  }();
+  return names[size_t(k)].c_str();
+}
+// The shipped weights, read from the embedded preset (zeros, the constant weights, without it).
+const sim::LearnedWeights& shippedLearnedWeights() {
+  static const sim::LearnedWeights weights = [] {
+    sim::LearnedWeights w;
+    for (const scenes::BuiltinPreset& preset : scenes::builtinPresets("finale")) {
+      if (std::string(preset.file) != kLearnedPreset) continue;
+      const nlohmann::json doc = nlohmann::json::parse(preset.json, nullptr, false);
+      if (!doc.is_object() || !doc.contains("params") || !doc["params"].is_object()) break;
+      for (int i = 0; i < kLearnedCount; ++i) {
+        const auto it = doc["params"].find(learnedName(i));
+        if (it != doc["params"].end() && it->is_number())
+          w.w[size_t(i)] = std::clamp(it->get<float>(), -kLearnedRange, kLearnedRange);
+      }
+    }
+    return w;
+  }();
+  return weights;
+}
 
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
@@ -85,7 +121,7 @@ class Finale final : public scenes::Scene {
         scenes::Param::b("wander", "target wanders by itself", &s_.wander, false, "The target drifts around the world on its own (the cursor no longer steers it): the crowd keeps moving while you talk"),
         scenes::Param::b("lod", "level of detail", &p.lod, d.lod, "ORCA only within the LOD radius of the cursor, boids alone farther out"),
         scenes::Param::f("lodRadius", "LOD radius", &p.lodRadius, 20, 4000, d.lodRadius, "Agents closer than this to the target get ORCA (with level of detail on)", true),
-        scenes::Param::b("density", "density-aware weights", &p.densityAware, d.densityAware, "Rule weights from the curves below against the local neighbour count, instead of the fixed weights"),
+        scenes::Param::e("weights", "rule weights", &p.weights, "constant|curves|learned", d.weights, "Constant: the three weights above for everyone; curves: the hand-drawn curves below against the local neighbour count; learned: the three weights times a small network's multipliers for each agent's situation (trained by crowdlab tune)"),
         scenes::Param::f("densityStep", "neighbours per sample", &p.density.neighborsPerSample, 1, 10, d.density.neighborsPerSample, "Spacing of the curves' samples in neighbours: sample b sits at b times this"),
         scenes::Param::f("maxSpeed", "max speed", &p.maxSpeed, 20, 300, d.maxSpeed, "Speed limit, world units per second"),
         scenes::Param::i("obstacles", "obstacles at reset", &s_.obstaclesAtStart, 0, 60, 0, "Circles dropped (clear of the agents) whenever the scene resets"),
@@ -98,6 +134,12 @@ class Finale final : public scenes::Scene {
     declareCurve(kSepNames, p.density.separation, d.density.separation, "Density-aware separation weight at sample k (k x neighbours per sample); drawn in the curves editor");
     declareCurve(kAliNames, p.density.alignment, d.density.alignment, "Density-aware alignment weight at sample k (k x neighbours per sample); drawn in the curves editor");
     declareCurve(kCohNames, p.density.cohesion, d.density.cohesion, "Density-aware cohesion weight at sample k (k x neighbours per sample); drawn in the curves editor");
+    const sim::LearnedWeights& shipped = shippedLearnedWeights();
+    for (int i = 0; i < kLearnedCount; ++i)
+      params_.push_back(scenes::Param::f(learnedName(i), learnedName(i), &p.learned.w[size_t(i)], -kLearnedRange,
+                                         kLearnedRange, shipped.w[size_t(i)],
+                                         "Learned weight function: weight k of its network (layout in sim/models/finale_learned.hpp); trained by crowdlab tune")
+                            .withoutSlider());
     params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
   }
@@ -233,8 +275,10 @@ class Finale final : public scenes::Scene {
     overlapHistory_.plot("##overlaps", 0, std::max(1.0f, overlapHistory_.max()) * 1.1f, plotSize, "overlapping pairs");
     neighborHistory_.plot("##neighbours", 0, std::max(1.0f, neighborHistory_.max()) * 1.1f, plotSize, "mean neighbours");
 
-    if (ImGui::CollapsingHeader("Density-aware weights: curves", p.densityAware ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
-      if (!p.densityAware) ImGui::TextDisabled("(turn on 'density-aware weights' below to use them)");
+    ImGui::Text("arrived %.0f %%   mean arrival %.1f s", 100.0 * metrics_["arrived_share"], metrics_["mean_arrival_s"]);
+    if (ImGui::CollapsingHeader("Density-aware weights: curves",
+                                p.weights == sim::WeightMode::Curves ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+      if (p.weights != sim::WeightMode::Curves) ImGui::TextDisabled("(set 'rule weights' to curves below to use them)");
       densityEditor();
     }
   }
@@ -244,7 +288,9 @@ class Finale final : public scenes::Scene {
            "wish (separation, alignment, cohesion), and ORCA clips the result to a velocity that cannot "
            "collide within its horizon, with obstacles as hard limits. Turn ORCA off and watch the crush "
            "at the cursor: overlapping pairs climb. Level of detail keeps ORCA near the cursor only; "
-           "density-aware weights push harder where the crowd is dense. Try 100,000 agents, and the hash "
+           "rule weights from the hand-drawn curves push harder where the crowd is dense, and 'learned' "
+           "weights come from a small network trained by crowdlab tune (compare them in the Tune section). "
+           "Try 100,000 agents, and the hash "
            "off to feel what the grid saves: at N = 1000 brute force is only about 2x slower, at 12,000 it is "
            "more than 10x. The article says ORCA off makes dense groups 'stick'; what crowdlab shows is "
            "bodies overlapping (thousands of overlapping pairs against 0 with ORCA), not a jam.";

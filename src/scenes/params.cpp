@@ -214,7 +214,13 @@ bool paramsFromJson(std::span<const Param> params, const nlohmann::json& doc, co
                     std::string& error) {
   if (!doc.is_object()) { error = "expected a JSON object"; return false; }
   for (auto it = doc.begin(); it != doc.end(); ++it) {
-    if (it.key() != "scene" && it.key() != "params" && it.key() != "name" && it.key() != "description") {
+    // "tuned": where a tuned preset came from (objective, scores, seeds; crowdlab tune): read, not applied.
+    if (it.key() == "tuned" && !it.value().is_object()) {
+      error = "field 'tuned': expected an object";
+      return false;
+    }
+    if (it.key() != "scene" && it.key() != "params" && it.key() != "name" && it.key() != "description" &&
+        it.key() != "tuned") {
       error = "unknown field " + quoteText(it.key());
       return false;
     }

@@ -108,13 +108,13 @@ TEST(FinaleScene, CurvesAreParametersWithoutGeneratedSliders) {
 TEST(FinaleScene, APresetWithChangedCurvesAndThreadsLoadsBackAndDrivesTheSimulation) {
   const int threads = sim::hardwareThreads() > 1 ? 1 : sim::hardwareThreads();  // off the default where it can be
   std::vector<std::string> changed = changedCurves();
-  changed.insert(changed.end(), {"N=400", "density=true", "threads=" + std::to_string(threads)});
+  changed.insert(changed.end(), {"N=400", "weights=curves", "threads=" + std::to_string(threads)});
   FinaleScene saved(changed);
   const std::string path = tempPath("finale-curves.json");
   std::string error;
   ASSERT_TRUE(scenes::savePresetFile(saved.scene->params(), path, "finale", error)) << error;
 
-  FinaleScene loaded({"N=400", "density=true"});
+  FinaleScene loaded({"N=400", "weights=curves"});
   ASSERT_NE(loaded.values(), saved.values());
   ASSERT_TRUE(scenes::loadPresetFile(loaded.scene->params(), path, "finale", error)) << error;
   EXPECT_EQ(loaded.values(), saved.values());
@@ -127,7 +127,7 @@ TEST(FinaleScene, APresetWithChangedCurvesAndThreadsLoadsBackAndDrivesTheSimulat
   // other frames than the default curves give.
   loaded.scene->paramsChanged();
   loaded.scene->reset();
-  FinaleScene defaults({"N=400", "density=true"});
+  FinaleScene defaults({"N=400", "weights=curves"});
   saved.run(40);
   loaded.run(40);
   defaults.run(40);

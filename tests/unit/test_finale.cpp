@@ -172,11 +172,14 @@ TEST(FinaleDeterminism, OneAndTwoThreadsGiveBitwiseIdenticalState) {
   struct Mode {
     const char* name;
     size_t n;
-    bool orca, lod, density, hash;
+    bool orca, lod;
+    WeightMode weights;
+    bool hash;
   };
-  const Mode modes[] = {{"orca", 3000, true, false, false, true},
-                        {"lod + density", 3000, true, true, true, true},
-                        {"boids, brute force", 600, false, false, true, false}};
+  const Mode modes[] = {{"orca", 3000, true, false, WeightMode::Constant, true},
+                        {"lod + density", 3000, true, true, WeightMode::Curves, true},
+                        {"boids, learned weights", 3000, false, false, WeightMode::Learned, true},
+                        {"boids, brute force", 600, false, false, WeightMode::Curves, false}};
   for (const Mode& mode : modes) {
     SCOPED_TRACE(mode.name);
     auto run = [&](int threads) {
@@ -185,7 +188,9 @@ TEST(FinaleDeterminism, OneAndTwoThreadsGiveBitwiseIdenticalState) {
       s.params.orca = mode.orca;
       s.params.lod = mode.lod;
       s.params.lodRadius = 150.0f;
-      s.params.densityAware = mode.density;
+      s.params.weights = mode.weights;
+      Rng weights(5);
+      for (float& w : s.params.learned.w) w = weights.uniform(-1.5f, 1.5f);
       s.params.spatialHash = mode.hash;
       s.target = s.world.min + s.world.size * Vec2{0.3f, 0.6f};
       for (int i = 0; i < 300; ++i) s.step(kDt);
@@ -205,17 +210,73 @@ TEST(FinaleDeterminism, OneAndTwoThreadsGiveBitwiseIdenticalState) {
 TEST(FinaleAllocation, NoAllocationPerStep) {
   struct Mode {
     bool orca, lod, hash;
+    WeightMode weights = WeightMode::Constant;
   };
-  for (Mode mode : {Mode{true, false, true}, Mode{true, true, true}, Mode{false, false, true}, Mode{true, false, false}}) {
+  for (Mode mode : {Mode{true, false, true}, Mode{true, true, true}, Mode{false, false, true}, Mode{true, false, false},
+                    Mode{false, false, true, WeightMode::Learned}}) {
     FinaleSim s = crowd(mode.hash ? 1500 : 400, 30);
     s.params.orca = mode.orca;
     s.params.lod = mode.lod;
     s.params.spatialHash = mode.hash;
+    s.params.weights = mode.weights;
+    s.params.learned.w.fill(0.3f);
     for (int i = 0; i < 3; ++i) s.step(kDt);
     const uint64_t before = allocationCount();
     for (int i = 0; i < 5; ++i) s.step(kDt);
     EXPECT_EQ(allocationCount() - before, 0u) << "orca " << mode.orca << " lod " << mode.lod << " hash " << mode.hash;
   }
+}
+
+// The learned weight function's softplus (its own exp and log1p, + - * / only) against the library's.
+TEST(FinaleLearned, SoftplusMatchesTheLibrary) {
+  for (float x = -30.0f; x <= 30.0f; x += 0.0625f) {
+    const double want = x > 0 ? x + std::log1p(std::exp(-double(x))) : std::log1p(std::exp(double(x)));
+    EXPECT_NEAR(LearnedNet<ScalarOps>::softplus(x), want, 2e-6 * std::max(1.0, want)) << x;
+  }
+  EXPECT_TRUE(std::isfinite(LearnedNet<ScalarOps>::softplus(std::nanf(""))));
+}
+
+// A network of zeros multiplies every weight by exactly 1: the learned mode then steps bit for bit
+// like the constant weights. Other weights change the crowd, and the agents' weights differ with
+// their situation (a function of it, not one more constant).
+TEST(FinaleLearned, ZeroNetworkIsTheConstantWeightsAndTrainedOnesAreNot) {
+  auto run = [](WeightMode mode, float weight) {
+    FinaleSim s = crowd(800, 0);
+    s.params.orca = false;
+    s.params.weights = mode;
+    for (size_t i = 0; i < s.params.learned.w.size(); ++i) s.params.learned.w[i] = weight * float(int(i % 7) - 3);
+    for (int i = 0; i < 90; ++i) s.step(kDt);
+    return s;
+  };
+  const FinaleSim constant = run(WeightMode::Constant, 0.0f), zero = run(WeightMode::Learned, 0.0f),
+                  learned = run(WeightMode::Learned, 0.4f);
+  EXPECT_EQ(std::memcmp(constant.positions().data(), zero.positions().data(), constant.size() * sizeof(Vec2)), 0);
+  EXPECT_NE(std::memcmp(constant.positions().data(), learned.positions().data(), constant.size() * sizeof(Vec2)), 0);
+  float lo = 1e9f, hi = -1e9f;
+  for (size_t k = 0; k < learned.size(); ++k) {
+    const Vec3 w = learned.lastPipeline(k).weights;
+    lo = std::min(lo, w.x), hi = std::max(hi, w.x);
+    EXPECT_EQ(zero.lastPipeline(k).weights, Vec3(zero.params.wSeparation, zero.params.wAlignment, zero.params.wCohesion));
+  }
+  EXPECT_GT(hi - lo, 0.05f) << "separation weights should vary with the agents' situations";
+}
+
+// Arrival: every agent is counted once it first comes within the arrival radius; the mean counts
+// the others at the current time.
+TEST(FinaleArrival, ArrivalTimesAreFirstVisitsWithinTheRadius) {
+  FinaleSim s = crowd(300, 0);
+  s.params.orca = false;
+  EXPECT_EQ(s.metrics().arrivedShare, 0.0);
+  double lastMean = 0;
+  for (int i = 0; i < 1800; ++i) {
+    s.step(kDt);
+    EXPECT_GE(s.metrics().meanArrivalSeconds, lastMean - 1e-9);  // never decreases
+    EXPECT_LE(s.metrics().meanArrivalSeconds, s.time() + 1e-6);
+    lastMean = s.metrics().meanArrivalSeconds;
+  }
+  EXPECT_GT(s.metrics().arrivedShare, 0.5);
+  EXPECT_GT(s.metrics().meanArrivalSeconds, 1.0);
+  EXPECT_NEAR(s.time(), 30.0, 1e-3);
 }
 
 // Level of detail: ORCA exactly for the agents within the radius of the target when the step began.
@@ -264,7 +325,7 @@ TEST(FinaleDensity, DensityAwareWeightsEaseTheCrush) {
   auto run = [](bool densityAware) {
     FinaleSim s = crowd(2000, 0);
     s.params.orca = false;
-    s.params.densityAware = densityAware;
+    s.params.weights = densityAware ? WeightMode::Curves : WeightMode::Constant;
     for (int i = 0; i < 600; ++i) s.step(kDt);
     return s.metrics();
   };
@@ -356,15 +417,17 @@ TEST(FinaleOrca, SameProgramAsTheCrowdForTheSameNeighbourhood) {
 // density-aware weights, clamps that bind and that do not.
 TEST(FinaleLanes, PreferredAndCorrectedGiveTheScalarStagesBits) {
   Rng rng(41);
-  for (bool density : {false, true})
+  for (WeightMode mode : {WeightMode::Constant, WeightMode::Curves, WeightMode::Learned})
     for (bool wide : {true, false}) {
       lanes::setWide(wide);
       FinaleParams p;
-      p.densityAware = density;
+      p.weights = mode;
+      for (float& w : p.learned.w) w = rng.uniform(-2.0f, 2.0f);
       const Vec2 target{400.0f, 300.0f};
       const size_t n = 203;
       std::vector<RuleSums> sums(n);
       std::vector<Vec2> pos(n), vel(n), avoidance(n), preferred(n), corrected(n);
+      std::vector<Vec3> weights(n);
       std::vector<uint8_t> avoids(n);
       for (size_t i = 0; i < n; ++i) {
         const int kind = int(i % 6);
@@ -384,13 +447,15 @@ TEST(FinaleLanes, PreferredAndCorrectedGiveTheScalarStagesBits) {
         const size_t count = std::min(kFinaleLaneBatch, n - b);
         const StageInputs in{std::span<const RuleSums>(sums.data() + b, count), &pos[b], &vel[b], &avoidance[b],
                              &avoids[b]};
-        preferredAndCorrectedLanes(p, target, in, &preferred[b], &corrected[b]);
+        preferredAndCorrectedLanes(p, target, in, &preferred[b], &corrected[b], &weights[b]);
       }
       for (size_t i = 0; i < n; ++i) {
         Vec2 want = arriveDesiredVelocity(pos[i], target, p.maxSpeed, p.slowingRadius);
         if (avoids[i]) want += avoidance[i];
         want = clampLength(want, p.maxSpeed);
-        const Vec2 wantCorrected = boidsCorrectedVelocity(p, want, vel[i], sums[i]);
+        const Vec3 wantWeights = ruleWeights(p, sums[i], pos[i], vel[i], target);
+        const Vec2 wantCorrected = boidsCorrectedVelocity(p, want, vel[i], sums[i], wantWeights);
+        ASSERT_EQ(std::memcmp(&wantWeights, &weights[i], sizeof wantWeights), 0) << "agent " << i << " wide " << wide;
         ASSERT_EQ(std::memcmp(&want, &preferred[i], sizeof want), 0) << "agent " << i << " wide " << wide;
         ASSERT_EQ(std::memcmp(&wantCorrected, &corrected[i], sizeof want), 0) << "agent " << i << " wide " << wide;
       }

@@ -82,6 +82,9 @@ void FinaleSim::resetAgents() {
   resizeBuffers(n);
   std::fill(preferred_.begin(), preferred_.end(), Vec2{0.0f});
   std::fill(corrected_.begin(), corrected_.end(), Vec2{0.0f});
+  std::fill(weights_.begin(), weights_.end(), Vec3{0.0f});
+  arrivedAt_.assign(n, -1.0f);
+  time_ = 0;
   std::fill(tier_.begin(), tier_.end(), uint8_t(0));
   std::fill(neighbors_.begin(), neighbors_.end(), uint16_t(0));
   metrics_ = {};
@@ -91,6 +94,7 @@ void FinaleSim::resetAgents() {
 
 void FinaleSim::resizeBuffers(size_t n) {
   for (auto* v : {&preferred_, &corrected_, &orcaVelocity_}) v->resize(n);
+  weights_.resize(n);
   tier_.resize(n);
   neighbors_.resize(n);
   overlaps_.resize(n);
@@ -252,10 +256,23 @@ BoidsBounds finaleBounds(const FinaleParams& p) {
   return b;
 }
 
+// The learned weight function's number type for a register of agents (finale_learned.hpp).
+template <class L>
+struct LaneOps {
+  using F = typename L::Floats;
+  CROWDLAB_LANES_INLINE static F splat(float x) { return L::splat(x); }
+  CROWDLAB_LANES_INLINE static F atLeast(F x, float lo) {
+    const F l = L::splat(lo);
+    return L::choose(x > l, x, l);
+  }
+  CROWDLAB_LANES_INLINE static F abs(F x) { return L::asFloats(L::asInts(x) & L::splat(int32_t(0x7fffffff))); }
+  CROWDLAB_LANES_INLINE static F sqrt(F x) { return L::sqrt(x); }
+};
+
 // preferredAndCorrectedLanes, lane for lane; lanes past the batch compute on zeros and are not stored.
 template <class L>
 CROWDLAB_LANES_INLINE void stagesLanes(const FinaleParams& p, const Vec2& target, const StageInputs& in,
-                                       Vec2* preferredOut, Vec2* correctedOut) {
+                                       Vec2* preferredOut, Vec2* correctedOut, Vec3* weightsOut) {
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
   constexpr int kL = lanes::kLanes;
@@ -264,6 +281,7 @@ CROWDLAB_LANES_INLINE void stagesLanes(const FinaleParams& p, const Vec2& target
                     sy[kL] = {}, velX[kL] = {}, velY[kL] = {}, offX[kL] = {}, offY[kL] = {}, wS[kL] = {}, wA[kL] = {},
                     wC[kL] = {}, n[kL] = {};
   alignas(32) uint32_t avoids[kL] = {}, counted[kL] = {};
+  const bool learned = p.weights == WeightMode::Learned;
   for (size_t l = 0; l < count; ++l) {
     px[l] = in.position[l].x, py[l] = in.position[l].y;
     vx[l] = in.velocity[l].x, vy[l] = in.velocity[l].y;
@@ -272,8 +290,10 @@ CROWDLAB_LANES_INLINE void stagesLanes(const FinaleParams& p, const Vec2& target
     sx[l] = s.separation.x, sy[l] = s.separation.y;
     velX[l] = s.velocitySum.x, velY[l] = s.velocitySum.y;
     offX[l] = s.offsetSum.x, offY[l] = s.offsetSum.y;
-    const Vec3 w = ruleWeights(p, s.count);
-    wS[l] = w.x, wA[l] = w.y, wC[l] = w.z;
+    if (!learned) {
+      const Vec3 w = ruleWeights(p, s, in.position[l], in.velocity[l], target);
+      wS[l] = w.x, wA[l] = w.y, wC[l] = w.z;
+    }
     n[l] = float(s.count);
     counted[l] = s.count != 0;
   }
@@ -306,10 +326,21 @@ CROWDLAB_LANES_INLINE void stagesLanes(const FinaleParams& p, const Vec2& target
   const Floats ls = L::sqrt(sepX * sepX + sepY * sepY), la = L::sqrt(alignX * alignX + alignY * alignY),
                lc = L::sqrt(cohX * cohX + cohY * cohY);
   const Floats alignmentFade = L::splat(0.1f * p.maxSpeed), cohesionFade = L::splat(p.perceptionRadius);
-  const Floats ws = L::load(wS);
+  Floats ws = L::load(wS), wa = L::load(wA), wc = L::load(wC);
+  if (learned) {
+    // ruleWeights' network, eight agents at a time.
+    using Net = LearnedNet<LaneOps<L>>;
+    Floats features[Net::kInputs], m[Net::kOutputs];
+    Net::features(L::load(n), L::load(velX), L::load(velY), L::load(vx), L::load(vy), offsetX, offsetY, sepX, sepY,
+                  p.maxSpeed, p.slowingRadius, features);
+    Net::multipliers(p.learned, features, m);
+    ws = L::splat(p.wSeparation) * m[0];
+    wa = L::splat(p.wAlignment) * m[1];
+    wc = L::splat(p.wCohesion) * m[2];
+  }
   const Floats ks = L::choose(ls > one, ws / ls, ws);
-  const Floats ka = L::keep(la > tiny, L::load(wA) / L::choose(la > alignmentFade, la, alignmentFade));
-  const Floats kc = L::keep(lc > tiny, L::load(wC) / L::choose(lc > cohesionFade, lc, cohesionFade));
+  const Floats ka = L::keep(la > tiny, wa / L::choose(la > alignmentFade, la, alignmentFade));
+  const Floats kc = L::keep(lc > tiny, wc / L::choose(lc > cohesionFade, lc, cohesionFade));
   Floats corrX = desiredX + maxSpeed * (ks * sepX + ka * alignX + kc * cohX);
   Floats corrY = desiredY + maxSpeed * (ks * sepY + ka * alignY + kc * cohY);
   clampLanes(corrX, corrY, maxSpeed);
@@ -320,15 +351,18 @@ CROWDLAB_LANES_INLINE void stagesLanes(const FinaleParams& p, const Vec2& target
     preferredOut[l] = Vec2{L::lane(desiredX, int(l)), L::lane(desiredY, int(l))};
     correctedOut[l] = Vec2{L::lane(corrX, int(l)), L::lane(corrY, int(l))};
   }
+  if (weightsOut)
+    for (size_t l = 0; l < count; ++l)
+      weightsOut[l] = Vec3{L::lane(ws, int(l)), L::lane(wa, int(l)), L::lane(wc, int(l))};
 }
 
 void stagesBaseline(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
-                    Vec2* corrected) {
-  stagesLanes<lanes::Baseline>(p, target, in, preferred, corrected);
+                    Vec2* corrected, Vec3* weights) {
+  stagesLanes<lanes::Baseline>(p, target, in, preferred, corrected, weights);
 }
 CROWDLAB_LANES_AVX2 void stagesAvx2(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
-                                    Vec2* corrected) {
-  stagesLanes<lanes::Avx2>(p, target, in, preferred, corrected);
+                                    Vec2* corrected, Vec3* weights) {
+  stagesLanes<lanes::Avx2>(p, target, in, preferred, corrected, weights);
 }
 
 // The candidates of one query block copied into one contiguous run. A block is several runs (one
@@ -376,8 +410,8 @@ struct CandidateBuffer {
 }  // namespace
 
 void preferredAndCorrectedLanes(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
-                                Vec2* corrected) {
-  (lanes::wide() ? &stagesAvx2 : &stagesBaseline)(p, target, in, preferred, corrected);
+                                Vec2* corrected, Vec3* weights) {
+  (lanes::wide() ? &stagesAvx2 : &stagesBaseline)(p, target, in, preferred, corrected, weights);
 }
 
 void FinaleSim::gatherPhase(float dt) {
@@ -482,7 +516,7 @@ void FinaleSim::gatherPhase(float dt) {
         const size_t from = k + 1 - batched;
         const StageInputs in{std::span<const RuleSums>(batchSums.data(), batched), &position_[from], &velocity_[from],
                              batchAvoidance.data(), batchAvoids.data()};
-        stages(p, target, in, &preferred_[from], &corrected_[from]);
+        stages(p, target, in, &preferred_[from], &corrected_[from], &weights_[from]);
         batched = 0;
       }
     }
@@ -543,6 +577,9 @@ void FinaleSim::integratePhase(float dt) {
   const FinaleParams& p = params;
   const size_t n = size();
   const float inside = 0.99f * p.agentRadius;
+  const float arrivalSq = arrivalRadius() * arrivalRadius();
+  time_ += dt;
+  const float now = float(time_);
   parallelFor(n, [&](size_t k) {
     const Vec2 pos = position_[k];
     Vec2 v = tier_[k] ? orcaVelocity_[k] : boidsTierVelocity(p, velocity_[k], corrected_[k], dt);
@@ -563,6 +600,8 @@ void FinaleSim::integratePhase(float dt) {
     for (const CircleObstacle& o : circlesNear(next))
       if (lengthSq(next - o.center) < (o.radius + inside) * (o.radius + inside)) in = 1;
     inObstacle_[k] = in;
+    float& arrived = arrivedAt_[id_[k]];  // ids are distinct: one writer per slot
+    if (arrived < 0.0f && lengthSq(next - target) <= arrivalSq) arrived = now;
   }, 256);
 
   // Reductions in fixed blocks, summed in order: the same figures for any thread count.
@@ -578,13 +617,19 @@ void FinaleSim::integratePhase(float dt) {
       s.notFinite += notFinite_[k];
       s.orcaTier += tier_[k];
       s.infeasible += tier_[k] && !feasible_[k];
+      const float arrived = arrivedAt_[id_[k]];
+      s.arrived += arrived >= 0.0f;
+      s.arrival += arrived >= 0.0f ? arrived : now;
     }
     blockSums_[b] = s;
   }, 1);
   Metrics& m = metrics_;
   m = {};
-  double speed = 0, neighbors = 0;
+  double speed = 0, neighbors = 0, arrival = 0;
+  uint32_t arrived = 0;
   for (const BlockSums& s : blockSums_) {
+    arrival += s.arrival;
+    arrived += s.arrived;
     speed += s.speed;
     neighbors += s.neighbors;
     m.maxNeighbors = std::max(m.maxNeighbors, s.maxNeighbors);
@@ -599,6 +644,13 @@ void FinaleSim::integratePhase(float dt) {
   m.boidsTier = uint32_t(n) - m.orcaTier;
   m.meanSpeed = n ? speed / double(n) : 0.0;
   m.meanNeighbors = n ? neighbors / double(n) : 0.0;
+  m.arrivedShare = n ? double(arrived) / double(n) : 0.0;
+  m.meanArrivalSeconds = n ? arrival / double(n) : 0.0;
+}
+
+float FinaleSim::arrivalRadius() const {
+  const float spacing = 3.0f * params.agentRadius;
+  return std::sqrt(float(size()) * spacing * spacing / 3.14159265f);
 }
 
 void FinaleSim::step(float dt) {
@@ -651,7 +703,7 @@ PipelineVelocities FinaleSim::lastPipeline(size_t k) const {
   out.orcaInput = out.orcaTier ? corrected_[k] : Vec2{0.0f};
   out.final = velocity_[k];
   out.neighbors = neighbors_[k];
-  out.weights = ruleWeights(params, neighbors_[k]);
+  out.weights = weights_[k];
   return out;
 }
 
@@ -696,6 +748,8 @@ void FinaleSim::appendMetrics(std::vector<Metric>& out) const {
   out.push_back({"orca_tier", double(m.orcaTier)});
   out.push_back({"boids_tier", double(m.boidsTier)});
   out.push_back({"infeasible", double(m.infeasible)});
+  out.push_back({"arrived_share", m.arrivedShare});
+  out.push_back({"mean_arrival_s", m.meanArrivalSeconds});
 }
 
 }  // namespace sim

@@ -2,8 +2,9 @@
 // velocity goes through one pipeline, in this order:
 //   1. steering: arrive at the target (plus obstacle avoidance for agents ORCA does not handle)
 //      gives the preferred velocity;
-//   2. boids: separation, alignment and cohesion, weighted (fixed weights, or looked up against the
-//      local neighbour count), correct it: the boids-corrected preferred velocity;
+//   2. boids: separation, alignment and cohesion, weighted (fixed weights, curves looked up against
+//      the local neighbour count, or a learned function of the agent's situation), correct it: the
+//      boids-corrected preferred velocity;
 //   3. ORCA (optional, or only near the target with level of detail) clips that to a velocity that is
 //      collision free for its horizon, against neighbours and obstacles;
 //   4. clamp and integrate.
@@ -24,6 +25,7 @@
 #include "sim/rules/orca.hpp"
 #include "sim/rules/steering.hpp"
 #include "sim/core/world.hpp"
+#include "sim/models/finale_learned.hpp"
 
 namespace sim {
 
@@ -50,6 +52,13 @@ struct DensityWeights {
   bool operator==(const DensityWeights&) const = default;
 };
 
+// Where the three rule weights come from.
+enum class WeightMode {
+  Constant,  // wSeparation, wAlignment, wCohesion for everyone
+  Curves,    // DensityWeights against the local neighbour count (hand-drawn)
+  Learned,   // the constant weights times LearnedWeights' multipliers for the agent's situation
+};
+
 struct FinaleParams {
   float agentRadius = 3.5f;
   float maxSpeed = 120.0f;       // world units (pixels) per second
@@ -62,8 +71,9 @@ struct FinaleParams {
   float wCohesion = 0.2f;
   float perceptionRadius = 25.0f;
   float separationRadius = 12.0f;  // at most the perception radius
-  bool densityAware = false;       // weights from `density` instead of the three above
+  WeightMode weights = WeightMode::Constant;
   DensityWeights density;
+  LearnedWeights learned;
   // Neighbour search.
   bool spatialHash = true;         // false: brute force over all agents
   float cellSize = 25.0f;
@@ -118,9 +128,19 @@ inline void addNeighbor(RuleSums& s, const FinaleParams& p, const Vec2& offset, 
     s.separation -= offset * (1.0f / std::sqrt(distSq) - 1.0f / p.separationRadius);  // dir * (1 - d / R)
 }
 
-// (separation, alignment, cohesion) weights for an agent with `neighbors` neighbours.
-inline Vec3 ruleWeights(const FinaleParams& p, int neighbors) {
-  return p.densityAware ? p.density.at(float(neighbors)) : Vec3{p.wSeparation, p.wAlignment, p.wCohesion};
+// (separation, alignment, cohesion) weights for an agent at `position` moving at `velocity`, with
+// the rule sums `s` of its neighbourhood.
+inline Vec3 ruleWeights(const FinaleParams& p, const RuleSums& s, const Vec2& position, const Vec2& velocity,
+                        const Vec2& target) {
+  if (p.weights == WeightMode::Curves) return p.density.at(float(s.count));
+  if (p.weights == WeightMode::Constant) return {p.wSeparation, p.wAlignment, p.wCohesion};
+  using Net = LearnedNet<ScalarOps>;
+  float in[Net::kInputs], m[Net::kOutputs];
+  const Vec2 toTarget = target - position;
+  Net::features(float(s.count), s.velocitySum.x, s.velocitySum.y, velocity.x, velocity.y, toTarget.x, toTarget.y,
+                s.separation.x, s.separation.y, p.maxSpeed, p.slowingRadius, in);
+  Net::multipliers(p.learned, in, m);
+  return {p.wSeparation * m[0], p.wAlignment * m[1], p.wCohesion * m[2]};
 }
 
 // Stage 1: arrive at the target; with `circles`, also steer around them (agents outside ORCA).
@@ -132,11 +152,10 @@ inline Vec2 preferredVelocity(const FinaleParams& p, const Vec2& position, const
   return clampLength(desired, p.maxSpeed);
 }
 
-// Stage 2: the preferred velocity corrected by the weighted rules, clamped to max speed.
+// Stage 2: the preferred velocity corrected by the rules with weights `w` (ruleWeights), clamped
+// to max speed.
 inline Vec2 boidsCorrectedVelocity(const FinaleParams& p, const Vec2& preferred, const Vec2& velocity,
-                                   const RuleSums& s, Vec3* weightsOut = nullptr) {
-  const Vec3 w = ruleWeights(p, s.count);
-  if (weightsOut) *weightsOut = w;
+                                   const RuleSums& s, const Vec3& w) {
   if (s.count == 0) return preferred;
   // The boids rules (boids.hpp) written out: separation clamped to length 1, alignment and cohesion
   // softly normalised (full length beyond their fade, shrinking below it). This runs for every
@@ -157,8 +176,10 @@ inline Vec2 boidsCorrectedVelocity(const FinaleParams& p, const Vec2& preferred,
 
 // Stages 1 and 2 for up to kFinaleLaneBatch (8) agents at once, an agent a lane (finale.cpp): the
 // same operations in the same order as preferredVelocity and boidsCorrectedVelocity, so the same
-// bits, without their chain of square roots, divisions and branches per agent. `avoidance[i]` is
-// avoidObstacles' steering for an agent that has circles to avoid (`avoids[i]`), unread otherwise.
+// bits, without their chain of square roots, divisions and branches per agent (the learned weights
+// too: ruleWeights' network, a register of agents at once). `avoidance[i]` is avoidObstacles'
+// steering for an agent that has circles to avoid (`avoids[i]`), unread otherwise. `weights`, when
+// given, receives each agent's rule weights.
 inline constexpr size_t kFinaleLaneBatch = 8;
 struct StageInputs {
   std::span<const RuleSums> sums;
@@ -168,7 +189,7 @@ struct StageInputs {
   const uint8_t* avoids;
 };
 void preferredAndCorrectedLanes(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
-                                Vec2* corrected);
+                                Vec2* corrected, Vec3* weights = nullptr);
 
 // Stage 4 for an agent outside ORCA: turn towards the corrected velocity within the force limit.
 inline Vec2 boidsTierVelocity(const FinaleParams& p, const Vec2& velocity, const Vec2& corrected, float dt) {
@@ -201,7 +222,8 @@ PipelineVelocities agentPipeline(const FinaleParams& p, uint32_t self, const Vec
                          [&](uint32_t j, const Vec2& off, float d2) { addNeighbor(sums, p, off, d2, velocities[j]); });
   out.neighbors = sums.count;
   out.preferred = preferredVelocity(p, position, velocity, target, orcaTier ? std::span<const CircleObstacle>{} : circles);
-  out.boidsCorrected = boidsCorrectedVelocity(p, out.preferred, velocity, sums, &out.weights);
+  out.weights = ruleWeights(p, sums, position, velocity, target);
+  out.boidsCorrected = boidsCorrectedVelocity(p, out.preferred, velocity, sums, out.weights);
   if (orcaTier) {
     out.orcaInput = out.boidsCorrected;
     out.final = orca::newVelocity(self, position, velocity, out.orcaInput, search, velocities, segments,
@@ -262,11 +284,18 @@ class FinaleSim {
     uint32_t maxNeighbors = 0;
     uint32_t infeasible = 0;     // ORCA programs that needed the fallback
     uint64_t checks = 0;         // distance checks of the neighbour search
+    double arrivedShare = 0;     // agents that have been within arrivalRadius() of the target since the reset
+    double meanArrivalSeconds = 0;  // mean time of that first arrival, agents still out counted at the current time
   };
   const Timings& timings() const { return timings_; }
   const Metrics& metrics() const { return metrics_; }
   // The same and the step's time by name, as the command line and the HUD know them.
   void appendMetrics(std::vector<Metric>& out) const;
+
+  // An agent has reached the target within this distance of it: the disc that holds the whole crowd
+  // at about three radii apart, so every agent can get there without overlapping.
+  float arrivalRadius() const;
+  double time() const { return time_; }  // simulated seconds since the agents were placed
 
   // Overlapping pairs (closer than 0.99 * 2r) and agents in obstacles on the current state, exact.
   uint64_t countOverlaps() const;
@@ -291,6 +320,9 @@ class FinaleSim {
 
   // Per agent (current order), written by the phases.
   std::vector<Vec2> preferred_, corrected_, orcaVelocity_;
+  std::vector<Vec3> weights_;  // the rule weights each agent used
+  std::vector<float> arrivedAt_;  // by id: first time within arrivalRadius() of the target, -1 before
+  double time_ = 0;
   std::vector<uint8_t> tier_;
   std::vector<uint16_t> neighbors_;
   std::vector<uint32_t> overlaps_, checks_;
@@ -305,7 +337,8 @@ class FinaleSim {
   struct BlockSums {
     double speed = 0, neighbors = 0;
     uint64_t overlaps = 0, checks = 0;
-    uint32_t inObstacle = 0, notFinite = 0, orcaTier = 0, infeasible = 0, maxNeighbors = 0;
+    double arrival = 0;
+    uint32_t inObstacle = 0, notFinite = 0, orcaTier = 0, infeasible = 0, maxNeighbors = 0, arrived = 0;
   };
   std::vector<BlockSums> blockSums_;
 

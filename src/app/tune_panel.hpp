@@ -1,0 +1,35 @@
+// The scene panel's "Tune" section: pick an objective of the scene, Start, and watch CMA-ES look for
+// better parameters on the experiment runner (worker threads, one core left to the live scene);
+// the best and median score per generation are plotted, "Apply best" puts the best so far into the
+// live scene, "Save as preset" writes it with its objective, scores and seeds.
+#pragma once
+#include <memory>
+#include <string>
+#include <nlohmann/json_fwd.hpp>
+#include "scenes/scene.hpp"
+
+namespace app {
+
+class TunePanel {
+ public:
+  TunePanel();
+  ~TunePanel();  // stops a running search and waits for it (a step of one job at most)
+  TunePanel(const TunePanel&) = delete;
+  TunePanel& operator=(const TunePanel&) = delete;
+
+  // Draws the section (nothing for a scene without objectives); true when "Apply best" changed the
+  // scene's parameters.
+  bool draw(scenes::Scene& scene, const std::string& sceneName);
+  // --tune NAME: the section opens with this objective chosen.
+  void open(const std::string& objective);
+  void stop();
+  // For --state-out: the search's state, and where the section's header and buttons were drawn
+  // (screen points, their centres) so tests can click them.
+  void writeState(nlohmann::json& out) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace app

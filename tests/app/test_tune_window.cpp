@@ -1,0 +1,66 @@
+// The Tune section in a real window, driven with X input (xdotool): Start runs generations on
+// worker threads while the live scene keeps stepping, the curve fills, and "Apply best" puts the
+// tuned values into the live scene (read back through --state-out).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include "app_util.hpp"
+
+namespace {
+
+nlohmann::json readState(const std::string& path) {
+  const std::string text = apptest::slurp(path);
+  return text.empty() ? nlohmann::json() : nlohmann::json::parse(text, nullptr, false);
+}
+
+}  // namespace
+
+TEST(TuneWindow, StartRunsGenerationsAndApplyBestChangesTheLiveScene) {
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
+  const std::string dir = apptest::freshDir("tune-window");
+  std::ofstream(dir + "/settings.json") << "{\"uiScale\": 1.0}";
+  const std::string common = "--scene steering --tune clean-arrival --width 1600 --height 1000";
+  // Where the section's buttons are: the same layout in every run of this size and scale.
+  const std::string layoutState = dir + "/layout.json";
+  apptest::RunResult layout = apptest::runCrowdlab(common + " --frames 3 --state-out '" + layoutState + "'",
+                                                   "CROWDLAB_CONFIG_DIR='" + dir + "'");
+  ASSERT_EQ(layout.exitCode, 0) << layout.err;
+  const nlohmann::json before = readState(layoutState);
+  ASSERT_TRUE(before.is_object());
+  const auto start = before["tune"]["start_at"], apply = before["tune"]["apply_at"];
+  ASSERT_GT(start[1].get<double>(), 0.0) << before["tune"];
+  ASSERT_LT(apply[1].get<double>(), 1000.0) << "the Apply button must be on screen: " << before["tune"];
+  EXPECT_EQ(before["tune"]["generations"], 0);
+
+  // Start, wait for some generations, Apply best; SIGTERM ends the run (SDL turns it into a quit).
+  const std::string out = dir + "/run.out", state = dir + "/after.json";
+  auto point = [](const nlohmann::json& at) {
+    return std::to_string(int(at[0].get<double>())) + " " + std::to_string(int(at[1].get<double>()));
+  };
+  std::ofstream(dir + "/click.sh")
+      << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << common << " --state-out '" << state << "' >'"
+      << out << "' 2>&1 &\n"
+      << "pid=$!\n"
+      << "id=$(timeout 20 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+      << "sleep 1.5\n"
+      << "xdotool mousemove --window $id " << point(start) << " && sleep 0.3 && xdotool click 1 || exit 4\n"
+      << "sleep 15\n"
+      << "xdotool mousemove --window $id " << point(apply) << " && sleep 0.3 && xdotool click 1 || exit 5\n"
+      << "sleep 1\n"
+      << "kill -TERM $pid; wait $pid\n";
+  const std::string click = "xvfb-run -a -s '-screen 0 1600x1000x24' bash '" + dir + "/click.sh'";
+  ASSERT_EQ(std::system(click.c_str()), 0) << apptest::slurp(out);
+  const nlohmann::json after = readState(state);
+  ASSERT_TRUE(after.is_object()) << apptest::slurp(out);
+  const nlohmann::json& tune = after["tune"];
+  EXPECT_GE(tune["generations"].get<int>(), 2) << tune;
+  EXPECT_EQ(tune["history"].size(), tune["generations"].get<size_t>()) << "one point of the curve per generation";
+  EXPECT_EQ(tune["applied"], 1) << tune;
+  // The live scene now has the tuned values: at least one of the objective's parameters moved.
+  int moved = 0;
+  for (const char* p : {"maxForce", "slowingRadius", "wArrive", "wSeparate", "separationRadius"})
+    moved += after["params"][p] != before["params"][p];
+  EXPECT_GT(moved, 0) << after["params"];
+  EXPECT_GT(after["steps"].get<long long>(), 60) << "the live scene kept stepping";
+}
