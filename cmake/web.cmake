@@ -20,6 +20,13 @@ add_library(glm::glm INTERFACE IMPORTED)
 set_target_properties(glm::glm PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${host_headers})
 add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
 set_target_properties(nlohmann_json::nlohmann_json PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${host_headers})
+# Eigen (CMA-ES in src/experiments) is header-only as well: only its Eigen/ folder, linked the same way.
+if(NOT EXISTS ${CROWDLAB_HOST_INCLUDE}/eigen3/Eigen)
+  message(FATAL_ERROR "${CROWDLAB_HOST_INCLUDE}/eigen3/Eigen is missing: run scripts/install-deps.sh")
+endif()
+file(CREATE_LINK ${CROWDLAB_HOST_INCLUDE}/eigen3/Eigen ${host_headers}/Eigen SYMBOLIC)
+add_library(Eigen3::Eigen INTERFACE IMPORTED)
+set_target_properties(Eigen3::Eigen PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${host_headers})
 set(CROWDLAB_PARALLEL_LIBS "")
 set(CROWDLAB_PARALLEL_DEFINES CROWDLAB_SERIAL=1)
 
