@@ -117,8 +117,10 @@ class App {
       std::fprintf(stderr, "crowdlab: %s\n", panel_.message.c_str());
       return 1;
     }
-    if (options_.recordFrames)
-      startRecording(options_.recordFrames, options_.recordDir.empty() ? timestampedName(sceneName_, "") : options_.recordDir);
+    if (options_.recordFrames) {
+      if (options_.recordDir.empty()) startNewRecording(options_.recordFrames);
+      else startRecording(options_.recordFrames, options_.recordDir);
+    }
 
     platform::setStateReporter([this] { return stateJson(); });
     platform::onPageHide([this] { saveUserSettings(); });
@@ -522,8 +524,14 @@ class App {
 
     const bool lastFrame = options_.frames && frame_ + 1 >= options_.frames;
     if (screenshotRequested_) {
-      const std::string path = timestampedName(sceneName_, ".png");
-      if (screenshot(path)) hud_.message = platform::deliverFile(path);
+      // Its own name, even for two in the same second: never over an earlier screenshot.
+      std::string message;
+      const std::string path = saveNewScreenshot(timestampedName(sceneName_, ""), drawableSize_.x, drawableSize_.y, message);
+      if (path.empty()) fail(message, screenshotFailed_);
+      else {
+        hud_.message = platform::deliverFile(path);
+        std::printf("screenshot=%s\n", path.c_str());
+      }
       screenshotRequested_ = false;
     }
     if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot);
@@ -571,6 +579,14 @@ class App {
     hud_.message = message;
     std::printf("screenshot=%s\n", path.c_str());
     return true;
+  }
+
+  // From the HUD or --record without --record-dir: a folder of its own, never an earlier run's.
+  void startNewRecording(int frames) {
+    std::string error;
+    const std::string dir = makeNewFolder(timestampedName(sceneName_, ""), error);
+    if (dir.empty()) return fail(error, recordFailed_);
+    startRecording(frames, dir);
   }
 
   void startRecording(int frames, const std::string& dir) {
@@ -626,7 +642,7 @@ class App {
       hud_.message = "benchmarking " + sceneName_ + " for 10 s...";
     }
     if (act.toggleTheme) pendingLook_.darkTheme = !look_.darkTheme;
-    if (act.recordFrames > 0) startRecording(act.recordFrames, timestampedName(sceneName_, ""));
+    if (act.recordFrames > 0) startNewRecording(act.recordFrames);
     if (act.stopRecording) hud_.message = recorder_.stop();
     if (act.vsyncChanged) SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
     if (act.togglePause) stepper_.paused = !stepper_.paused;
@@ -634,9 +650,10 @@ class App {
     if (act.restart) restartScene();
     if (act.screenshot) screenshotRequested_ = true;
     if (act.exportCsv) {
-      const std::string path = timestampedName(sceneName_, "-metrics.csv");
       std::string error;
-      hud_.message = log_.writeCsv(path, error) ? platform::deliverFile(path) : error;
+      const std::string path = render::writeUnderNewName(timestampedName(sceneName_, "-metrics"), ".csv",
+          [&](const std::string& p, std::string& e) { return log_.writeCsv(p, e, render::Existing::Keep); }, error);
+      hud_.message = !path.empty() ? platform::deliverFile(path) : error;
       if (error.empty() && !log_.droppedNote().empty()) hud_.message += "\n" + log_.droppedNote();
     }
     if (!act.switchTo.empty() && act.switchTo != sceneName_) {
@@ -740,8 +757,13 @@ int runWindow(const Options& given) {
       return 2;
     }
   }
-  // Opened before the window, as headless runs do: a path that cannot be written fails at once.
+  // Opened or checked before the window, as headless runs do: a path that cannot be written fails at
+  // once, not after the run.
   if (!o.metricsCsv.empty() && !run->csv.open(o.metricsCsv, error)) {
+    std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+    return 1;
+  }
+  if (!checkOutputPaths(o, error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }

@@ -6,8 +6,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
+#include <sstream>
+#include "render/atomic_file.hpp"
 #include "scenes/claims.hpp"
 
 namespace app {
@@ -108,6 +109,11 @@ int runClaims(const std::vector<std::string>& args) {
     std::fprintf(stderr, "crowdlab claims: %s (%s)\n", error.c_str(), kUsage);
     return 2;
   }
+  // The CSV path is checked before the claims run (minutes), not after them.
+  if (!o.csv.empty() && !render::checkWritable(o.csv, error)) {
+    std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
+    return 1;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   std::map<std::string, std::vector<double>> raw;  // claim id -> per-seed window value, for relativeTo
   std::vector<Row> rows;
@@ -162,11 +168,9 @@ int runClaims(const std::vector<std::string>& args) {
               mustHoldFailed ? "; a must-hold claim FAILED" : "");
 
   if (!o.csv.empty()) {
-    std::ofstream f(o.csv);
-    if (!f) {
-      std::fprintf(stderr, "crowdlab claims: cannot write %s\n", o.csv.c_str());
-      return 1;
-    }
+    // Written whole through a temporary (or straight to a device or pipe); a full disk or /dev/full
+    // is an error with the path and the reason, never an empty file and exit 0.
+    std::ostringstream f;
     f << "id,scene,seeds,metric,mean,min,max,verdict\n";
     auto line = [&](const Row& r, const char* metric, const std::vector<double>& xs) {
       const Spread s = spread(xs);
@@ -178,8 +182,8 @@ int runClaims(const std::vector<std::string>& args) {
       line(r, r.claim->rule.metric, r.values);
       for (size_t a = 0; a < r.claim->also.size(); ++a) line(r, r.claim->also[a], r.also[a]);
     }
-    if (!f) {
-      std::fprintf(stderr, "crowdlab claims: cannot write %s\n", o.csv.c_str());
+    if (!render::writeFileAtomically(o.csv, f.str(), error)) {
+      std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
       return 1;
     }
   }

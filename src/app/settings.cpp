@@ -39,14 +39,37 @@ bool makeDirectories(const std::string& path, std::string& error) {
   return true;
 }
 
+namespace {
+// A settings file the program could not take whole (a typo, a bad field, too large) is moved aside
+// before anything is saved over it: `path`.bad (else .bad-2, .bad-3...), so a hand edit is never lost.
+// The name it went to, or "" when it stayed (not a regular file, or the move failed).
+std::string keepAside(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(path, ec))) return {};
+  for (int k = 1; k <= 100; ++k) {
+    const std::string bad = path + ".bad" + (k > 1 ? "-" + std::to_string(k) : std::string());
+    if (fs::exists(fs::symlink_status(bad, ec))) continue;
+    fs::rename(path, bad, ec);
+    return ec ? std::string() : bad;
+  }
+  return {};
+}
+}  // namespace
+
 Settings loadSettings(const std::string& path, std::string& warning) {
   std::string text, error;
+  Settings s;
   switch (scenes::readUserFile(path, text, error)) {
     case scenes::ReadStatus::Missing: return Settings{};  // first run
-    case scenes::ReadStatus::Failed: warning = error + "; using default settings"; return Settings{};
-    case scenes::ReadStatus::Ok: break;
+    case scenes::ReadStatus::Failed: warning = error + "; using default settings"; break;
+    case scenes::ReadStatus::Ok: s = parseSettings(text, path, warning); break;
   }
-  return parseSettings(text, path, warning);
+  if (!warning.empty()) {
+    const std::string kept = keepAside(path);
+    warning += kept.empty() ? "; the file is left as it is" : "; the file is kept as " + kept;
+  }
+  return s;
 }
 
 Settings parseSettings(const std::string& text, const std::string& label, std::string& warning) {

@@ -20,7 +20,8 @@ std::string settingsPath();
 std::string userPresetDir(const std::string& scene);
 
 // Missing file: defaults, no warning. An unreadable, oversized or corrupt file, or a bad field:
-// defaults for what is wrong and a one-line warning.
+// defaults for what is wrong and a one-line warning; the file is moved aside to settings.json.bad
+// (the warning says where), so the next save never overwrites a hand-edited file.
 Settings loadSettings(const std::string& path, std::string& warning);
 // The same from text in memory; `label` names the source in the warning.
 Settings parseSettings(const std::string& text, const std::string& label, std::string& warning);

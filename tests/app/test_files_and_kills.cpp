@@ -1,0 +1,220 @@
+// Issue 29, files: nothing lost, nothing overwritten. Output paths are checked before a run, a killed
+// run leaves whole CSV rows, names the program picks never replace a file, a recording never mixes
+// into another, claims and bench report a full disk, and a broken settings file is kept.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include "app/preset_names.hpp"
+#include "app_util.hpp"
+
+using apptest::runCrowdlab;
+namespace fs = std::filesystem;
+
+namespace {
+double secondsOf(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int linesIn(const std::string& path) {
+  std::istringstream in(apptest::slurp(path));
+  int n = 0;
+  for (std::string line; std::getline(in, line);) ++n;
+  return n;
+}
+
+// `crowdlab ARGS...` started in the background with stdout and stderr to files; its pid.
+pid_t startCrowdlab(const std::vector<std::string>& args, const std::string& config, const std::string& outBase) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setenv("CROWDLAB_CONFIG_DIR", config.c_str(), 1);
+    if (!std::freopen((outBase + ".out").c_str(), "w", stdout) || !std::freopen((outBase + ".err").c_str(), "w", stderr))
+      ::_exit(126);
+    std::vector<char*> argv{const_cast<char*>(CROWDLAB_EXE)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(CROWDLAB_EXE, argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+// The rows of a metrics CSV are whole: each ends with a newline and has the header's fields.
+void expectWholeRows(const std::string& path) {
+  const std::string text = apptest::slurp(path);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n') << "the file ends mid-row: ..." << text.substr(text.size() - std::min<size_t>(text.size(), 60));
+  std::istringstream in(text);
+  std::string header;
+  std::getline(in, header);
+  const auto fields = std::count(header.begin(), header.end(), ',');
+  int row = 0;
+  for (std::string line; std::getline(in, line); ++row)
+    ASSERT_EQ(std::count(line.begin(), line.end(), ','), fields) << "row " << row << ": " << line;
+}
+}  // namespace
+
+// Item 4: SIGINT after a few seconds left `17260,287.666682,15.82,0.99970` (4 of 7 fields, the last
+// number cut). The step under way finishes, whole rows are flushed, the run ends with 128 + signal.
+TEST(Kills, ASignalledHeadlessRunLeavesWholeRowsOnly) {
+  const std::string dir = apptest::freshDir("kills-headless");
+  for (int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(sig == SIGINT ? "SIGINT" : "SIGTERM");
+    const std::string csv = dir + "/k" + std::to_string(sig) + ".csv";
+    const pid_t pid = startCrowdlab({"--headless", "--scene", "boids", "--steps", "100000000", "--metrics-csv", csv}, dir,
+                                    dir + "/run" + std::to_string(sig));
+    ASSERT_GT(pid, 0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (linesIn(csv) < 100 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // somewhere between two flushes
+    ::kill(pid, sig);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by the signal instead of finishing the row: " << status;
+    EXPECT_EQ(WEXITSTATUS(status), 128 + sig);
+    expectWholeRows(csv);
+    const std::string err = apptest::slurp(dir + "/run" + std::to_string(sig) + ".err");
+    EXPECT_NE(err.find("the CSV holds every step up to it"), std::string::npos) << err;
+  }
+}
+
+// Item 7: --state-out and --screenshot to a folder that does not exist failed only after the run
+// (12.7 s, 5.2 s). Headless and window runs now fail at once; the window one before any window opens.
+TEST(Files, OutputPathsAreCheckedBeforeTheRun) {
+  apptest::RunResult r;
+  const double seconds = secondsOf([&] {
+    r = runCrowdlab("--headless --scene finale --steps 20000 --state-out /nonexistent-dir/x.json");
+  });
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_EQ(r.err, "crowdlab: /nonexistent-dir/x.json: cannot write (No such file or directory)\n");
+  EXPECT_LT(seconds, 5.0) << "the path should fail before the 20,000-step run";
+  for (const char* flag : {"--state-out", "--screenshot"}) {
+    r = runCrowdlab(std::string("--scene boids --frames 600 ") + flag + " /nonexistent-dir/x.png", "SDL_VIDEODRIVER=no-such-driver");
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.err, "crowdlab: /nonexistent-dir/x.png: cannot write (No such file or directory)\n") << flag;
+  }
+}
+
+// Item 12: `--headless ... --state-out s.json` exited 0 and wrote nothing; and /dev/stdout works.
+TEST(Files, HeadlessRunsWriteTheirState) {
+  const std::string dir = apptest::freshDir("headless-state");
+  apptest::RunResult r = runCrowdlab("--headless --scene boids --steps 5 --state-out '" + dir + "/s.json'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string state = apptest::slurp(dir + "/s.json");
+  EXPECT_NE(state.find("\"steps\":5"), std::string::npos) << state;
+  EXPECT_NE(state.find("\"polarization\""), std::string::npos) << state;
+  r = runCrowdlab("--headless --scene boids --steps 5 --state-out /dev/stdout");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("{\"agents\":"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("step_ms_median="), std::string::npos) << "the state comes after what was printed";
+}
+
+// Item 3: two F12 screenshots in the same second left one file.
+TEST(Files, TwoScreenshotsInOneSecondAreTwoFiles) {
+  const std::string dir = apptest::freshDir("two-screenshots");
+  const std::string config = apptest::freshDir("two-screenshots-config");
+  const std::string cmd = "cd '" + dir + "' && CROWDLAB_CONFIG_DIR='" + config + "' '" CROWDLAB_EXE
+                          "' --scene boids --width 480 --height 320 --frames 6 --keys F12,F12,F12 >out.txt 2>err.txt";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << apptest::slurp(dir + "/err.txt");
+  std::vector<std::string> pngs;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".png") pngs.push_back(e.path().filename().string());
+  EXPECT_EQ(pngs.size(), 3u) << apptest::slurp(dir + "/out.txt");
+  for (const std::string& p : pngs) EXPECT_TRUE(apptest::pngStats(dir + "/" + p).loaded) << p;
+}
+
+// Item 3: --record-dir R reused mixed frames of two runs (1-3 from the finale, 4-10 from boids).
+TEST(Files, ARecordingNeverMixesIntoAnEarlierOne) {
+  const std::string dir = apptest::freshDir("record-reused");
+  std::ofstream(dir + "/frame_00001.png") << "an earlier run's frame";
+  apptest::RunResult r = runCrowdlab("--scene boids --frames 4 --record 3 --record-dir '" + dir + "'",
+                                     "SDL_VIDEODRIVER=no-such-driver");
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_NE(r.err.find("holds an earlier recording (frame_00001.png); record into a new or empty folder"),
+            std::string::npos) << r.err;
+  EXPECT_EQ(apptest::slurp(dir + "/frame_00001.png"), "an earlier run's frame");
+}
+
+// Item 5: a full disk (/dev/full) gave exit 0, an empty file and no message; item 7: the claims CSV
+// path was checked after 54 s of claims, without the reason.
+TEST(Files, ClaimsAndBenchReportAFullDiskWithThePathAndReason) {
+  apptest::RunResult r = runCrowdlab("claims --scene spatial-hash --seeds 1 --csv /dev/full");
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_EQ(r.err, "crowdlab claims: /dev/full: write failed (No space left on device)\n");
+  r = runCrowdlab("bench --case boids2d --n 100 --steps 2 --warmup 0 --threads 1 --mode grid --csv /dev/full");
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_EQ(r.err, "crowdlab bench: /dev/full: write failed (No space left on device)\n");
+  const double seconds = secondsOf([&] { r = runCrowdlab("claims --seeds 1 --csv /nonexistent-dir/claims.csv"); });
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_EQ(r.err, "crowdlab claims: /nonexistent-dir/claims.csv: cannot write (No such file or directory)\n");
+  EXPECT_LT(seconds, 5.0) << "checked before the claims run";
+}
+
+// Item 6: a trailing comma gave defaults, and quitting overwrote the hand-edited file with them.
+TEST(Files, ABrokenSettingsFileIsKeptAndTheWarningSaysWhere) {
+  const std::string dir = apptest::freshDir("settings-kept");
+  const std::string text = "{\"lastScene\": \"steering\", \"uiScale\": 1.5,}\n";
+  std::ofstream(dir + "/settings.json") << text;
+  apptest::RunResult r = runCrowdlab("--frames 2", "SDL_VIDEODRIVER=no-such-driver CROWDLAB_CONFIG_DIR='" + dir + "'");
+  EXPECT_NE(r.err.find("settings.json: not valid JSON"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the file is kept as " + dir + "/settings.json.bad"), std::string::npos) << r.err;
+  EXPECT_EQ(apptest::slurp(dir + "/settings.json.bad"), text);
+  // A second broken file does not replace the first one kept.
+  std::ofstream(dir + "/settings.json") << "{,}";
+  r = runCrowdlab("--frames 2", "SDL_VIDEODRIVER=no-such-driver CROWDLAB_CONFIG_DIR='" + dir + "'");
+  EXPECT_NE(r.err.find("kept as " + dir + "/settings.json.bad-2"), std::string::npos) << r.err;
+  EXPECT_EQ(apptest::slurp(dir + "/settings.json.bad"), text);
+}
+
+// Item 2: "Стая" and "Рыбы" both became `--------.json`, the second replaced the first and the list
+// showed `--------`. Names stay UTF-8; only what a file system forbids is escaped, and comes back.
+TEST(Files, PresetNamesKeepTheirLettersAndComeBackFromTheFileName) {
+  EXPECT_EQ(app::presetFileStem("Стая"), "Стая");
+  EXPECT_NE(app::presetFileStem("Стая"), app::presetFileStem("Рыбы"));
+  EXPECT_EQ(app::presetFileStem("lecture 3: wide/narrow?"), "lecture 3%3A wide%2Fnarrow%3F");
+  EXPECT_EQ(app::presetFileStem(".."), "%2E%2E");
+  EXPECT_EQ(app::presetFileStem("trail. "), "trail.%20");
+  EXPECT_EQ(app::presetFileStem("100%"), "100%25");
+  EXPECT_EQ(app::presetFileStem(""), "preset");
+  for (const std::string name : {"Стая", "lecture 3: wide/narrow?", "..", "100%", "a\tb", "鳥の群れ", "trail. "})
+    EXPECT_EQ(app::presetNameOfStem(app::presetFileStem(name)), name);
+  // A long name is cut at a character boundary, never inside a letter or an escape.
+  std::string longName;
+  for (int i = 0; i < 150; ++i) longName += "Я";
+  const std::string stem = app::presetFileStem(longName);
+  EXPECT_LE(stem.size(), app::kMaxPresetStemBytes);
+  EXPECT_EQ(stem.size() % 2, 0u) << "two bytes a letter";
+  EXPECT_EQ(app::presetFileStem(std::string(199, 'a') + "/"), std::string(199, 'a'));
+}
+
+// Item 12: window-only flags were accepted with --headless and did nothing; sim=gpu ran on the CPU
+// without saying so; --claim X --headless gave the --scene message.
+TEST(HeadlessFlags, WindowOnlyFlagsAreRefusedWithOneLine) {
+  for (const char* flag : {"--record 3", "--keys F1", "--fullscreen", "--width 800", "--height 600", "--vsync on",
+                           "--frames 3", "--screenshot x.png"}) {
+    const std::string name = std::string(flag).substr(0, std::string(flag).find(' '));
+    apptest::expectRefused(std::string("--headless --scene boids --steps 1 ") + flag, name + " needs a window; drop --headless");
+  }
+  apptest::expectRefused("--claim boids.separation-scatters --headless", "--claim opens a window");
+  apptest::expectRefused("--headless --scene gpu --steps 1 --set sim=gpu", "sim=gpu needs a window");
+}
+
+// Item 13: a 19-digit --seed, even the documented maximum 2^62, was "expects a whole number".
+TEST(HeadlessFlags, SeedsUpToTwoToTheSixtyTwoAreTaken) {
+  apptest::RunResult r = runCrowdlab("--headless --scene boids --steps 1 --seed 4611686018427387904");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  apptest::expectRefused("--headless --scene boids --steps 1 --seed 4611686018427387905",
+                         "--seed must be between 0 and 4611686018427387904, got 4611686018427387905");
+  apptest::expectRefused("--headless --scene boids --steps 1 --seed 99999999999999999999999",
+                         "--seed must be between 0 and 4611686018427387904");
+}
