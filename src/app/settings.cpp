@@ -1,5 +1,6 @@
 #include "app/settings.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +29,16 @@ std::string configDir() {
 
 std::string settingsPath() { return configDir() + "/settings.json"; }
 std::string userPresetDir(const std::string& scene) { return configDir() + "/presets/" + scene; }
+
+bool windowPositionVisible(int x, int y, int w, const std::vector<DisplayArea>& displays) {
+  constexpr int kGripW = 64, kGripH = 32;
+  for (const DisplayArea& d : displays) {
+    const int left = std::max(x, d.x), right = std::min(x + w, d.x + d.w);
+    const int top = std::max(y, d.y), bottom = std::min(y + kGripH, d.y + d.h);
+    if (right - left >= std::min(kGripW, w) && bottom - top >= kGripH / 2) return true;
+  }
+  return false;
+}
 
 bool makeDirectories(const std::string& path, std::string& error) {
   std::error_code ec;

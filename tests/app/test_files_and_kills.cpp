@@ -218,3 +218,44 @@ TEST(HeadlessFlags, SeedsUpToTwoToTheSixtyTwoAreTaken) {
   apptest::expectRefused("--headless --scene boids --steps 1 --seed 99999999999999999999999",
                          "--seed must be between 0 and 4611686018427387904");
 }
+
+// Item 8: `--scene finale --set hash=false --set N=100000` froze the window (the first step ran on
+// the UI thread) and SIGTERM took 86.7 s (quitting started another step and waited for it). Now the
+// step starts on the worker, the window keeps answering keys (F1 opens the help during the step),
+// and a quit abandons the step: the run ends within seconds with nothing booked from it.
+TEST(SlowSteps, TheWindowAnswersAndQuitsDuringAHalfMinuteStep) {
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
+  const std::string dir = apptest::freshDir("slow-step");
+  std::ofstream(dir + "/drive.sh")
+      << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' --scene finale --set hash=false --set N=100000"
+      << " --width 640 --height 360 >'" << dir << "/run.out' 2>&1 &\n"
+      << "pid=$!\n"
+      << "id=$(timeout 30 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+      << "sleep 2; xdotool key --window $id F1; sleep 1\n"
+      << "t0=$(date +%s%N); kill -TERM $pid; wait $pid; rc=$?; t1=$(date +%s%N)\n"
+      << "echo \"rc=$rc\" >'" << dir << "/quit.txt'; echo \"quit_ms=$(( (t1 - t0) / 1000000 ))\" >>'" << dir << "/quit.txt'\n";
+  const int status = std::system(("xvfb-run -a -s '-screen 0 1280x720x24' bash '" + dir + "/drive.sh'").c_str());
+  ASSERT_EQ(status, 0) << apptest::slurp(dir + "/run.out");
+  apptest::RunResult r;
+  r.out = apptest::slurp(dir + "/quit.txt") + apptest::slurp(dir + "/run.out");
+  EXPECT_EQ(r.value("rc"), "0") << r.out;
+  EXPECT_LT(std::atoi(r.value("quit_ms").c_str()), 10000) << "a brute-force step of 100,000 agents takes far longer";
+  EXPECT_EQ(r.value("steps"), "0") << "nothing is booked from the abandoned step";
+  EXPECT_EQ(r.value("help_open"), "1") << "F1 during the step: the window answered";
+}
+
+// Item 10: `windowX: 5000, windowY: 4000` on a smaller display opened the window invisible and saved
+// that again. A position off every display is dropped: the window opens centred and saves where it is.
+TEST(Files, AWindowPositionOffEveryDisplayIsDropped) {
+  const std::string dir = apptest::freshDir("settings-offscreen");
+  std::ofstream(dir + "/settings.json") << R"({"windowX": 5000, "windowY": 4000, "windowWidth": 640, "windowHeight": 360})";
+  apptest::RunResult r = runCrowdlab("--scene boids --keys ctrl+q", "CROWDLAB_CONFIG_DIR='" + dir + "' timeout 60");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string saved = apptest::slurp(dir + "/settings.json");
+  const auto number = [&](const std::string& key) {
+    const size_t at = saved.find("\"" + key + "\": ");
+    return at == std::string::npos ? -99999 : std::atoi(saved.c_str() + at + key.size() + 4);
+  };
+  EXPECT_LT(number("windowX"), 1920 - 64) << saved;  // the test display is 1920 x 1080 at most
+  EXPECT_LT(number("windowY"), 1080 - 16) << saved;
+}
