@@ -7,13 +7,22 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <sstream>
 #include "render/atomic_file.hpp"
 #include "scenes/claims.hpp"
+#include "scenes/user_input.hpp"
 
 namespace app {
 
 namespace {
+
+std::string scenesWithClaims() {
+  std::string names;
+  for (const scenes::SceneEntry& e : scenes::registeredScenes())
+    if (!scenes::claimsOf(e.name).empty()) names += (names.empty() ? "" : ", ") + std::string(e.name);
+  return names;
+}
 
 constexpr const char* kUsage = "usage: crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE]";
 
@@ -24,10 +33,15 @@ struct ClaimsOptions {
 };
 
 bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& error) {
+  std::set<std::string> seen;  // each flag once: a second one is a mistake, not an override
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a != "--scene" && a != "--seeds" && a != "--first-seed" && a != "--csv") {
-      error = "unknown option '" + a + "'";
+      error = "unknown option " + scenes::quoteText(a);  // user text: quoted, cut, control bytes shown
+      return false;
+    }
+    if (!seen.insert(a).second) {
+      error = a + " is given more than once";
       return false;
     }
     if (i + 1 >= args.size()) {
@@ -35,9 +49,17 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
       return false;
     }
     const std::string& v = args[++i];
+    if (v.empty()) {
+      error = a + " needs a value, got an empty one";
+      return false;
+    }
     if (a == "--scene") {
       if (!scenes::findScene(v)) {
-        error = "unknown scene '" + v + "' (scenes: " + scenes::sceneNames() + ")";
+        error = "unknown scene " + scenes::quoteText(v) + " (scenes: " + scenes::sceneNames() + ")";
+        return false;
+      }
+      if (scenes::claimsOf(v).empty()) {
+        error = "scene " + v + " has no claims (scenes with claims: " + scenesWithClaims() + ")";
         return false;
       }
       o.scene = v;
@@ -50,7 +72,7 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
       char* end = nullptr;
       const long long n = std::strtoll(v.c_str(), &end, 10);
       if (v.empty() || *end != '\0' || errno == ERANGE || n < 1 || n > hi) {
-        error = a + " expects a whole number from 1 to " + std::to_string(hi) + ", got '" + v + "'";
+        error = a + " expects a whole number from 1 to " + std::to_string(hi) + ", got " + scenes::quoteText(v);
         return false;
       }
       if (seeds) o.seeds = int(n);

@@ -259,3 +259,20 @@ TEST(Files, AWindowPositionOffEveryDisplayIsDropped) {
   EXPECT_LT(number("windowX"), 1920 - 64) << saved;  // the test display is 1920 x 1080 at most
   EXPECT_LT(number("windowY"), 1080 - 16) << saved;
 }
+
+// Item 13: claims took duplicate flags and `--csv ""`, printed control bytes raw, and `--scene gpu`
+// reported "0 of 0 claims hold" with exit 0; bench printed a 39-digit min_distance_ratio for one agent.
+TEST(HeadlessFlags, ClaimsAndBenchMistakesAreOneClearLine) {
+  apptest::expectRefused("claims --scene gpu", "scene gpu has no claims");
+  apptest::expectRefused("claims --csv a.csv --csv b.csv", "--csv is given more than once");
+  apptest::expectRefused("claims --csv ''", "--csv needs a value, got an empty one");
+  apptest::RunResult r = apptest::expectRefused("claims \"$(printf -- '--\\033[31mred')\"", "unknown option '--\\x1B[31mred'");
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << "no raw escape byte reaches the terminal";
+  r = runCrowdlab("bench --case orca-circle --n 1 --steps 2 --warmup 0 --threads 1");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("min_distance_ratio=n/a"), std::string::npos) << r.out;
+  r = runCrowdlab("bench --case boids2d --n 100 --steps 2 --csv '" + apptest::outDir() + "'");
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_NE(r.err.find(": cannot write (Is a directory)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("usage"), std::string::npos) << "the flag was right; the path was not";
+}
