@@ -276,3 +276,19 @@ TEST(HeadlessFlags, ClaimsAndBenchMistakesAreOneClearLine) {
   EXPECT_NE(r.err.find(": cannot write (Is a directory)"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("usage"), std::string::npos) << "the flag was right; the path was not";
 }
+
+// Item 13: gpu-boids ran 5 steps for `--steps 1`.
+TEST(HeadlessFlags, GpuBoidsTakesAsFewStepsAsAsked) {
+  apptest::RunResult r = runCrowdlab("bench --case gpu-boids --n 1000 --steps 1 --threads 1");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::istringstream in(r.out);
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string name, n, mode, threads, steps;
+    if (!(fields >> name >> n >> mode >> threads >> steps) || name != "gpu-boids" || n != "1000") continue;
+    EXPECT_EQ(steps, "1") << line;
+    ++rows;
+  }
+  if (rows == 0) GTEST_SKIP() << "no gpu-boids rows here (no OpenGL 4.3):\n" << r.out << r.err;
+}
