@@ -198,7 +198,8 @@ TEST(Files, PresetNamesKeepTheirLettersAndComeBackFromTheFileName) {
 }
 
 // Item 12: window-only flags were accepted with --headless and did nothing; sim=gpu ran on the CPU
-// without saying so; --claim X --headless gave the --scene message.
+// without saying so (now it says so, and still runs: WindowGpu.HeadlessNeverTouchesTheGpu); --claim X
+// --headless gave the --scene message.
 TEST(HeadlessFlags, WindowOnlyFlagsAreRefusedWithOneLine) {
   for (const char* flag : {"--record 3", "--keys F1", "--fullscreen", "--width 800", "--height 600", "--vsync on",
                            "--frames 3", "--screenshot x.png"}) {
@@ -206,7 +207,10 @@ TEST(HeadlessFlags, WindowOnlyFlagsAreRefusedWithOneLine) {
     apptest::expectRefused(std::string("--headless --scene boids --steps 1 ") + flag, name + " needs a window; drop --headless");
   }
   apptest::expectRefused("--claim boids.separation-scatters --headless", "--claim opens a window");
-  apptest::expectRefused("--headless --scene gpu --steps 1 --set sim=gpu", "sim=gpu needs a window");
+  apptest::RunResult gpu = runCrowdlab("--headless --scene gpu --steps 1 --set sim=gpu --set N=1000", "SDL_VIDEODRIVER=none");
+  EXPECT_EQ(gpu.exitCode, 0) << gpu.err;
+  EXPECT_EQ(gpu.err, "crowdlab: sim=gpu needs a window (OpenGL compute shaders); this headless run steps the flock on "
+                     "the CPU (gpu_sim=0)\n");
 }
 
 // Item 13: a 19-digit --seed, even the documented maximum 2^62, was "expects a whole number".
