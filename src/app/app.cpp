@@ -128,8 +128,10 @@ class App {
       }
       panel_.tune->open(options_.tune);
     }
-    if (options_.recordFrames)
-      startRecording(options_.recordFrames, options_.recordDir.empty() ? timestampedName(sceneName_, "") : options_.recordDir);
+    if (options_.recordFrames) {
+      if (options_.recordDir.empty()) startNewRecording(options_.recordFrames);
+      else startRecording(options_.recordFrames, options_.recordDir);
+    }
 
     platform::setStateReporter([this] { return stateJson(); });
     platform::onPageHide([this] { saveUserSettings(); });
@@ -147,14 +149,17 @@ class App {
       hud_.frameTimes.push(float(frameSeconds * 1000.0));
       frameMs_.push(frameSeconds * 1000.0);
       feedScriptedKey();
-      for (const Command& c : input_.poll(*scene_, ctx_, stepper_.idle())) onCommand(c);
+      // Commands that read the scene wait, without blocking, for the step in flight (item 9 of issue 29).
+      if (!deferred_.empty() && stepper_.idle())
+        for (const Command& c : std::exchange(deferred_, {})) onCommand(c);
+      for (const Command& c : input_.poll(sceneUnguarded(), ctx_, stepper_.idle())) onCommand(c);
       if (!(pendingLook_ == look_)) {
         look_ = pendingLook_;
         applyLook(look_, pixelsPerPoint());  // between frames: the font atlas cannot change inside one
       }
       updateViewport();
       ctx_.paused = stepper_.paused;
-      stepper_.advance(frameSeconds, lockstep());
+      if (!quit_) stepper_.advance(frameSeconds, lockstep());  // quitting starts no step
       csv_.flushIfDue();  // rows of the last second reach the file even while paused
       renderFrame();
       if (benchmarkEnds_ && Clock::now() >= *benchmarkEnds_) finishBenchmark();
@@ -164,7 +169,9 @@ class App {
   }
 
   int finish() {
-    stepper_.waitIdle();
+    // A step in flight is abandoned, not waited for (a slow one takes a minute): the outputs below
+    // come from the last booked step, and the process ends without freeing the scene it runs on.
+    abandoned_ = stepper_.abandon();
     recorder_.stop();
     saveUserSettings();
     std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\nui_visible=%d\nhelp_open=%d\n"
@@ -174,7 +181,7 @@ class App {
                 median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
                 styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
                 agentsOutsideView_, panelTextContrast(), double(stepper_.speed));
-    const std::optional<glm::vec3> selected = scene_->selectedAgent();
+    const std::optional<glm::vec3> selected = abandoned_ ? std::nullopt : scene().selectedAgent();
     std::printf("following=%d\nfollowed_frames=%d\nfollow_max_offset=%.2f\nselected=", int(following_), followedFrames_,
                 double(followMaxOffset_));
     if (selected) std::printf("%.2f,%.2f,%.2f\n", double(selected->x), double(selected->y), double(selected->z));
@@ -193,13 +200,20 @@ class App {
       fail(error, stateFailed);
     panel_.tune->stop();
     renderer_.shutdown();
-    return screenshotFailed_ || recordFailed_ || csvFailed || stateFailed ? 1 : 0;
+    const int code = screenshotFailed_ || recordFailed_ || csvFailed || stateFailed ? 1 : 0;
+    if (abandoned_) {
+      // The worker still runs the abandoned step on the scene and the thread pool: no destructor may
+      // run under it. Everything the run owes is written above.
+      std::fflush(nullptr);
+      std::_Exit(code);
+    }
+    return code;
   }
 
   // What the page's hook reports: the scene's parameters (as a preset holds them), its metrics,
   // the steps taken, and the median time of the steps in the last ten seconds.
   std::string stateJson() {
-    nlohmann::json j = scenes::paramsToJson(scene_->params(), sceneName_);
+    nlohmann::json j = scenes::paramsToJson(sceneUnguarded().params(), sceneName_);  // parameters: no step writes them
     j["steps"] = stepper_.steps();
     j["sim_time"] = stepper_.simTime();
     j["agents_digest"] = agentsDigest();
@@ -223,8 +237,9 @@ class App {
   std::string agentsDigest() {
     render::AgentBatch now;
     render::DebugDraw unused;
-    if (stepper_.idle()) scene_->draw(now, unused);
-    return scenes::agentsDigest(stepper_.idle() ? now : batch_);
+    const bool idle = !abandoned_ && stepper_.idle();
+    if (idle) scene().draw(now, unused);
+    return scenes::agentsDigest(idle ? now : batch_);
   }
 
   // Scripted runs and recordings take exactly one step per frame, never on the worker.
@@ -235,7 +250,7 @@ class App {
   // The one way to a new scene: the factory (preset and --set from the command line only for the
   // first), then the app's own state for it starts over.
   bool switchScene(const std::string& name, const Options* commandLine, std::string& error) {
-    stepper_.waitIdle();
+    stepper_.waitIdle();  // a switch replaces the scene: never under a step
     Options recipe;
     recipe.seed = options_.seed;
     if (commandLine) recipe = *commandLine;
@@ -264,7 +279,7 @@ class App {
     csv_.restart();  // --metrics-csv holds the current scene's run from step 0, as the log does
     ctx_.simTime = 0;
     input_.cancelDrag();
-    scene_->homeCamera(ctx_);
+    scene().homeCamera(ctx_);
     recordMetrics();
     const std::string title = "crowdlab — " + sceneTitle();
     SDL_SetWindowTitle(sdl_.window, title.c_str());
@@ -274,8 +289,7 @@ class App {
   // the formed flock or the falcon's dive); otherwise the scene resets with its current parameters.
   void restartScene() {
     if (const scenes::Claim* claim = runningClaim()) return void(startClaim(*claim));
-    stepper_.waitIdle();
-    scene_->reset();
+    scene().reset();
     afterSceneCreated();
   }
 
@@ -287,7 +301,7 @@ class App {
   // into the claim, then the step counter, the clock and the metrics log start again from 0.
   bool startClaim(const scenes::Claim& claim) {
     stepper_.waitIdle();
-    if (!startExperimentRun(*scene_, sceneName_, claim, panel_)) return false;
+    if (!startExperimentRun(scene(), sceneName_, claim, panel_)) return false;
     afterSceneCreated();
     return true;
   }
@@ -337,6 +351,10 @@ class App {
   }
 
   void onCommand(const Command& c) {
+    if (readsScene(c.kind) && !stepper_.idle()) {
+      deferred_.push_back(c);  // done once the step in flight is booked: the window never waits for it
+      return;
+    }
     switch (c.kind) {
       case Command::Quit: quit_ = platform::canQuit(); break;
       case Command::Escape: onEscape(); break;
@@ -348,14 +366,13 @@ class App {
       case Command::Fullscreen: setFullscreen(!fullscreen()); break;
       case Command::Screenshot: screenshotRequested_ = true; break;
       case Command::Home:
-        stepper_.waitIdle();  // Home reads agent positions: never while the worker moves them
         following_ = false;
-        scene_->homeCamera(ctx_);
+        scene().homeCamera(ctx_);  // reads agent positions: through the guard
         break;
       case Command::NextAgent: selectNextAgent(); break;
       case Command::ToggleFollow:
         following_ = !following_;
-        if (following_ && !scene_->selectedAgent() && !selectNextAgent()) following_ = false;
+        if (following_ && !scene().selectedAgent() && !selectNextAgent()) following_ = false;
         break;
       case Command::LargerUi: pendingLook_.uiScale = std::min(3.0f, pendingLook_.uiScale + 0.25f); break;
       case Command::SmallerUi: pendingLook_.uiScale = std::max(1.0f, pendingLook_.uiScale - 0.25f); break;
@@ -364,10 +381,15 @@ class App {
     }
   }
 
+  // Commands that read or reset the simulation's state.
+  static bool readsScene(Command::Kind k) {
+    return k == Command::Restart || k == Command::Home || k == Command::NextAgent || k == Command::ToggleFollow ||
+           k == Command::SwitchScene;
+  }
+
   // N: the scene's next agent (OpenSteerDemo's "select next vehicle"); false where a scene has none.
   bool selectNextAgent() {
-    stepper_.waitIdle();  // the selection reads agents: never while the worker moves them
-    if (scene_->selectNextAgent()) return true;
+    if (scene().selectNextAgent()) return true;  // reads agents: through the guard
     hud_.message = sceneTitle() + " has no agent to select (N and F work in the scenes you can click an agent in)";
     return false;
   }
@@ -375,16 +397,16 @@ class App {
   // The follow camera: the selected agent at the centre of the world viewport, in 2D and 3D. Called
   // after the scene drew, from the same state, so the agent and the camera never disagree by a step.
   void followSelected() {
-    const std::optional<glm::vec3> at = scene_->selectedAgent();
+    const std::optional<glm::vec3> at = scene().selectedAgent();
     if (!at) return;
-    if (scene_->view() == scenes::View::ThreeD) ctx_.camera3D.target = *at;
+    if (scene().view() == scenes::View::ThreeD) ctx_.camera3D.target = *at;
     else ctx_.camera2D.center = glm::vec2(*at);
   }
 
   // Where the selected agent is drawn, in window points from the world viewport's centre (for the
   // tests: the follow camera keeps it 0); nullopt without a selection.
-  std::optional<float> selectedOffsetFromCentre(const render::FrameView& view) const {
-    const std::optional<glm::vec3> at = scene_->selectedAgent();
+  std::optional<float> selectedOffsetFromCentre(const render::FrameView& view) {
+    const std::optional<glm::vec3> at = scene().selectedAgent();
     if (!at) return std::nullopt;
     const glm::vec4 clip = view.viewProjection * glm::vec4(*at, 1.0f);
     if (clip.w <= 0) return std::numeric_limits<float>::infinity();
@@ -417,7 +439,7 @@ class App {
   // On the UI thread after each step: the scene's own sampling, timed apart from the step.
   void afterStep() {
     const auto t0 = Clock::now();
-    scene_->sampleMetrics();
+    scene().sampleMetrics();
     metricsMs_.push(secondsSince(t0) * 1000.0);
     recordMetrics();
   }
@@ -438,7 +460,7 @@ class App {
     benchmarkEnds_.reset();
     char line[512];
     std::snprintf(line, sizeof(line), "crowdlab benchmark: scene=%s N=%zu median_step_ms=%.3f fps=%.1f steps=%zu gl=\"%s\" cpu=\"%s\"",
-                  sceneName_.c_str(), scene_->agentCount(), median(stepper_.recentStepMs(kBenchmarkSeconds)),
+                  sceneName_.c_str(), scene().agentCount(), median(stepper_.recentStepMs(kBenchmarkSeconds)),
                   fpsOver(kBenchmarkSeconds), stepper_.recentStepMs(kBenchmarkSeconds).size(), glInfo_.c_str(), cpuName().c_str());
     std::printf("%s\n", line);
     std::fflush(stdout);
@@ -465,7 +487,7 @@ class App {
 
   void recordMetrics() {
     metrics_.clear();
-    scene_->metrics(metrics_);
+    scene().metrics(metrics_);
     log_.record(stepper_.steps(), stepper_.simTime(), metrics_);
     csv_.write(stepper_.steps(), stepper_.simTime(), metrics_);
     ctx_.simTime = stepper_.simTime();
@@ -484,16 +506,16 @@ class App {
     if (sceneIdle) {
       batch_.clear();
       debug_.clear();
-      scene_->draw(batch_, debug_);
+      scene().draw(batch_, debug_);
       if (following_) followSelected();
     }
     render::FrameView view;
     view.time = float(ctx_.realTime);
     if (!look_.darkTheme) view.useLightTheme();
-    view.agentScale = scene_->drawSizes.agentScale;
+    view.agentScale = sceneUnguarded().drawSizes.agentScale;  // declarations, not simulation state
     ctx_.lightTheme = !look_.darkTheme;
     view.lineWidthPx = kLineWidthPoints * look_.uiScale * pixelsPerPoint();  // follows the UI scale, like the text
-    if (scene_->view() == scenes::View::ThreeD) {
+    if (sceneUnguarded().view() == scenes::View::ThreeD) {
       view.is3D = true;
       view.viewProjection = ctx_.camera3D.viewProjection();
       view.eye = ctx_.camera3D.eye();
@@ -503,7 +525,7 @@ class App {
     }
     drawLabels(view);
     if (uiVisible_) drawUi(sceneIdle);
-    if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), scene_->keys());
+    if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys());
     drawEscapeToast();
     ImGui::Render();
 
@@ -525,8 +547,14 @@ class App {
 
     const bool lastFrame = options_.frames && frame_ + 1 >= options_.frames;
     if (screenshotRequested_) {
-      const std::string path = timestampedName(sceneName_, ".png");
-      if (screenshot(path)) hud_.message = platform::deliverFile(path);
+      // Its own name, even for two in the same second: never over an earlier screenshot.
+      std::string message;
+      const std::string path = saveNewScreenshot(timestampedName(sceneName_, ""), drawableSize_.x, drawableSize_.y, message);
+      if (path.empty()) fail(message, screenshotFailed_);
+      else {
+        hud_.message = platform::deliverFile(path);
+        std::printf("screenshot=%s\n", path.c_str());
+      }
       screenshotRequested_ = false;
     }
     if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot);
@@ -574,6 +602,14 @@ class App {
     hud_.message = message;
     std::printf("screenshot=%s\n", path.c_str());
     return true;
+  }
+
+  // From the HUD or --record without --record-dir: a folder of its own, never an earlier run's.
+  void startNewRecording(int frames) {
+    std::string error;
+    const std::string dir = makeNewFolder(timestampedName(sceneName_, ""), error);
+    if (dir.empty()) return fail(error, recordFailed_);
+    startRecording(frames, dir);
   }
 
   void startRecording(int frames, const std::string& dir) {
@@ -629,17 +665,18 @@ class App {
       hud_.message = "benchmarking " + sceneName_ + " for 10 s...";
     }
     if (act.toggleTheme) pendingLook_.darkTheme = !look_.darkTheme;
-    if (act.recordFrames > 0) startRecording(act.recordFrames, timestampedName(sceneName_, ""));
+    if (act.recordFrames > 0) startNewRecording(act.recordFrames);
     if (act.stopRecording) hud_.message = recorder_.stop();
     if (act.vsyncChanged) SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
     if (act.togglePause) stepper_.paused = !stepper_.paused;
     if (act.singleStep) stepper_.requestSingleStep();
-    if (act.restart) restartScene();
+    if (act.restart) onCommand(Command{Command::Restart});  // waits for a step in flight without blocking
     if (act.screenshot) screenshotRequested_ = true;
     if (act.exportCsv) {
-      const std::string path = timestampedName(sceneName_, "-metrics.csv");
       std::string error;
-      hud_.message = log_.writeCsv(path, error) ? platform::deliverFile(path) : error;
+      const std::string path = render::writeUnderNewName(timestampedName(sceneName_, "-metrics"), ".csv",
+          [&](const std::string& p, std::string& e) { return log_.writeCsv(p, e, render::Existing::Keep); }, error);
+      hud_.message = !path.empty() ? platform::deliverFile(path) : error;
       if (error.empty() && !log_.droppedNote().empty()) hud_.message += "\n" + log_.droppedNote();
     }
     if (!act.switchTo.empty() && act.switchTo != sceneName_) {
@@ -647,9 +684,12 @@ class App {
       if (!switchScene(act.switchTo, nullptr, error)) hud_.message = error;
       return;  // the panel below belongs to the old scene
     }
-    if (drawScenePanel(*scene_, sceneName_, sceneTitle(), !stepper_.idle(), panel_)) {
-      // A parameter changed: the scene reconciles (N, radii, clamps) between steps.
-      scene_->paramsChanged();
+    // The panel touches no simulation state while a step runs (it says "simulating a slow step...").
+    if (drawScenePanel(sceneUnguarded(), sceneName_, sceneTitle(), !stepper_.idle(), panel_)) {
+      // A parameter changed: the scene reconciles (N, radii, clamps) between steps; the next step's
+      // cost is unknown (N = 100,000 without the grid takes half a minute), so it starts on the worker.
+      scene().paramsChanged();
+      stepper_.expectSlowStep();
     }
     if (const scenes::Claim* claim = std::exchange(panel_.requested, nullptr)) startClaim(*claim);
   }
@@ -683,7 +723,18 @@ class App {
   render::DebugDraw debug_;
   render::FrameStats lastStats_;
   std::vector<scenes::SceneEntry> scenes_;
+  // The scene. The UI thread reaches it only through scene(), which waits for a step in flight first
+  // (the stepper's rule, impossible to forget); the step reaches it directly, on the worker.
   std::unique_ptr<scenes::Scene> scene_;
+  scenes::Scene& scene() {
+    if (!abandoned_) stepper_.waitIdle();
+    return *scene_;
+  }
+  // For code that reads no simulation state, or checks stepper_.idle() itself: declarations (view,
+  // keys, sizes), parameters (no step writes them), input and the panel (idle-aware).
+  scenes::Scene& sceneUnguarded() { return *scene_; }
+  std::vector<Command> deferred_;  // scene-reading commands pressed during a step
+  bool abandoned_ = false;         // finish() left a step in flight: the scene is the worker's for good
   std::string sceneName_, glInfo_;
   scenes::SceneContext ctx_;
   Stepper stepper_;  // after scene_: it is destroyed first, waiting for a step in flight
@@ -743,8 +794,13 @@ int runWindow(const Options& given) {
       return 2;
     }
   }
-  // Opened before the window, as headless runs do: a path that cannot be written fails at once.
+  // Opened or checked before the window, as headless runs do: a path that cannot be written fails at
+  // once, not after the run.
   if (!o.metricsCsv.empty() && !run->csv.open(o.metricsCsv, error)) {
+    std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+    return 1;
+  }
+  if (!checkOutputPaths(o, error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }
@@ -757,7 +813,15 @@ int runWindow(const Options& given) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // window layout is not worth a file in the working directory
-  if (!o.sizeGiven && settings.windowX >= 0 && settings.windowY >= 0) SDL_SetWindowPosition(sdl.window, settings.windowX, settings.windowY);
+  if (!o.sizeGiven && settings.windowX >= 0 && settings.windowY >= 0) {
+    std::vector<DisplayArea> displays;
+    for (int d = 0; d < SDL_GetNumVideoDisplays(); ++d)
+      if (SDL_Rect r; SDL_GetDisplayBounds(d, &r) == 0) displays.push_back({r.x, r.y, r.w, r.h});
+    if (windowPositionVisible(settings.windowX, settings.windowY, width, displays))
+      SDL_SetWindowPosition(sdl.window, settings.windowX, settings.windowY);
+    else
+      settings.windowX = settings.windowY = -1;  // off every display: centred, and saved as it opens
+  }
   ImGui_ImplSDL2_InitForOpenGL(sdl.window, sdl.gl);
   ImGui_ImplOpenGL3_Init(platform::imguiGlslVersion());
   run->app = std::make_unique<App>(o, sdl, settings, run->csv);

@@ -37,10 +37,11 @@ sim::Flock<2> makeFlock(size_t n) {
   return f;
 }
 
-// Fewer steps for big N (a CPU step at 1M takes a good fraction of a second): about 2e7 agent-steps.
+// Fewer steps for big N (a CPU step at 1M takes a good fraction of a second): about 2e7 agent-steps,
+// at least 5, never more than --steps asked for (`--steps 1` is one step).
 bench::Options scaledOptions(const bench::Options& o, size_t n) {
   bench::Options s = o;
-  s.steps = std::max(5, std::min(o.steps, int(2e7 / double(n))));
+  s.steps = std::min(o.steps, std::max(5, int(2e7 / double(n))));
   s.warmup = std::min(o.warmup, 3);
   return s;
 }

@@ -7,14 +7,24 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include "experiments/runner.hpp"
+#include <set>
+#include <sstream>
+#include "render/atomic_file.hpp"
 #include "scenes/claims.hpp"
+#include "scenes/user_input.hpp"
 
 namespace app {
 
 namespace {
+
+std::string scenesWithClaims() {
+  std::string names;
+  for (const scenes::SceneEntry& e : scenes::registeredScenes())
+    if (!scenes::claimsOf(e.name).empty()) names += (names.empty() ? "" : ", ") + std::string(e.name);
+  return names;
+}
 
 constexpr const char* kUsage = "usage: crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE]";
 
@@ -25,10 +35,15 @@ struct ClaimsOptions {
 };
 
 bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& error) {
+  std::set<std::string> seen;  // each flag once: a second one is a mistake, not an override
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a != "--scene" && a != "--seeds" && a != "--first-seed" && a != "--csv") {
-      error = "unknown option '" + a + "'";
+      error = "unknown option " + scenes::quoteText(a);  // user text: quoted, cut, control bytes shown
+      return false;
+    }
+    if (!seen.insert(a).second) {
+      error = a + " is given more than once";
       return false;
     }
     if (i + 1 >= args.size()) {
@@ -36,9 +51,17 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
       return false;
     }
     const std::string& v = args[++i];
+    if (v.empty()) {
+      error = a + " needs a value, got an empty one";
+      return false;
+    }
     if (a == "--scene") {
       if (!scenes::findScene(v)) {
-        error = "unknown scene '" + v + "' (scenes: " + scenes::sceneNames() + ")";
+        error = "unknown scene " + scenes::quoteText(v) + " (scenes: " + scenes::sceneNames() + ")";
+        return false;
+      }
+      if (scenes::claimsOf(v).empty()) {
+        error = "scene " + v + " has no claims (scenes with claims: " + scenesWithClaims() + ")";
         return false;
       }
       o.scene = v;
@@ -51,7 +74,7 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
       char* end = nullptr;
       const long long n = std::strtoll(v.c_str(), &end, 10);
       if (v.empty() || *end != '\0' || errno == ERANGE || n < 1 || n > hi) {
-        error = a + " expects a whole number from 1 to " + std::to_string(hi) + ", got '" + v + "'";
+        error = a + " expects a whole number from 1 to " + std::to_string(hi) + ", got " + scenes::quoteText(v);
         return false;
       }
       if (seeds) o.seeds = int(n);
@@ -109,6 +132,11 @@ int runClaims(const std::vector<std::string>& args) {
   if (!parse(args, o, error)) {
     std::fprintf(stderr, "crowdlab claims: %s (%s)\n", error.c_str(), kUsage);
     return 2;
+  }
+  // The CSV path is checked before the claims run (minutes), not after them.
+  if (!o.csv.empty() && !render::checkWritable(o.csv, error)) {
+    std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
+    return 1;
   }
   const auto t0 = std::chrono::steady_clock::now();
   // Every claim's seeds are jobs for the experiment runner, on every core; a ratio claim's baseline
@@ -215,11 +243,9 @@ int runClaims(const std::vector<std::string>& args) {
               mustHoldFailed ? "; a must-hold claim FAILED" : "");
 
   if (!o.csv.empty()) {
-    std::ofstream f(o.csv);
-    if (!f) {
-      std::fprintf(stderr, "crowdlab claims: cannot write %s\n", o.csv.c_str());
-      return 1;
-    }
+    // Written whole through a temporary (or straight to a device or pipe); a full disk or /dev/full
+    // is an error with the path and the reason, never an empty file and exit 0.
+    std::ostringstream f;
     f << "id,scene,seeds,metric,mean,min,max,verdict\n";
     auto line = [&](const Row& r, const char* metric, const std::vector<double>& xs) {
       const Spread s = spread(xs);
@@ -231,8 +257,8 @@ int runClaims(const std::vector<std::string>& args) {
       line(r, r.claim->rule.metric, r.values);
       for (size_t a = 0; a < r.claim->also.size(); ++a) line(r, r.claim->also[a], r.also[a]);
     }
-    if (!f) {
-      std::fprintf(stderr, "crowdlab claims: cannot write %s\n", o.csv.c_str());
+    if (!render::writeFileAtomically(o.csv, f.str(), error)) {
+      std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
       return 1;
     }
   }

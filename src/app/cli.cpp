@@ -30,18 +30,29 @@ namespace {
 // Digits only: strtoll would take " 5" and "+5" but not "5 ", and a number has no spaces anyway.
 bool parseInt(const std::string& flag, const std::string& text, long long lo, long long hi, long long& out,
               std::string& error) {
-  bool digits = !text.empty() && text.size() <= 18;
+  bool digits = !text.empty();
   for (char c : text) digits = digits && c >= '0' && c <= '9';
   if (!digits) {
     error = flag + " expects a whole number, got " + scenes::quoteText(text);
     return false;
   }
-  const long long v = std::stoll(text);
-  if (v < lo || v > hi) {
+  // Any number of digits: past `hi` it is out of range, never "not a whole number" (2^62 has 19).
+  unsigned long long v = 0;
+  bool over = false;
+  for (char c : text) {
+    over = over || v > (~0ull - 9) / 10;
+    if (!over) v = v * 10 + unsigned(c - '0');
+  }
+  if (over || v < (unsigned long long)(lo) || v > (unsigned long long)(hi)) {
+    if (text.size() > 24) {
+      error = flag + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got a " +
+              std::to_string(text.size()) + "-digit number";
+      return false;
+    }
     error = flag + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + text;
     return false;
   }
-  out = v;
+  out = (long long)(v);
   return true;
 }
 }  // namespace
@@ -119,9 +130,16 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
   }
   if (o.help) return true;
   if (o.headless) {
+    // Flags that only mean something with a window are refused, not silently ignored.
+    if (!o.claim.empty()) { error = "--claim opens a window; `crowdlab claims` runs the claims headless"; return false; }
+    for (const char* windowFlag : {"--frames", "--screenshot", "--record", "--record-dir", "--keys", "--fullscreen", "--width",
+                                   "--height", "--vsync"})
+      if (seen.count(windowFlag)) {
+        error = std::string(windowFlag) + " needs a window; drop --headless";
+        return false;
+      }
     if (o.scene.empty()) { error = "--headless needs --scene NAME"; return false; }
     if (o.steps == 0) { error = "--headless needs --steps N"; return false; }
-    if (o.frames || !o.screenshot.empty()) { error = "--frames and --screenshot need a window; drop --headless"; return false; }
   } else if (o.steps) {
     error = "--steps is for --headless runs; use --frames N with a window";
     return false;

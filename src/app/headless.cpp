@@ -1,11 +1,15 @@
 // `crowdlab --headless`: a scene's simulation without a window; prints its final metrics.
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <nlohmann/json.hpp>
 #include <cstdio>
 #include <vector>
 #include "app/metrics_log.hpp"
+#include "app/recording.hpp"
 #include "app/settings.hpp"
 #include "app/setup.hpp"
+#include "render/atomic_file.hpp"
 #include "scenes/user_input.hpp"
 #include "sim/core/parallel.hpp"
 
@@ -32,6 +36,14 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
   return scene;
 }
 
+bool checkOutputPaths(const Options& o, std::string& error) {
+  for (const std::string* path : {&o.stateOut, &o.screenshot})
+    if (!path->empty() && !render::checkWritable(*path, error)) return false;
+  if (!o.recordDir.empty() && (!recordingFolderFree(o.recordDir, error) || !makeDirectories(o.recordDir, error)))
+    return false;
+  return true;
+}
+
 std::string resolveSceneName(const Options& o, const Settings& settings, std::string& warning) {
   if (!o.scene.empty()) return o.scene;  // makeScene names it if it is unknown
   if (!settings.lastScene.empty()) {
@@ -42,6 +54,34 @@ std::string resolveSceneName(const Options& o, const Settings& settings, std::st
   return kDefaultScene;
 }
 
+namespace {
+// --state-out of a headless run: the parameters (as a preset holds them), the steps, the simulated
+// time, the agents and the final metrics, as the window's state file names them.
+std::string headlessStateJson(scenes::Scene& scene, const std::string& sceneName, int steps, double simTime,
+                              const std::vector<sim::Metric>& metrics) {
+  nlohmann::json j = scenes::paramsToJson(scene.params(), sceneName);
+  j["steps"] = steps;
+  j["sim_time"] = simTime;
+  j["agents"] = scene.agentCount();
+  nlohmann::json values = nlohmann::json::object();
+  for (const sim::Metric& m : metrics) values[m.name] = m.value;
+  j["metrics"] = values;
+  return j.dump();
+}
+
+// SIGINT / SIGTERM during a headless run: the step under way finishes, its row is written, the CSV is
+// flushed and closed, and the run ends with 128 + the signal. A second signal ends it at once (the
+// file still holds whole rows only: they are written whole).
+volatile std::sig_atomic_t stopSignal = 0;
+extern "C" void onStopSignal(int sig) {
+  if (stopSignal) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
+  stopSignal = sig;
+}
+}  // namespace
+
 int runHeadless(const Options& o) {
   scenes::SceneContext ctx;
   std::string error;
@@ -50,17 +90,26 @@ int runHeadless(const Options& o) {
     std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage().c_str());
     return 2;
   }
+  // The GPU scene's compute shaders need a window: a headless run steps the same flock on the CPU,
+  // and says so rather than quietly.
+  for (const scenes::Param& p : scene->params())
+    if (o.scene == "gpu" && std::string(p.name) == "sim" && p.get() != 0)
+      std::fprintf(stderr, "crowdlab: sim=gpu needs a window (OpenGL compute shaders); this headless run steps the "
+                           "flock on the CPU (gpu_sim=0)\n");
   MetricsCsvStream csv;  // opened before the run: a path that cannot be written costs no waiting
-  if (!o.metricsCsv.empty() && !csv.open(o.metricsCsv, error)) {
+  if ((!o.metricsCsv.empty() && !csv.open(o.metricsCsv, error)) || !checkOutputPaths(o, error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }
+  stopSignal = 0;
+  auto oldInt = std::signal(SIGINT, onStopSignal), oldTerm = std::signal(SIGTERM, onStopSignal);
   const float dt = 1.0f / 60.0f;
   std::vector<sim::Metric> metrics;
   std::vector<double> stepMs;
   constexpr size_t kMaxStepSamples = 1 << 16;
   int stride = 1;
-  for (int s = 1; s <= o.steps; ++s) {
+  int stepsRun = 0;
+  for (int s = 1; s <= o.steps && !stopSignal; ++s) {
     const auto t0 = std::chrono::steady_clock::now();
     scene->step(dt);
     // Every `stride`-th step time, halving the samples when they reach the cap: memory stays bounded
@@ -78,18 +127,32 @@ int runHeadless(const Options& o) {
       scene->metrics(metrics);
       csv.write(uint64_t(s), ctx.simTime, metrics);
     }
+    stepsRun = s;
   }
+  std::signal(SIGINT, oldInt);
+  std::signal(SIGTERM, oldTerm);
   metrics.clear();
   scene->metrics(metrics);
-  std::printf("scene=%s\nsteps=%d\nagents=%zu\n", o.scene.c_str(), o.steps, scene->agentCount());
+  std::printf("scene=%s\nsteps=%d\nagents=%zu\n", o.scene.c_str(), stepsRun, scene->agentCount());
   std::sort(stepMs.begin(), stepMs.end());
-  std::printf("step_ms_median=%.4f\n", stepMs[stepMs.size() / 2]);
+  std::printf("step_ms_median=%.4f\n", stepMs.empty() ? 0.0 : stepMs[stepMs.size() / 2]);
   for (const sim::Metric& m : metrics) std::printf("%s=%.6g\n", m.name, m.value);
+  std::fflush(stdout);
+  int code = 0;
   if (!csv.close(error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
-    return 1;
+    code = 1;
   }
-  return 0;
+  if (!o.stateOut.empty() && !render::writeFileAtomically(o.stateOut, headlessStateJson(*scene, o.scene, stepsRun, ctx.simTime, metrics) + "\n", error)) {
+    std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+    code = 1;
+  }
+  if (stopSignal) {
+    std::fprintf(stderr, "crowdlab: stopped by %s after step %d of %d%s\n", stopSignal == SIGINT ? "SIGINT" : "SIGTERM",
+                 stepsRun, o.steps, o.metricsCsv.empty() ? "" : "; the CSV holds every step up to it, whole rows only");
+    return 128 + stopSignal;
+  }
+  return code;
 }
 
 }  // namespace app

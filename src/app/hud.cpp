@@ -69,7 +69,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       const Rgb warn = readableAccent({1, 0.55f, 0.3f});
       ImGui::TextColored(ImVec4(warn.r, warn.g, warn.b, 1), "Simulation slower than real time (%.0f%%):\none step takes %.0f ms%s",
                          100.0 * std::min(1.0, s.realTimeShare), std::max(s.stepMs, s.slowStepSeconds * 1000.0),
-                         s.stepRunning ? " (running...)" : "");
+                         s.stepRunning ? " (stepping...)" : "");
     }
     if (s.benchmarkSecondsLeft > 0) ImGui::Text("benchmarking... %.0f s", s.benchmarkSecondsLeft);
     else if (ImGui::Button("Benchmark this scene (10 s)")) act.benchmark = true;

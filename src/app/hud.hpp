@@ -67,6 +67,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
 // What the scene panel remembers: text fields and the last message.
 struct PanelMemory {
   char saveName[64] = "my-preset";
+  std::string replacePending;  // Save found this preset file there: it asks before replacing it
   char loadPath[512] = "";
   std::string message;
   bool messageIsError = false;

@@ -1,23 +1,34 @@
 #include "app/metrics_log.hpp"
 #include "render/atomic_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
 namespace app {
 
 namespace {
-// One CSV line: step, time, then the values. The in-memory export and the stream share it.
-void printRow(std::FILE* f, uint64_t step, double simTime, const double* values, size_t count) {
-  std::fprintf(f, "%llu,%.6f", static_cast<unsigned long long>(step), simTime);
-  for (size_t c = 0; c < count; ++c) std::fprintf(f, ",%.9g", values[c]);
-  std::fputc('\n', f);
+// One CSV line, field by field: step, time, then the values. The in-memory export and the stream
+// share it.
+void appendStepTime(std::string& out, uint64_t step, double simTime) {
+  char field[48];
+  std::snprintf(field, sizeof field, "%llu,%.6f", static_cast<unsigned long long>(step), simTime);
+  out += field;
 }
 
-void printHeader(std::FILE* f, const std::vector<std::string>& names) {
-  std::fputs("step,time", f);
-  for (const std::string& n : names) std::fprintf(f, ",%s", n.c_str());
-  std::fputc('\n', f);
+void appendValue(std::string& out, double value) {
+  char field[32];
+  std::snprintf(field, sizeof field, ",%.9g", value);
+  out += field;
+}
+
+template <class Names>
+void appendHeader(std::string& out, const Names& names) {
+  out += "step,time";
+  for (const auto& n : names) (out += ',') += n;
+  out += '\n';
 }
 }  // namespace
 
@@ -42,13 +53,19 @@ void MetricsLog::tail(size_t column, size_t count, std::vector<float>& out) cons
   for (size_t r = first; r < n; ++r) out.push_back(float(values_[r * names_.size() + column]));
 }
 
-bool MetricsLog::writeCsv(const std::string& path, std::string& error) const {
+bool MetricsLog::writeCsv(const std::string& path, std::string& error, render::Existing existing) const {
   return render::writeFileAtomically(path, [&](std::FILE* f) {
-    printHeader(f, names_);
-    for (size_t r = 0; r < steps_.size(); ++r)
-      printRow(f, steps_[r].first, steps_[r].second, values_.data() + r * names_.size(), names_.size());
+    std::string line;
+    appendHeader(line, names_);
+    for (size_t r = 0; r < steps_.size(); ++r) {
+      appendStepTime(line, steps_[r].first, steps_[r].second);
+      for (size_t c = 0; c < names_.size(); ++c) appendValue(line, values_[r * names_.size() + c]);
+      line += '\n';
+      std::fwrite(line.data(), 1, line.size(), f);
+      line.clear();
+    }
     return true;  // writeFileAtomically checks the stream
-  }, error);
+  }, error, existing);
 }
 
 std::string MetricsLog::droppedNote() const {
@@ -65,56 +82,70 @@ MetricsCsvStream::~MetricsCsvStream() {
 bool MetricsCsvStream::open(const std::string& path, std::string& error) {
   std::string ignored;
   close(ignored);
-  file_ = std::fopen(path.c_str(), "w");
-  if (!file_) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+  if (fd_ < 0) {
     error = path + ": cannot write (" + std::strerror(errno) + ")";
     return false;
   }
   path_ = path;
   headerWritten_ = false;
   writeErrno_ = 0;
+  pending_.clear();
+  pending_.reserve(kFlushBytes + 4096);
   lastFlush_ = std::chrono::steady_clock::now();
   return true;
 }
 
 void MetricsCsvStream::restart() {
-  if (!file_) return;
-  std::fflush(file_);
-  if (std::FILE* f = std::freopen(path_.c_str(), "w", file_)) file_ = f;
-  else { file_ = nullptr; writeErrno_ = errno; }
+  if (fd_ < 0) return;
+  pending_.clear();
+  // The file starts again, empty (a pipe or a device cannot be emptied: it just goes on).
+  if (::ftruncate(fd_, 0) == 0) ::lseek(fd_, 0, SEEK_SET);
   headerWritten_ = false;
 }
 
 void MetricsCsvStream::write(uint64_t step, double simTime, const std::vector<sim::Metric>& metrics) {
-  if (!file_ || writeErrno_) return;
+  if (fd_ < 0 || writeErrno_) return;
   if (!headerWritten_) {
-    std::vector<std::string> names;
-    for (const sim::Metric& m : metrics) names.emplace_back(m.name);
-    printHeader(file_, names);
+    names_.clear();
+    for (const sim::Metric& m : metrics) names_.emplace_back(m.name);
+    appendHeader(pending_, names_);
     headerWritten_ = true;
   }
-  row_.clear();
-  for (const sim::Metric& m : metrics) row_.push_back(m.value);
-  printRow(file_, step, simTime, row_.data(), row_.size());
-  if (std::ferror(file_) && !writeErrno_) writeErrno_ = errno ? errno : EIO;
-  flushIfDue();
+  appendStepTime(pending_, step, simTime);
+  for (const sim::Metric& m : metrics) appendValue(pending_, m.value);
+  pending_ += '\n';
+  if (pending_.size() >= kFlushBytes) flush();
+  else flushIfDue();
 }
 
 void MetricsCsvStream::flushIfDue() {
-  if (!file_ || writeErrno_) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - lastFlush_ < std::chrono::seconds(1)) return;
-  lastFlush_ = now;
-  if (std::fflush(file_) != 0) writeErrno_ = errno;
+  if (fd_ < 0 || writeErrno_) return;
+  if (std::chrono::steady_clock::now() - lastFlush_ < std::chrono::seconds(1)) return;
+  flush();
+}
+
+void MetricsCsvStream::flush() {
+  lastFlush_ = std::chrono::steady_clock::now();
+  if (fd_ < 0 || writeErrno_ || pending_.empty()) return;
+  size_t done = 0;
+  while (done < pending_.size()) {
+    const ssize_t n = ::write(fd_, pending_.data() + done, pending_.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      writeErrno_ = n < 0 ? errno : EIO;
+      break;
+    }
+    done += size_t(n);
+  }
+  pending_.clear();
 }
 
 bool MetricsCsvStream::close(std::string& error) {
-  if (!file_) {
-    if (!writeErrno_) return true;
-  } else {
-    if (std::fflush(file_) != 0 && !writeErrno_) writeErrno_ = errno;
-    if (std::fclose(file_) != 0 && !writeErrno_) writeErrno_ = errno;
-    file_ = nullptr;
+  if (fd_ >= 0) {
+    flush();
+    if (::close(fd_) != 0 && !writeErrno_) writeErrno_ = errno;
+    fd_ = -1;
   }
   if (!writeErrno_) return true;
   error = path_ + ": write failed (" + std::strerror(writeErrno_) + ")";

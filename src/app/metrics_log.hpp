@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
+#include "render/atomic_file.hpp"
 #include "sim/core/metric.hpp"
 
 namespace app {
@@ -23,7 +24,7 @@ class MetricsLog {
   // The last `count` values of metric `column` into out (oldest first).
   void tail(size_t column, size_t count, std::vector<float>& out) const;
   // Header "step,time,<names>" and one row per held step; written via a temporary file.
-  bool writeCsv(const std::string& path, std::string& error) const;
+  bool writeCsv(const std::string& path, std::string& error, render::Existing existing = render::Existing::Replace) const;
   // What an export leaves out, for the person who asked for it: "" while every step is held.
   std::string droppedNote() const;
 
@@ -36,7 +37,9 @@ class MetricsLog {
 
 // --metrics-csv, headless and in a window: rows go to the file as they are measured and are flushed
 // every second, so a run that is killed keeps what it measured, and a path that cannot be written
-// fails before the run. It holds every row: no limit.
+// fails before the run. It holds every row: no limit. Only whole rows ever reach the file: rows are
+// gathered in memory and handed to the file system in one write() each flush (stdio would cut a
+// row wherever its buffer filled, and a kill then left half a row that still parses as a number).
 class MetricsCsvStream {
  public:
   MetricsCsvStream() = default;
@@ -46,7 +49,7 @@ class MetricsCsvStream {
 
   // Creates (truncates) the file now; false with the path and the reason.
   bool open(const std::string& path, std::string& error);
-  bool isOpen() const { return file_ != nullptr; }
+  bool isOpen() const { return fd_ >= 0; }
   // Starts the file again, empty (a new scene or a restart: the file holds the last run).
   void restart();
   // The header goes with the first row; metrics must keep their names until restart().
@@ -54,15 +57,20 @@ class MetricsCsvStream {
   // Flushes when a second has passed since the last flush: write() calls it, and so does a window's
   // every frame, so rows written just before a pause reach the file too.
   void flushIfDue();
+  // Hands every gathered row to the file now (before a run ends on a signal).
+  void flush();
   // Flushes and closes; false with the path and the first write error's reason.
   bool close(std::string& error);
 
  private:
+  static constexpr size_t kFlushBytes = 1 << 16;  // a long step between flushes never grows memory much
+
   std::string path_;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;
   bool headerWritten_ = false;
   int writeErrno_ = 0;
-  std::vector<double> row_;
+  std::string pending_;  // whole rows not yet written
+  std::vector<std::string> names_;  // the header's
   std::chrono::steady_clock::time_point lastFlush_{};
 };
 

@@ -29,6 +29,33 @@ std::string timestampedName(const std::string& scene, const std::string& suffix)
   return "crowdlab-" + scene + "-" + buf + suffix;
 }
 
+std::string makeNewFolder(const std::string& stem, std::string& error) {
+  for (int k = 1; k <= 1000; ++k) {
+    const std::string dir = stem + (k > 1 ? "-" + std::to_string(k) : std::string());
+    std::error_code ec;
+    if (std::filesystem::create_directory(dir, ec)) return dir;  // false when it existed
+    if (ec) {
+      error = dir + ": cannot create folder (" + ec.message() + ")";
+      return {};
+    }
+  }
+  error = stem + ": a thousand folders of that name already exist";
+  return {};
+}
+
+bool recordingFolderFree(const std::string& dir, std::string& error) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if ((name.rfind("frame_", 0) == 0 && entry.path().extension() == ".png") || name == "recording.mp4") {
+      error = fullPath(dir) + ": holds an earlier recording (" + name +
+              "); record into a new or empty folder, so the two runs' frames never mix";
+      return false;
+    }
+  }
+  return true;
+}
+
 std::string fullPath(const std::string& path) {
   std::error_code ec;
   std::filesystem::path p = std::filesystem::absolute(path, ec);
@@ -43,9 +70,19 @@ bool saveScreenshot(const std::string& path, int width, int height, std::string&
   return true;
 }
 
+std::string saveNewScreenshot(const std::string& stem, int width, int height, std::string& message) {
+  std::vector<uint8_t> pixels;
+  render::readFramebuffer(width, height, pixels);
+  const std::string path = render::writeUnderNewName(stem, ".png", [&](const std::string& p, std::string& error) {
+    return render::writePng(p, width, height, pixels, error, render::Existing::Keep);
+  }, message);
+  if (!path.empty()) message = "saved " + fullPath(path);
+  return path;
+}
+
 bool Recorder::start(int frames, const std::string& dir, int width, int height, std::string& message) {
   stop();
-  if (!makeDirectories(dir, message)) return false;
+  if (!recordingFolderFree(dir, message) || !makeDirectories(dir, message)) return false;
   dir_ = dir;
   total_ = frames;
   written_ = 0;

@@ -8,18 +8,27 @@
 
 namespace app {
 
-// `crowdlab-<scene>-<local time>`: names for files the user asked for without naming them.
+// `crowdlab-<scene>-<local time>`: names for files the user asked for without naming them. Two in
+// the same second are told apart by saveNewScreenshot / makeNewFolder / writeUnderNewName ("-2").
 std::string timestampedName(const std::string& scene, const std::string& suffix);
+// A new folder `stem`, else `stem-2`, `stem-3`...: never one that exists. "" with the error.
+std::string makeNewFolder(const std::string& stem, std::string& error);
+// A recording goes only into a folder that holds no other recording's frames (frame_*.png,
+// recording.mp4): false with a line saying so. A folder that does not exist yet is fine.
+bool recordingFolderFree(const std::string& dir, std::string& error);
 // The absolute form of `path`, for messages (the file may not exist yet).
 std::string fullPath(const std::string& path);
 
 // Reads the current framebuffer (drawable pixels) and writes it as a PNG. `message` says what happened.
 bool saveScreenshot(const std::string& path, int width, int height, std::string& message);
+// The same under `stem.png`, else `stem-2.png`...: never over an existing file. The path, or "".
+std::string saveNewScreenshot(const std::string& stem, int width, int height, std::string& message);
 
 class Recorder {
  public:
   ~Recorder() { stop(); }
-  // Starts `frames` frames of `width` x `height` into `dir` (created). False with a message on failure.
+  // Starts `frames` frames of `width` x `height` into `dir` (created). False with a message on failure,
+  // and when `dir` holds another recording's frames (recordingFolderFree).
   bool start(int frames, const std::string& dir, int width, int height, std::string& message);
   // Reads the framebuffer and writes the next frame; false with a message when a write failed (recording stops).
   bool frame(std::string& message);

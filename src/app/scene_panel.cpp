@@ -6,6 +6,7 @@
 #include "app/hud.hpp"
 #include "app/look.hpp"
 #include "app/platform.hpp"
+#include "app/preset_names.hpp"
 #include "app/settings.hpp"
 #include "scenes/presets.hpp"
 
@@ -24,13 +25,6 @@ void report(PanelMemory& m, const std::string& text, bool error) {
   m.message = text;
   m.messageIsError = error;
   if (error) std::fprintf(stderr, "crowdlab: %s\n", text.c_str());
-}
-
-// A preset name becomes a file name: letters, digits, '-' and '_' only.
-std::string fileSafe(const std::string& name) {
-  std::string out;
-  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '-';
-  return out.empty() ? "preset" : out;
 }
 
 std::vector<std::filesystem::path> userPresets(const std::string& scene) {
@@ -57,22 +51,35 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
     ImGui::PushID(file.string().c_str());
     if (ImGui::SmallButton("load")) load(file.string());
     ImGui::SameLine();
-    ImGui::TextUnformatted(file.stem().string().c_str());
+    ImGui::TextUnformatted(presetNameOfStem(file.stem().string()).c_str());
     ImGui::PopID();
   }
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
   ImGui::InputText("##savename", m.saveName, sizeof(m.saveName));
   itemCentre(m.presetNameAt);
   ImGui::SameLine();
-  if (ImGui::Button("Save preset")) {
-    std::string dir = userPresetDir(sceneName);
-    std::string path = dir + "/" + fileSafe(m.saveName) + ".json";
+  const std::string dir = userPresetDir(sceneName);
+  const std::string path = dir + "/" + presetFileStem(m.saveName) + ".json";
+  auto save = [&] {
+    m.replacePending.clear();
     if (makeDirectories(dir, error) && scenes::savePresetFile(scene.params(), path, sceneName, error)) {
       report(m, "saved " + path, false);
       platform::persistFiles();
     } else {
       report(m, error, true);
     }
+  };
+  if (m.replacePending != path) m.replacePending.clear();  // the name changed: nothing to confirm
+  if (ImGui::Button("Save preset")) {
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::symlink_status(path, ec))) m.replacePending = path;  // ask first
+    else save();
+  }
+  if (!m.replacePending.empty()) {
+    ImGui::TextWrapped("A preset named \"%s\" exists. Replace it?", m.saveName);
+    if (ImGui::Button("Replace")) save();
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) m.replacePending.clear();
   }
   if (!platform::hasUserFiles()) {
     ImGui::TextDisabled("presets are saved in this browser");

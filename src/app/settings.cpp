@@ -1,5 +1,6 @@
 #include "app/settings.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +30,16 @@ std::string configDir() {
 std::string settingsPath() { return configDir() + "/settings.json"; }
 std::string userPresetDir(const std::string& scene) { return configDir() + "/presets/" + scene; }
 
+bool windowPositionVisible(int x, int y, int w, const std::vector<DisplayArea>& displays) {
+  constexpr int kGripW = 64, kGripH = 32;
+  for (const DisplayArea& d : displays) {
+    const int left = std::max(x, d.x), right = std::min(x + w, d.x + d.w);
+    const int top = std::max(y, d.y), bottom = std::min(y + kGripH, d.y + d.h);
+    if (right - left >= std::min(kGripW, w) && bottom - top >= kGripH / 2) return true;
+  }
+  return false;
+}
+
 bool makeDirectories(const std::string& path, std::string& error) {
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
@@ -39,14 +50,37 @@ bool makeDirectories(const std::string& path, std::string& error) {
   return true;
 }
 
+namespace {
+// A settings file the program could not take whole (a typo, a bad field, too large) is moved aside
+// before anything is saved over it: `path`.bad (else .bad-2, .bad-3...), so a hand edit is never lost.
+// The name it went to, or "" when it stayed (not a regular file, or the move failed).
+std::string keepAside(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(path, ec))) return {};
+  for (int k = 1; k <= 100; ++k) {
+    const std::string bad = path + ".bad" + (k > 1 ? "-" + std::to_string(k) : std::string());
+    if (fs::exists(fs::symlink_status(bad, ec))) continue;
+    fs::rename(path, bad, ec);
+    return ec ? std::string() : bad;
+  }
+  return {};
+}
+}  // namespace
+
 Settings loadSettings(const std::string& path, std::string& warning) {
   std::string text, error;
+  Settings s;
   switch (scenes::readUserFile(path, text, error)) {
     case scenes::ReadStatus::Missing: return Settings{};  // first run
-    case scenes::ReadStatus::Failed: warning = error + "; using default settings"; return Settings{};
-    case scenes::ReadStatus::Ok: break;
+    case scenes::ReadStatus::Failed: warning = error + "; using default settings"; break;
+    case scenes::ReadStatus::Ok: s = parseSettings(text, path, warning); break;
   }
-  return parseSettings(text, path, warning);
+  if (!warning.empty()) {
+    const std::string kept = keepAside(path);
+    warning += kept.empty() ? "; the file is left as it is" : "; the file is kept as " + kept;
+  }
+  return s;
 }
 
 Settings parseSettings(const std::string& text, const std::string& label, std::string& warning) {

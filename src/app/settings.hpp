@@ -2,6 +2,7 @@
 // per-user folders (XDG on Linux, %APPDATA% on Windows, Application Support on macOS).
 #pragma once
 #include <string>
+#include <vector>
 
 namespace app {
 
@@ -20,12 +21,21 @@ std::string settingsPath();
 std::string userPresetDir(const std::string& scene);
 
 // Missing file: defaults, no warning. An unreadable, oversized or corrupt file, or a bad field:
-// defaults for what is wrong and a one-line warning.
+// defaults for what is wrong and a one-line warning; the file is moved aside to settings.json.bad
+// (the warning says where), so the next save never overwrites a hand-edited file.
 Settings loadSettings(const std::string& path, std::string& warning);
 // The same from text in memory; `label` names the source in the warning.
 Settings parseSettings(const std::string& text, const std::string& label, std::string& warning);
 // Written to a temporary file, then renamed: never a half-written settings file.
 bool saveSettings(const std::string& path, const Settings& s, std::string& error);
+
+// Whether a window at (x, y) of w x h would show a grip of its title bar (64 x 32 points of its top
+// edge) on one of the displays (x, y, w, h each): a saved position off every display (a projector
+// unplugged, another machine's settings) is dropped, or the window would open invisible.
+struct DisplayArea {
+  int x, y, w, h;
+};
+bool windowPositionVisible(int x, int y, int w, const std::vector<DisplayArea>& displays);
 
 // Creates a folder and its parents; false with a message on failure.
 bool makeDirectories(const std::string& path, std::string& error);

@@ -18,6 +18,9 @@ std::string resolveSceneName(const Options& o, const Settings& settings, std::st
 // On a bad name, file or value: nullptr and a one-line message.
 std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options& o, scenes::SceneContext& ctx,
                                          std::string& error);
+// --state-out, --screenshot and --record-dir, checked before a run rather than after it: false with
+// one line naming the path and why (the folder of --record-dir is created here).
+bool checkOutputPaths(const Options& o, std::string& error);
 int runHeadless(const Options& o);
 int runWindow(const Options& o);
 // For `crowdlab bench --report`: the GL renderer, from a hidden window when a display is there.

@@ -59,8 +59,15 @@ void Stepper::waitIdle() {
   if (pending_.valid()) book(pending_.get());
 }
 
+bool Stepper::abandon() {
+  if (idle()) return false;
+  abandoned_ = std::move(pending_);  // only the destructor waits for it (the app ends the process first)
+  return true;
+}
+
 void Stepper::restart() {
   waitIdle();
+  costUnknown_ = true;
   accumulator_ = 0;
   lastStepMs_ = 0;
   simTime_ = 0;
@@ -96,7 +103,8 @@ void Stepper::advance(double frameSeconds, bool lockstep) {
   const auto frameStart = Clock::now();
   int taken = 0;
   while (accumulator_ >= kStepSeconds - 1e-9 && taken < budget) {
-    if (!lockstep && lastStepMs_ > asyncAfterMs_) {
+    if (!lockstep && (costUnknown_ || lastStepMs_ > asyncAfterMs_)) {
+      costUnknown_ = false;
       asyncStart_ = Clock::now();
       pending_ = std::async(std::launch::async, [this] { return timedStep(); });
       accumulator_ = 0;

@@ -41,7 +41,10 @@ class Stepper {
   static constexpr double kAsyncAfterMs = 40.0;
   explicit Stepper(std::function<void(float)> step, double asyncAfterMs = kAsyncAfterMs)
       : step_(std::move(step)), asyncAfterMs_(asyncAfterMs) {}
-  ~Stepper() { waitIdle(); }
+  ~Stepper() {
+    waitIdle();
+    if (abandoned_.valid()) abandoned_.wait();
+  }
   Stepper(const Stepper&) = delete;
   Stepper& operator=(const Stepper&) = delete;
 
@@ -60,8 +63,15 @@ class Stepper {
   void waitIdle();
   bool busy() const { return pending_.valid(); }
 
-  // Starts counting again (a new scene or a restart); waits for a step in flight first.
+  // Starts counting again (a new scene or a restart); waits for a step in flight first. The next
+  // step's cost is unknown then, so it starts on the worker (expectSlowStep).
   void restart();
+  // The next step may be slow (a new scene, a restart, changed parameters such as N): it starts on
+  // the worker, so the window never freezes on it; once one is measured fast, steps run inline again.
+  void expectSlowStep() { costUnknown_ = true; }
+  // Quitting: a step in flight is left to finish on its own, unbooked (nothing is kept from a half
+  // step). True when one was left: the caller must then never touch the simulation again, nor free it.
+  bool abandon();
 
   bool paused = false;
   float speed = 1.0f;
@@ -86,12 +96,12 @@ class Stepper {
 
   std::function<void(float)> step_;
   double asyncAfterMs_;
-  std::future<double> pending_;
+  std::future<double> pending_, abandoned_;
   Clock::time_point asyncStart_;
   double accumulator_ = 0, lastStepMs_ = 0, simTime_ = 0;
   uint64_t steps_ = 0;
   int stepsDropped_ = 0;
-  bool singleStep_ = false;
+  bool singleStep_ = false, costUnknown_ = false;
   RecentSamples recent_;  // step ms
   Clock::time_point restartedAt_ = Clock::now();
 };

@@ -104,11 +104,19 @@ std::string csvField(const std::string& s) {
   return q + "\"";
 }
 
-void writeCsvRow(std::FILE* f, const Row& r) {
+// One row, flushed at once (a long benchmark keeps what it measured); false when the file system
+// refused it (a full disk, /dev/full), with errno saying why.
+bool writeCsvRow(std::FILE* f, const Row& r) {
   std::fprintf(f, "%s,%zu,%s,%d,%d,%.6f,%.3f,%.3f,%.4f,%s\n", csvField(r.caseName).c_str(), r.n,
                csvField(r.mode).c_str(), r.threads, r.steps, r.medianMsPerStep, r.nsPerAgentStep, r.checksPerAgent,
                r.neighborsPerAgent, csvField(r.extra).c_str());
-  std::fflush(f);
+  return std::fflush(f) == 0 && !std::ferror(f);
+}
+
+// The CSV's write error, once: the path, the reason, exit 1 (the table on stdout is complete).
+int csvFailed(const std::string& path, int why) {
+  std::fprintf(stderr, "crowdlab bench: %s: write failed (%s)\n", path.c_str(), std::strerror(why ? why : EIO));
+  return 1;
 }
 
 int fail(const std::string& what) {
@@ -275,9 +283,13 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
   std::FILE* csv = nullptr;
   if (!o.csvPath.empty()) {
     csv = std::fopen(o.csvPath.c_str(), "w");
-    if (!csv) return fail("cannot write '" + o.csvPath + "': " + std::strerror(errno));
+    if (!csv) {
+      std::fprintf(stderr, "crowdlab bench: %s: cannot write (%s)\n", o.csvPath.c_str(), std::strerror(errno));
+      return 1;
+    }
     std::fputs(kCsvHeader, csv);
   }
+  int csvErrno = 0;  // the first write error; the benchmark goes on, the exit code says so
 
   sim::lanes::setWide(!o.baselineLanes);
   const std::vector<int> threads = threadCounts(o);
@@ -296,14 +308,17 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
     c->run(o, rows);
     for (const Row& r : rows) {
       printRow(r);
-      if (csv) writeCsvRow(csv, r);
+      errno = 0;
+      if (csv && !csvErrno && !writeCsvRow(csv, r)) csvErrno = errno ? errno : EIO;
     }
   }
   sim::setThreadCount(0);
   sim::lanes::setWide(true);
-  if (csv && std::fclose(csv) != 0) {
-    std::fprintf(stderr, "crowdlab bench: writing '%s' failed: %s\n", o.csvPath.c_str(), std::strerror(errno));
-    return 1;
+  if (csv) {
+    errno = 0;
+    if ((std::fflush(csv) != 0 || std::ferror(csv)) && !csvErrno) csvErrno = errno ? errno : EIO;
+    if (std::fclose(csv) != 0 && !csvErrno) csvErrno = errno ? errno : EIO;
+    if (csvErrno) return csvFailed(o.csvPath, csvErrno);
   }
   return 0;
 }

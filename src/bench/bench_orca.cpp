@@ -95,9 +95,10 @@ bench::Row row(size_t n, const char* mode, int threads, Episode& e) {
   const double agentSteps = double(n) * double(std::max<size_t>(e.ms.size(), 1));
   r.checksPerAgent = double(e.checks) / agentSteps;
   r.neighborsPerAgent = double(e.neighbors) / agentSteps;
-  char extra[160];
-  std::snprintf(extra, sizeof extra, "steps_to_arrive=%d;min_distance_ratio=%.4f;overlap_pair_steps=%llu",
-                e.arrived ? e.steps : -1, double(e.minDistance) / 3.0, static_cast<unsigned long long>(e.overlaps));
+  char extra[160], ratio[32] = "n/a";  // one agent has no pair: no closest distance to report
+  if (n >= 2) std::snprintf(ratio, sizeof ratio, "%.4f", double(e.minDistance) / 3.0);
+  std::snprintf(extra, sizeof extra, "steps_to_arrive=%d;min_distance_ratio=%s;overlap_pair_steps=%llu",
+                e.arrived ? e.steps : -1, ratio, static_cast<unsigned long long>(e.overlaps));
   r.extra = extra;
   return r;
 }

@@ -6,7 +6,8 @@
 
 namespace render {
 
-bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error) {
+bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error,
+              Existing existing) {
   if (width <= 0 || height <= 0 || rgba.size() < size_t(width) * size_t(height) * 4) {
     error = "no pixels to write";
     return false;
@@ -14,7 +15,7 @@ bool writePng(const std::string& path, int width, int height, const std::vector<
   return writeFileAtomically(path, [&](std::FILE* f) {
     auto put = [](void* file, void* data, int size) { std::fwrite(data, 1, size_t(size), static_cast<std::FILE*>(file)); };
     return stbi_write_png_to_func(put, f, width, height, 4, rgba.data(), width * 4) != 0;
-  }, error);
+  }, error, existing);
 }
 
 }  // namespace render

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 #include <glm/glm.hpp>
+#include "render/atomic_file.hpp"
 #include "render/agent_batch.hpp"
 #include "render/debug_draw.hpp"
 
@@ -87,7 +88,8 @@ int agentMeshVertexCount(AgentShape shape);
 
 // Reads the current framebuffer (top row first) as RGBA8.
 void readFramebuffer(int width, int height, std::vector<uint8_t>& rgba);
-// Writes RGBA8 pixels (top row first) as PNG; false with a message on failure.
-bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error);
+// Writes RGBA8 pixels (top row first) as PNG (through writeFileAtomically); false with a message on failure.
+bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error,
+              Existing existing = Existing::Replace);
 
 }  // namespace render
