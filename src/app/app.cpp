@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -29,6 +30,8 @@
 #include "app/setup.hpp"
 #include "app/stepper.hpp"
 #include "app/window.hpp"
+#include "app/user_dirs.hpp"
+#include "app/world_view.hpp"
 #include "render/atomic_file.hpp"
 #include "render/gl.hpp"
 #include "render/renderer.hpp"
@@ -107,7 +110,7 @@ class App {
     glInfo_ = render::Renderer::glInfo();
 
     scenes_ = scenes::registeredScenes();
-    std::string first = !options_.scene.empty() ? options_.scene : !settings_.lastScene.empty() ? settings_.lastScene : "boids";
+    std::string first = !options_.scene.empty() ? options_.scene : !settings_.lastScene.empty() ? settings_.lastScene : kDefaultScene;
     if (!scenes::findScene(first) && !scenes_.empty()) first = scenes_.front().name;
     if (!switchScene(first, &options_, error)) {
       std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage().c_str());
@@ -118,7 +121,8 @@ class App {
       return 1;
     }
     if (options_.recordFrames)
-      startRecording(options_.recordFrames, options_.recordDir.empty() ? timestampedName(sceneName_, "") : options_.recordDir);
+      startRecording(options_.recordFrames,
+                     options_.recordDir.empty() ? inUserDir(UserDir::Pictures, timestampedName(sceneName_, "")) : options_.recordDir);
 
     platform::setStateReporter([this] { return stateJson(); });
     platform::onPageHide([this] { saveUserSettings(); });
@@ -140,6 +144,7 @@ class App {
       if (!(pendingLook_ == look_)) {
         look_ = pendingLook_;
         applyLook(look_, pixelsPerPoint());  // between frames: the font atlas cannot change inside one
+        if (!ctx_.userView && !following_) fitView();  // a theme keeps the viewport; the view is framed again all the same
       }
       updateViewport();
       ctx_.paused = stepper_.paused;
@@ -163,6 +168,11 @@ class App {
                 median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
                 styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
                 agentsOutsideView_, panelTextContrast(), double(stepper_.speed));
+    std::printf("user_view=%d\nfit_control=%d\npause_mark=%d\nzoom=%.4f\nagents_box=%.0f,%.0f,%.0fx%.0f\nwindow=%.0fx%.0f\n",
+                int(ctx_.userView), int(fitControlShown_), int(pauseMarkShown_), double(ctx_.camera2D.zoom), double(agentsBox_.x),
+                double(agentsBox_.y), double(agentsBox_.z), double(agentsBox_.w), double(windowSize_.x), double(windowSize_.y));
+    std::printf("fit_control_at=%.0f,%.0f\nglyph_px=%.1f\npanel_overflow=%.0f\npanel_overflow_in=%s\n", double(fitControlAt_.x),
+                double(fitControlAt_.y), double(glyphPixels()), double(panelOverflow_), panelOverflowAt_.c_str());
     const std::optional<glm::vec3> selected = scene_->selectedAgent();
     std::printf("following=%d\nfollowed_frames=%d\nfollow_max_offset=%.2f\nselected=", int(following_), followedFrames_,
                 double(followMaxOffset_));
@@ -238,6 +248,18 @@ class App {
     if (commandLine) recipe = *commandLine;
     auto scene = makeScene(name, recipe, ctx_, error);
     if (!scene) return false;
+    // Tuning is kept for the session: the scene left keeps its parameters, and one come back to gets
+    // them again ("Reset to defaults" in its panel is the way back to the defaults).
+    if (scene_) tuned_[sceneName_] = scenes::paramsToJson(scene_->params(), sceneName_);
+    if (auto kept = tuned_.find(name); kept != tuned_.end() && !commandLine) {
+      std::string keptError;
+      if (scenes::paramsFromJson(scene->params(), kept->second, name, keptError)) {
+        scene->paramsChanged();
+        scene->reset();
+      } else {
+        hud_.message = "kept parameters not restored: " + keptError;
+      }
+    }
     scene_ = std::move(scene);
     sceneName_ = name;
     following_ = false;  // the new scene has no selection yet
@@ -261,7 +283,8 @@ class App {
     csv_.restart();  // --metrics-csv holds the current scene's run from step 0, as the log does
     ctx_.simTime = 0;
     input_.cancelDrag();
-    scene_->homeCamera(ctx_);
+    updateViewport();
+    viewFit_.fit(*scene_, ctx_);
     recordMetrics();
     const std::string title = "crowdlab — " + sceneTitle();
     SDL_SetWindowTitle(sdl_.window, title.c_str());
@@ -301,20 +324,26 @@ class App {
     SDL_GL_GetDrawableSize(sdl_.window, &pw, &ph);
     windowSize_ = {float(std::max(w, 1)), float(std::max(h, 1))};
     drawableSize_ = {std::max(pw, 1), std::max(ph, 1)};
-    // The world gets the window less the docked panels (none while the UI is hidden).
-    worldOrigin_ = {0.0f, 0.0f};
-    worldSize_ = windowSize_;
-    if (uiVisible_) {
-      ImGui::GetIO().DisplaySize = ImVec2(windowSize_.x, windowSize_.y);  // what the panels will be laid out in
-      const float top = DockLayout::menuBarHeight();
-      const float left = hud_.collapsed ? 0.0f : DockLayout::hudWidth();
-      const float right = panel_.collapsed ? 0.0f : DockLayout::panelWidth();
-      worldOrigin_ = {left, top};
-      worldSize_ = {std::max(windowSize_.x - left - right, 64.0f), std::max(windowSize_.y - top, 64.0f)};
-    }
+    ImGui::GetIO().DisplaySize = ImVec2(windowSize_.x, windowSize_.y);  // what the panels will be laid out in
+    // The world gets the window below the menu bar and above the banner's strip; the panels lie
+    // over it (world_view.hpp), so collapsing or scaling them never shrinks the world.
+    ViewportReservations reserved;
+    reserved.top = uiVisible_ ? DockLayout::menuBarHeight() : 0.0f;
+    reserved.bottom = panel_.reservedBottom;
+    const WorldViewport viewport = freeWorldViewport(windowSize_, reserved);
+    worldOrigin_ = viewport.origin;
+    worldSize_ = viewport.size;
     input_.setWorldArea(worldOrigin_, worldSize_);
-    ctx_.camera2D.viewport = worldSize_;  // world units = window points at 100 %
-    ctx_.camera3D.viewport = worldSize_;
+    if (!scene_) return;
+    if (!(viewport == viewFit_.viewport())) stepper_.waitIdle();  // a fit may read agents (the 3D flock's centre)
+    viewFit_.update(viewport, *scene_, ctx_);  // world units = window points at 100 %
+  }
+
+  // Home, a new scene, a new theme: the world framed in the free viewport again.
+  void fitView() {
+    stepper_.waitIdle();  // Home reads agent positions: never while the worker moves them
+    following_ = false;
+    viewFit_.fit(*scene_, ctx_);
   }
 
   // ---- commands from keys and menus ----
@@ -344,11 +373,7 @@ class App {
       case Command::ToggleHelp: hud_.showHelp = !hud_.showHelp; break;
       case Command::Fullscreen: setFullscreen(!fullscreen()); break;
       case Command::Screenshot: screenshotRequested_ = true; break;
-      case Command::Home:
-        stepper_.waitIdle();  // Home reads agent positions: never while the worker moves them
-        following_ = false;
-        scene_->homeCamera(ctx_);
-        break;
+      case Command::Home: fitView(); break;
       case Command::NextAgent: selectNextAgent(); break;
       case Command::ToggleFollow:
         following_ = !following_;
@@ -471,6 +496,7 @@ class App {
   // ---- drawing ----
   void renderFrame() {
     const auto t0 = Clock::now();
+    recordedThisFrame_ = false;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     input_.feedImGuiPointer();
@@ -500,6 +526,7 @@ class App {
     }
     drawLabels(view);
     if (uiVisible_) drawUi(sceneIdle);
+    drawWorldMarks();
     if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), scene_->keys());
     drawEscapeToast();
     ImGui::Render();
@@ -515,34 +542,122 @@ class App {
         followMaxOffset_ = std::max(followMaxOffset_, *off);
       }
     lastStats_ = renderer_.stats();
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // The world alone, for F12 and recordings (a slide without the panels): the world and its
+    // labels (ImGui's background list, drawn first) are read before the windows are drawn over them.
+    ImDrawData* ui = ImGui::GetDrawData();
+    int uiFrom = 0;
+    if (hud_.captureWorldOnly && (screenshotRequested_ || recorder_.active())) {
+      if (ui->CmdListsCount > 0 && ui->CmdLists[0] == ImGui::GetBackgroundDrawList()) {
+        drawUiLists(ui, 0, 1);
+        uiFrom = 1;
+      }
+      captureRequested(worldPixels());
+    }
+    drawUiLists(ui, uiFrom, ui->CmdListsCount - uiFrom);
     renderMs_ = secondsSince(t0) * 1000.0;
     ctx_.lastFrame = lastStats_;
     ctx_.lastRenderMs = renderMs_;
 
     const bool lastFrame = options_.frames && frame_ + 1 >= options_.frames;
+    captureRequested(windowPixels());
+    if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot, windowPixels());
+    SDL_GL_SwapWindow(sdl_.window);
+  }
+
+  static void drawUiLists(ImDrawData* all, int first, int count) {
+    ImDrawData part = *all;
+    part.CmdLists = all->CmdLists + first;
+    part.CmdListsCount = count;
+    ImGui_ImplOpenGL3_RenderDrawData(&part);
+  }
+
+  PixelRect windowPixels() const { return {0, 0, drawableSize_.x, drawableSize_.y}; }
+  PixelRect worldPixels() const {
+    const float ppp = pixelsPerPoint();
+    const int x0 = int(std::lround(worldOrigin_.x * ppp)), x1 = int(std::lround((worldOrigin_.x + worldSize_.x) * ppp));
+    const int y0 = int(std::lround((windowSize_.y - worldOrigin_.y - worldSize_.y) * ppp)), y1 = int(std::lround((windowSize_.y - worldOrigin_.y) * ppp));
+    return {x0, y0, x1 - x0, y1 - y0};
+  }
+
+  // F12's screenshot and the recording's next frame, of `rect`, once a frame (the first call wins).
+  void captureRequested(const PixelRect& rect) {
     if (screenshotRequested_) {
-      const std::string path = timestampedName(sceneName_, ".png");
-      if (screenshot(path)) hud_.message = platform::deliverFile(path);
       screenshotRequested_ = false;
+      const std::string name = timestampedName(sceneName_, ".png");
+      const std::string path = platform::hasUserFiles() ? inUserDir(UserDir::Pictures, name) : name;
+      if (screenshot(path, rect)) hud_.message = platform::deliverFile(path);
     }
-    if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot);
-    if (recorder_.active()) {
+    if (recorder_.active() && !recordedThisFrame_) {
+      recordedThisFrame_ = true;
       std::string message;
       if (!recorder_.frame(message)) fail(message, recordFailed_);
       else if (!message.empty()) hud_.message = message;
     }
-    SDL_GL_SwapWindow(sdl_.window);
   }
 
-  // Agents of the last batch whose centre falls outside the world viewport (Home must keep it 0).
-  size_t agentsOutside(const render::FrameView& view) const {
+  // How long a 2D agent glyph is drawn, in window points: the median instance's length (tail to
+  // nose) times agentScale times the zoom; 0 in 3D.
+  float glyphPixels() const {
+    if (scene_->view() != scenes::View::TwoD) return 0.0f;
+    std::vector<float> lengths;
+    for (const render::AgentInstance& a : batch_.instances) lengths.push_back(a.scale);
+    if (batch_.gpu.stateBuffer) lengths.push_back(batch_.gpu.scale);
+    if (lengths.empty()) return 0.0f;
+    std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
+    return lengths[lengths.size() / 2] * scene_->drawSizes.agentScale * ctx_.camera2D.zoom;
+  }
+
+  // Agents of the last batch whose centre falls outside the world viewport (Home must keep it 0),
+  // and the box around those inside, in window points (the tests' measure of the world's size).
+  size_t agentsOutside(const render::FrameView& view) {
     size_t outside = 0;
+    glm::vec2 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
     for (const render::AgentInstance& a : batch_.instances) {
       const glm::vec4 clip = view.viewProjection * glm::vec4(a.position, 1.0f);
-      outside += clip.w <= 0 || std::abs(clip.x) > clip.w || std::abs(clip.y) > clip.w;
+      const bool out = clip.w <= 0 || std::abs(clip.x) > clip.w || std::abs(clip.y) > clip.w;
+      outside += out;
+      if (out) continue;
+      const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+      const glm::vec2 p = worldOrigin_ + glm::vec2(ndc.x * 0.5f + 0.5f, 0.5f - ndc.y * 0.5f) * worldSize_;
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
     }
+    agentsBox_ = hi.x >= lo.x ? glm::vec4(lo, hi - lo) : glm::vec4(0.0f);
     return outside;
+  }
+
+  // On the world, shown with the UI hidden (Tab) too: a pause marker a room can see (bottom centre),
+  // and once the user zoomed or panned, the control that fits the world to the view again (top centre).
+  void drawWorldMarks() {
+    const float em = ImGui::GetFontSize();
+    const float centreX = worldOrigin_.x + worldSize_.x * 0.5f;
+    pauseMarkShown_ = stepper_.paused;
+    if (stepper_.paused) {
+      const float size = 1.6f * em, pad = 0.4f * size;
+      const char* text = "PAUSED  (Space resumes)";
+      const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, text);
+      const float bar = 0.28f * size, gap = 0.22f * size, icon = 2 * bar + gap + pad;
+      const float w = icon + extent.x, x0 = centreX - 0.5f * w;
+      const float y = worldOrigin_.y + worldSize_.y - extent.y - 2 * pad - 0.6f * em;
+      ImDrawList* draw = ImGui::GetForegroundDrawList();
+      // Light on dark in both themes: 15:1, and it stands out on either world.
+      draw->AddRectFilled(ImVec2(x0 - pad, y), ImVec2(x0 + w + pad, y + extent.y + 2 * pad), IM_COL32(20, 22, 30, 225), 0.3f * size);
+      const ImU32 ink = IM_COL32(250, 250, 250, 255);
+      draw->AddRectFilled(ImVec2(x0, y + pad + 0.1f * size), ImVec2(x0 + bar, y + pad + 0.9f * size), ink);
+      draw->AddRectFilled(ImVec2(x0 + bar + gap, y + pad + 0.1f * size), ImVec2(x0 + 2 * bar + gap, y + pad + 0.9f * size), ink);
+      draw->AddText(ImGui::GetFont(), size, ImVec2(x0 + icon, y + pad), ink, text);
+    }
+    fitControlShown_ = ctx_.userView;
+    if (!ctx_.userView) return;
+    ImGui::SetNextWindowPos(ImVec2(centreX, worldOrigin_.y + 0.5f * em), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    ImGui::Begin("##fit", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
+    if (ImGui::Button("Fit (Home)")) fitView();
+    fitControlAt_ = glm::vec2(0.5f * (ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x),
+                              0.5f * (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Frame the whole world again; until you zoom or pan, it follows the window");
+    ImGui::End();
   }
 
   void drawEscapeToast() {
@@ -562,9 +677,9 @@ class App {
     flag = true;
   }
 
-  bool screenshot(const std::string& path) {
+  bool screenshot(const std::string& path, const PixelRect& rect) {
     std::string message;
-    if (!saveScreenshot(path, drawableSize_.x, drawableSize_.y, message)) {
+    if (!saveScreenshot(path, rect, message)) {
       fail(message, screenshotFailed_);
       return false;
     }
@@ -575,7 +690,7 @@ class App {
 
   void startRecording(int frames, const std::string& dir) {
     std::string message;
-    if (!recorder_.start(frames, dir, drawableSize_.x, drawableSize_.y, message)) return fail(message, recordFailed_);
+    if (!recorder_.start(frames, dir, hud_.captureWorldOnly ? worldPixels() : windowPixels(), message)) return fail(message, recordFailed_);
     hud_.message = message;
   }
 
@@ -626,7 +741,7 @@ class App {
       hud_.message = "benchmarking " + sceneName_ + " for 10 s...";
     }
     if (act.toggleTheme) pendingLook_.darkTheme = !look_.darkTheme;
-    if (act.recordFrames > 0) startRecording(act.recordFrames, timestampedName(sceneName_, ""));
+    if (act.recordFrames > 0) startRecording(act.recordFrames, inUserDir(UserDir::Pictures, timestampedName(sceneName_, "")));
     if (act.stopRecording) hud_.message = recorder_.stop();
     if (act.vsyncChanged) SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
     if (act.togglePause) stepper_.paused = !stepper_.paused;
@@ -634,7 +749,8 @@ class App {
     if (act.restart) restartScene();
     if (act.screenshot) screenshotRequested_ = true;
     if (act.exportCsv) {
-      const std::string path = timestampedName(sceneName_, "-metrics.csv");
+      const std::string name = timestampedName(sceneName_, "-metrics.csv");
+      const std::string path = platform::hasUserFiles() ? inUserDir(UserDir::Documents, name) : name;
       std::string error;
       hud_.message = log_.writeCsv(path, error) ? platform::deliverFile(path) : error;
       if (error.empty() && !log_.droppedNote().empty()) hud_.message += "\n" + log_.droppedNote();
@@ -649,6 +765,16 @@ class App {
       scene_->paramsChanged();
     }
     if (const scenes::Claim* claim = std::exchange(panel_.requested, nullptr)) startClaim(*claim);
+    // How far the panels' content reaches past their width (text or a widget cut at the edge), from
+    // the extent ImGui measured for them: 0 when nothing is cut.
+    panelOverflow_ = 0.0f;
+    panelOverflowAt_.clear();
+    for (const char* name : {"HUD", "###scene"})
+      if (const ImGuiWindow* w = ImGui::FindWindowByName(name); w && !w->Collapsed) {
+        const float over = w->ContentSize.x - (w->WorkRect.Max.x - w->WorkRect.Min.x);
+        if (over > panelOverflow_) panelOverflowAt_ = name;
+        panelOverflow_ = std::max(panelOverflow_, over);
+      }
   }
 
   // ---- settings: only a person's session is remembered, never a scripted run's ----
@@ -691,6 +817,8 @@ class App {
   MetricsLog log_;
   HudMemory hud_;
   PanelMemory panel_;
+  ViewFit viewFit_;
+  std::map<std::string, nlohmann::json> tuned_;  // scene name -> its parameters when last left
   std::deque<SDL_Keysym> scriptedKeys_;
   std::optional<Clock::time_point> escapePressedAt_, benchmarkEnds_;
   RecentSamples frameMs_, metricsMs_;
@@ -699,11 +827,17 @@ class App {
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;
   size_t agentsOutsideView_ = 0;
+  glm::vec4 agentsBox_{0.0f};  // x, y, w, h of the drawn agents, window points
   int frame_ = 0;
   bool quit_ = false, uiVisible_ = true, vsync_ = true, following_ = false;
   int followedFrames_ = 0;       // frames drawn following a selected agent
   float followMaxOffset_ = 0.0f;  // the most it was off the viewport's centre then, window points
   bool screenshotRequested_ = false, screenshotFailed_ = false, recordFailed_ = false;
+  bool pauseMarkShown_ = false, fitControlShown_ = false;  // as last drawn, for the tests
+  bool recordedThisFrame_ = false;
+  glm::vec2 fitControlAt_{-1.0f};  // the Fit control's centre as last drawn, window points
+  float panelOverflow_ = 0.0f;     // window points the panels' content reached past their width
+  std::string panelOverflowAt_;    // in which panel ("" none)
 };
 
 }  // namespace
@@ -745,16 +879,29 @@ int runWindow(const Options& given) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }
-  int width = o.sizeGiven ? o.width : settings.windowWidth, height = o.sizeGiven ? o.height : settings.windowHeight;
+  // A first start (no size saved) opens maximised over the display's usable area; later ones at the
+  // size the user left the window at.
+  const bool maximise = !o.sizeGiven && (settings.windowWidth < 320 || settings.windowHeight < 240);
+  int width = o.sizeGiven ? o.width : maximise ? 1280 : settings.windowWidth;
+  int height = o.sizeGiven ? o.height : maximise ? 720 : settings.windowHeight;
   SdlContext& sdl = run->sdl;
   if (!openWindow(sdl, width, height, o.fullscreen, false, error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }
+  if (maximise && !o.fullscreen && platform::hasUserFiles()) {  // the browser's canvas has its own size
+    SDL_Rect usable{};
+    if (SDL_GetDisplayUsableBounds(std::max(0, SDL_GetWindowDisplayIndex(sdl.window)), &usable) == 0 && usable.w >= 320 &&
+        usable.h >= 240) {
+      SDL_SetWindowPosition(sdl.window, usable.x, usable.y);
+      SDL_SetWindowSize(sdl.window, usable.w, usable.h);
+    }
+    SDL_MaximizeWindow(sdl.window);
+  }
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // window layout is not worth a file in the working directory
-  if (!o.sizeGiven && settings.windowX >= 0 && settings.windowY >= 0) SDL_SetWindowPosition(sdl.window, settings.windowX, settings.windowY);
+  if (!o.sizeGiven && !maximise && settings.windowX >= 0 && settings.windowY >= 0) SDL_SetWindowPosition(sdl.window, settings.windowX, settings.windowY);
   ImGui_ImplSDL2_InitForOpenGL(sdl.window, sdl.gl);
   ImGui_ImplOpenGL3_Init(platform::imguiGlslVersion());
   run->app = std::make_unique<App>(o, sdl, settings, run->csv);
