@@ -171,8 +171,10 @@ class App {
     std::printf("user_view=%d\nfit_control=%d\npause_mark=%d\nzoom=%.4f\nagents_box=%.0f,%.0f,%.0fx%.0f\nwindow=%.0fx%.0f\n",
                 int(ctx_.userView), int(fitControlShown_), int(pauseMarkShown_), double(ctx_.camera2D.zoom), double(agentsBox_.x),
                 double(agentsBox_.y), double(agentsBox_.z), double(agentsBox_.w), double(windowSize_.x), double(windowSize_.y));
-    std::printf("fit_control_at=%.0f,%.0f\nglyph_px=%.1f\npanel_overflow=%.0f\npanel_overflow_in=%s\n", double(fitControlAt_.x),
-                double(fitControlAt_.y), double(glyphPixels()), double(panelOverflow_), panelOverflowAt_.c_str());
+    std::printf("fit_control_at=%.0f,%.0f\nglyph_px=%.1f\npanel_overflow=%.0f\npanel_overflow_in=%s\npanel_left=%.0f\n",
+                double(fitControlAt_.x), double(fitControlAt_.y), double(glyphPixels()), double(panelOverflow_),
+                panelOverflowAt_.c_str(), double(windowSize_.x - DockLayout::panelWidth()));
+    std::printf("hud_right=%.0f\nreserved_bottom=%.0f\n", double(DockLayout::hudWidth()), double(panel_.reservedBottom));
     const std::optional<glm::vec3> selected = scene_->selectedAgent();
     std::printf("following=%d\nfollowed_frames=%d\nfollow_max_offset=%.2f\nselected=", int(following_), followedFrames_,
                 double(followMaxOffset_));

@@ -185,6 +185,7 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
 // size and at least 3.6 % of the window's height (a capital letter then is about 2.5 % of it); a line
 // too wide for the world's view wraps instead of shrinking.
 void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m) {
+  m.reservedBottom = 0.0f;
   m.banner.clear();
   m.bannerVerdict = false;
   const scenes::Claim* c = m.experiment.claim();
@@ -258,6 +259,7 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
   }
   const float x0 = std::max(left + 12.0f, left + (right - left - width) * 0.5f);
   float y = io.DisplaySize.y - height - size * 0.4f;
+  m.reservedBottom = height + size * 0.4f + 6.0f;  // the world is fitted above the banner (world_view.hpp)
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   draw->AddRectFilled(ImVec2(x0 - 12, y - 6), ImVec2(x0 + width + 12, y + height + 6), IM_COL32(10, 12, 18, 200), 6.0f);
   for (const Line& l : lines) {
