@@ -25,7 +25,9 @@ void main() {
     vec2 left = vec2(-f.y, f.x);
     vec2 p = iPosition.xy + (f * aLocal.x + left * aLocal.y) * (iScale * uAgentScale);
     gl_Position = uViewProjection * vec4(p, 0.0, 1.0);
-    vColor = iColor;
+    // Enlarged glyphs (agentScale > 1.5) turn translucent, down to half: a dense flock then shows
+    // its overlaps as darker and lighter, not as one solid blob.
+    vColor = vec4(iColor.rgb, iColor.a * clamp(1.5 / uAgentScale, 0.5, 1.0));
     vFog = 0.0;
     return;
   }

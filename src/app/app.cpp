@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -30,6 +31,8 @@
 #include "app/stepper.hpp"
 #include "app/window.hpp"
 #include "experiments/objectives.hpp"
+#include "app/user_dirs.hpp"
+#include "app/world_view.hpp"
 #include "render/atomic_file.hpp"
 #include "render/gl.hpp"
 #include "scenes/user_input.hpp"
@@ -110,7 +113,7 @@ class App {
     glInfo_ = render::Renderer::glInfo();
 
     scenes_ = scenes::registeredScenes();
-    std::string first = !options_.scene.empty() ? options_.scene : !settings_.lastScene.empty() ? settings_.lastScene : "boids";
+    std::string first = !options_.scene.empty() ? options_.scene : !settings_.lastScene.empty() ? settings_.lastScene : kDefaultScene;
     if (!scenes::findScene(first) && !scenes_.empty()) first = scenes_.front().name;
     if (!switchScene(first, &options_, error)) {
       std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage().c_str());
@@ -156,6 +159,7 @@ class App {
       if (!(pendingLook_ == look_)) {
         look_ = pendingLook_;
         applyLook(look_, pixelsPerPoint());  // between frames: the font atlas cannot change inside one
+        if (!ctx_.userView && !following_) fitView();  // a theme keeps the viewport; the view is framed again all the same
       }
       updateViewport();
       ctx_.paused = stepper_.paused;
@@ -181,6 +185,13 @@ class App {
                 median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
                 styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
                 agentsOutsideView_, panelTextContrast(), double(stepper_.speed));
+    std::printf("user_view=%d\nfit_control=%d\npause_mark=%d\nzoom=%.4f\nagents_box=%.0f,%.0f,%.0fx%.0f\nwindow=%.0fx%.0f\n",
+                int(ctx_.userView), int(fitControlShown_), int(pauseMarkShown_), double(ctx_.camera2D.zoom), double(agentsBox_.x),
+                double(agentsBox_.y), double(agentsBox_.z), double(agentsBox_.w), double(windowSize_.x), double(windowSize_.y));
+    std::printf("fit_control_at=%.0f,%.0f\nglyph_px=%.1f\npanel_overflow=%.0f\npanel_overflow_in=%s\npanel_left=%.0f\n",
+                double(fitControlAt_.x), double(fitControlAt_.y), double(glyphPixels()), double(panelOverflow_),
+                panelOverflowAt_.c_str(), double(windowSize_.x - DockLayout::panelWidth()));
+    std::printf("hud_right=%.0f\nreserved_bottom=%.0f\n", double(DockLayout::hudWidth()), double(panel_.reservedBottom));
     const std::optional<glm::vec3> selected = abandoned_ ? std::nullopt : scene().selectedAgent();
     std::printf("following=%d\nfollowed_frames=%d\nfollow_max_offset=%.2f\nselected=", int(following_), followedFrames_,
                 double(followMaxOffset_));
@@ -256,6 +267,18 @@ class App {
     if (commandLine) recipe = *commandLine;
     auto scene = makeScene(name, recipe, ctx_, error);
     if (!scene) return false;
+    // Tuning is kept for the session: the scene left keeps its parameters, and one come back to gets
+    // them again ("Reset to defaults" in its panel is the way back to the defaults).
+    if (scene_) tuned_[sceneName_] = scenes::paramsToJson(scene_->params(), sceneName_);
+    if (auto kept = tuned_.find(name); kept != tuned_.end() && !commandLine) {
+      std::string keptError;
+      if (scenes::paramsFromJson(scene->params(), kept->second, name, keptError)) {
+        scene->paramsChanged();
+        scene->reset();
+      } else {
+        hud_.message = "kept parameters not restored: " + keptError;
+      }
+    }
     scene_ = std::move(scene);
     sceneName_ = name;
     following_ = false;  // the new scene has no selection yet
@@ -279,7 +302,8 @@ class App {
     csv_.restart();  // --metrics-csv holds the current scene's run from step 0, as the log does
     ctx_.simTime = 0;
     input_.cancelDrag();
-    scene().homeCamera(ctx_);
+    updateViewport();
+    viewFit_.fit(scene(), ctx_);  // Home reads agent positions: through the guard
     recordMetrics();
     const std::string title = "crowdlab — " + sceneTitle();
     SDL_SetWindowTitle(sdl_.window, title.c_str());
@@ -318,20 +342,25 @@ class App {
     SDL_GL_GetDrawableSize(sdl_.window, &pw, &ph);
     windowSize_ = {float(std::max(w, 1)), float(std::max(h, 1))};
     drawableSize_ = {std::max(pw, 1), std::max(ph, 1)};
-    // The world gets the window less the docked panels (none while the UI is hidden).
-    worldOrigin_ = {0.0f, 0.0f};
-    worldSize_ = windowSize_;
-    if (uiVisible_) {
-      ImGui::GetIO().DisplaySize = ImVec2(windowSize_.x, windowSize_.y);  // what the panels will be laid out in
-      const float top = DockLayout::menuBarHeight();
-      const float left = hud_.collapsed ? 0.0f : DockLayout::hudWidth();
-      const float right = panel_.collapsed ? 0.0f : DockLayout::panelWidth();
-      worldOrigin_ = {left, top};
-      worldSize_ = {std::max(windowSize_.x - left - right, 64.0f), std::max(windowSize_.y - top, 64.0f)};
-    }
+    ImGui::GetIO().DisplaySize = ImVec2(windowSize_.x, windowSize_.y);  // what the panels will be laid out in
+    // The world gets the window below the menu bar and above the banner's strip; the panels lie
+    // over it (world_view.hpp), so collapsing or scaling them never shrinks the world.
+    ViewportReservations reserved;
+    reserved.top = uiVisible_ ? DockLayout::menuBarHeight() : 0.0f;
+    reserved.bottom = panel_.reservedBottom;
+    const WorldViewport viewport = freeWorldViewport(windowSize_, reserved);
+    worldOrigin_ = viewport.origin;
+    worldSize_ = viewport.size;
     input_.setWorldArea(worldOrigin_, worldSize_);
-    ctx_.camera2D.viewport = worldSize_;  // world units = window points at 100 %
-    ctx_.camera3D.viewport = worldSize_;
+    if (!scene_) return;
+    if (!(viewport == viewFit_.viewport())) stepper_.waitIdle();  // a fit may read agents (the 3D flock's centre)
+    viewFit_.update(viewport, *scene_, ctx_);  // world units = window points at 100 %
+  }
+
+  // Home, a new scene, a new theme: the world framed in the free viewport again.
+  void fitView() {
+    following_ = false;
+    viewFit_.fit(scene(), ctx_);  // Home reads agent positions: through the guard
   }
 
   // ---- commands from keys and menus ----
@@ -365,10 +394,7 @@ class App {
       case Command::ToggleHelp: hud_.showHelp = !hud_.showHelp; break;
       case Command::Fullscreen: setFullscreen(!fullscreen()); break;
       case Command::Screenshot: screenshotRequested_ = true; break;
-      case Command::Home:
-        following_ = false;
-        scene().homeCamera(ctx_);  // reads agent positions: through the guard
-        break;
+      case Command::Home: fitView(); break;
       case Command::NextAgent: selectNextAgent(); break;
       case Command::ToggleFollow:
         following_ = !following_;
@@ -496,6 +522,7 @@ class App {
   // ---- drawing ----
   void renderFrame() {
     const auto t0 = Clock::now();
+    recordedThisFrame_ = false;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     input_.feedImGuiPointer();
@@ -525,6 +552,7 @@ class App {
     }
     drawLabels(view);
     if (uiVisible_) drawUi(sceneIdle);
+    drawWorldMarks();
     if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys());
     drawEscapeToast();
     ImGui::Render();
@@ -540,40 +568,130 @@ class App {
         followMaxOffset_ = std::max(followMaxOffset_, *off);
       }
     lastStats_ = renderer_.stats();
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // The world alone, for F12 and recordings (a slide without the panels): the world and its
+    // labels (ImGui's background list, drawn first) are read before the windows are drawn over them.
+    ImDrawData* ui = ImGui::GetDrawData();
+    int uiFrom = 0;
+    if (hud_.captureWorldOnly && (screenshotRequested_ || recorder_.active())) {
+      if (ui->CmdListsCount > 0 && ui->CmdLists[0] == ImGui::GetBackgroundDrawList()) {
+        drawUiLists(ui, 0, 1);
+        uiFrom = 1;
+      }
+      captureRequested(worldPixels());
+    }
+    drawUiLists(ui, uiFrom, ui->CmdListsCount - uiFrom);
     renderMs_ = secondsSince(t0) * 1000.0;
     ctx_.lastFrame = lastStats_;
     ctx_.lastRenderMs = renderMs_;
 
     const bool lastFrame = options_.frames && frame_ + 1 >= options_.frames;
+    captureRequested(windowPixels());
+    if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot, windowPixels());
+    SDL_GL_SwapWindow(sdl_.window);
+  }
+
+  static void drawUiLists(ImDrawData* all, int first, int count) {
+    ImDrawData part = *all;
+    part.CmdLists = all->CmdLists + first;
+    part.CmdListsCount = count;
+    ImGui_ImplOpenGL3_RenderDrawData(&part);
+  }
+
+  PixelRect windowPixels() const { return {0, 0, drawableSize_.x, drawableSize_.y}; }
+  PixelRect worldPixels() const {
+    const float ppp = pixelsPerPoint();
+    const int x0 = int(std::lround(worldOrigin_.x * ppp)), x1 = int(std::lround((worldOrigin_.x + worldSize_.x) * ppp));
+    const int y0 = int(std::lround((windowSize_.y - worldOrigin_.y - worldSize_.y) * ppp)), y1 = int(std::lround((windowSize_.y - worldOrigin_.y) * ppp));
+    return {x0, y0, x1 - x0, y1 - y0};
+  }
+
+  // F12's screenshot and the recording's next frame, of `rect`, once a frame (the first call wins).
+  void captureRequested(const PixelRect& rect) {
     if (screenshotRequested_) {
-      // Its own name, even for two in the same second: never over an earlier screenshot.
+      screenshotRequested_ = false;
+      // In the pictures folder, under its own name even for two in the same second: never over an
+      // earlier screenshot.
+      const std::string stem = timestampedName(sceneName_, "");
       std::string message;
-      const std::string path = saveNewScreenshot(timestampedName(sceneName_, ""), drawableSize_.x, drawableSize_.y, message);
+      const std::string path =
+          saveNewScreenshot(platform::hasUserFiles() ? inUserDir(UserDir::Pictures, stem) : stem, rect, message);
       if (path.empty()) fail(message, screenshotFailed_);
       else {
         hud_.message = platform::deliverFile(path);
         std::printf("screenshot=%s\n", path.c_str());
       }
-      screenshotRequested_ = false;
     }
-    if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot);
-    if (recorder_.active()) {
+    if (recorder_.active() && !recordedThisFrame_) {
+      recordedThisFrame_ = true;
       std::string message;
       if (!recorder_.frame(message)) fail(message, recordFailed_);
       else if (!message.empty()) hud_.message = message;
     }
-    SDL_GL_SwapWindow(sdl_.window);
   }
 
-  // Agents of the last batch whose centre falls outside the world viewport (Home must keep it 0).
-  size_t agentsOutside(const render::FrameView& view) const {
+  // How long a 2D agent glyph is drawn, in window points: the median instance's length (tail to
+  // nose) times agentScale times the zoom; 0 in 3D.
+  float glyphPixels() const {
+    if (scene_->view() != scenes::View::TwoD) return 0.0f;
+    std::vector<float> lengths;
+    for (const render::AgentInstance& a : batch_.instances) lengths.push_back(a.scale);
+    if (batch_.gpu.stateBuffer) lengths.push_back(batch_.gpu.scale);
+    if (lengths.empty()) return 0.0f;
+    std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
+    return lengths[lengths.size() / 2] * scene_->drawSizes.agentScale * ctx_.camera2D.zoom;
+  }
+
+  // Agents of the last batch whose centre falls outside the world viewport (Home must keep it 0),
+  // and the box around those inside, in window points (the tests' measure of the world's size).
+  size_t agentsOutside(const render::FrameView& view) {
     size_t outside = 0;
+    glm::vec2 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
     for (const render::AgentInstance& a : batch_.instances) {
       const glm::vec4 clip = view.viewProjection * glm::vec4(a.position, 1.0f);
-      outside += clip.w <= 0 || std::abs(clip.x) > clip.w || std::abs(clip.y) > clip.w;
+      const bool out = clip.w <= 0 || std::abs(clip.x) > clip.w || std::abs(clip.y) > clip.w;
+      outside += out;
+      if (out) continue;
+      const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+      const glm::vec2 p = worldOrigin_ + glm::vec2(ndc.x * 0.5f + 0.5f, 0.5f - ndc.y * 0.5f) * worldSize_;
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
     }
+    agentsBox_ = hi.x >= lo.x ? glm::vec4(lo, hi - lo) : glm::vec4(0.0f);
     return outside;
+  }
+
+  // On the world, shown with the UI hidden (Tab) too: a pause marker a room can see (bottom centre),
+  // and once the user zoomed or panned, the control that fits the world to the view again (top centre).
+  void drawWorldMarks() {
+    const float em = ImGui::GetFontSize();
+    const float centreX = worldOrigin_.x + worldSize_.x * 0.5f;
+    pauseMarkShown_ = stepper_.paused;
+    if (stepper_.paused) {
+      const float size = 1.6f * em, pad = 0.4f * size;
+      const char* text = "PAUSED  (Space resumes)";
+      const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, text);
+      const float bar = 0.28f * size, gap = 0.22f * size, icon = 2 * bar + gap + pad;
+      const float w = icon + extent.x, x0 = centreX - 0.5f * w;
+      const float y = worldOrigin_.y + worldSize_.y - extent.y - 2 * pad - 0.6f * em;
+      ImDrawList* draw = ImGui::GetForegroundDrawList();
+      // Light on dark in both themes: 15:1, and it stands out on either world.
+      draw->AddRectFilled(ImVec2(x0 - pad, y), ImVec2(x0 + w + pad, y + extent.y + 2 * pad), IM_COL32(20, 22, 30, 225), 0.3f * size);
+      const ImU32 ink = IM_COL32(250, 250, 250, 255);
+      draw->AddRectFilled(ImVec2(x0, y + pad + 0.1f * size), ImVec2(x0 + bar, y + pad + 0.9f * size), ink);
+      draw->AddRectFilled(ImVec2(x0 + bar + gap, y + pad + 0.1f * size), ImVec2(x0 + 2 * bar + gap, y + pad + 0.9f * size), ink);
+      draw->AddText(ImGui::GetFont(), size, ImVec2(x0 + icon, y + pad), ink, text);
+    }
+    fitControlShown_ = ctx_.userView;
+    if (!ctx_.userView) return;
+    ImGui::SetNextWindowPos(ImVec2(centreX, worldOrigin_.y + 0.5f * em), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    ImGui::Begin("##fit", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
+    if (ImGui::Button("Fit (Home)")) fitView();
+    fitControlAt_ = glm::vec2(0.5f * (ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x),
+                              0.5f * (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Frame the whole world again; until you zoom or pan, it follows the window");
+    ImGui::End();
   }
 
   void drawEscapeToast() {
@@ -593,9 +711,9 @@ class App {
     flag = true;
   }
 
-  bool screenshot(const std::string& path) {
+  bool screenshot(const std::string& path, const PixelRect& rect) {
     std::string message;
-    if (!saveScreenshot(path, drawableSize_.x, drawableSize_.y, message)) {
+    if (!saveScreenshot(path, rect, message)) {
       fail(message, screenshotFailed_);
       return false;
     }
@@ -607,14 +725,15 @@ class App {
   // From the HUD or --record without --record-dir: a folder of its own, never an earlier run's.
   void startNewRecording(int frames) {
     std::string error;
-    const std::string dir = makeNewFolder(timestampedName(sceneName_, ""), error);
+    const std::string stem = timestampedName(sceneName_, "");
+    const std::string dir = makeNewFolder(platform::hasUserFiles() ? inUserDir(UserDir::Pictures, stem) : stem, error);
     if (dir.empty()) return fail(error, recordFailed_);
     startRecording(frames, dir);
   }
 
   void startRecording(int frames, const std::string& dir) {
     std::string message;
-    if (!recorder_.start(frames, dir, drawableSize_.x, drawableSize_.y, message)) return fail(message, recordFailed_);
+    if (!recorder_.start(frames, dir, hud_.captureWorldOnly ? worldPixels() : windowPixels(), message)) return fail(message, recordFailed_);
     hud_.message = message;
   }
 
@@ -674,7 +793,8 @@ class App {
     if (act.screenshot) screenshotRequested_ = true;
     if (act.exportCsv) {
       std::string error;
-      const std::string path = render::writeUnderNewName(timestampedName(sceneName_, "-metrics"), ".csv",
+      const std::string stem = timestampedName(sceneName_, "-metrics");
+      const std::string path = render::writeUnderNewName(platform::hasUserFiles() ? inUserDir(UserDir::Documents, stem) : stem, ".csv",
           [&](const std::string& p, std::string& e) { return log_.writeCsv(p, e, render::Existing::Keep); }, error);
       hud_.message = !path.empty() ? platform::deliverFile(path) : error;
       if (error.empty() && !log_.droppedNote().empty()) hud_.message += "\n" + log_.droppedNote();
@@ -692,6 +812,16 @@ class App {
       stepper_.expectSlowStep();
     }
     if (const scenes::Claim* claim = std::exchange(panel_.requested, nullptr)) startClaim(*claim);
+    // How far the panels' content reaches past their width (text or a widget cut at the edge), from
+    // the extent ImGui measured for them: 0 when nothing is cut.
+    panelOverflow_ = 0.0f;
+    panelOverflowAt_.clear();
+    for (const char* name : {"HUD", "###scene"})
+      if (const ImGuiWindow* w = ImGui::FindWindowByName(name); w && !w->Collapsed) {
+        const float over = w->ContentSize.x - (w->WorkRect.Max.x - w->WorkRect.Min.x);
+        if (over > panelOverflow_) panelOverflowAt_ = name;
+        panelOverflow_ = std::max(panelOverflow_, over);
+      }
   }
 
   // ---- settings: only a person's session is remembered, never a scripted run's ----
@@ -745,6 +875,8 @@ class App {
   MetricsLog log_;
   HudMemory hud_;
   PanelMemory panel_;
+  ViewFit viewFit_;
+  std::map<std::string, nlohmann::json> tuned_;  // scene name -> its parameters when last left
   std::deque<SDL_Keysym> scriptedKeys_;
   std::optional<Clock::time_point> escapePressedAt_, benchmarkEnds_;
   RecentSamples frameMs_, metricsMs_;
@@ -753,11 +885,17 @@ class App {
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;
   size_t agentsOutsideView_ = 0;
+  glm::vec4 agentsBox_{0.0f};  // x, y, w, h of the drawn agents, window points
   int frame_ = 0;
   bool quit_ = false, uiVisible_ = true, vsync_ = true, following_ = false;
   int followedFrames_ = 0;       // frames drawn following a selected agent
   float followMaxOffset_ = 0.0f;  // the most it was off the viewport's centre then, window points
   bool screenshotRequested_ = false, screenshotFailed_ = false, recordFailed_ = false;
+  bool pauseMarkShown_ = false, fitControlShown_ = false;  // as last drawn, for the tests
+  bool recordedThisFrame_ = false;
+  glm::vec2 fitControlAt_{-1.0f};  // the Fit control's centre as last drawn, window points
+  float panelOverflow_ = 0.0f;     // window points the panels' content reached past their width
+  std::string panelOverflowAt_;    // in which panel ("" none)
 };
 
 }  // namespace
@@ -804,16 +942,29 @@ int runWindow(const Options& given) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }
-  int width = o.sizeGiven ? o.width : settings.windowWidth, height = o.sizeGiven ? o.height : settings.windowHeight;
+  // A first start (no size saved) opens maximised over the display's usable area; later ones at the
+  // size the user left the window at.
+  const bool maximise = !o.sizeGiven && (settings.windowWidth < 320 || settings.windowHeight < 240);
+  int width = o.sizeGiven ? o.width : maximise ? 1280 : settings.windowWidth;
+  int height = o.sizeGiven ? o.height : maximise ? 720 : settings.windowHeight;
   SdlContext& sdl = run->sdl;
   if (!openWindow(sdl, width, height, o.fullscreen, false, error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }
+  if (maximise && !o.fullscreen && platform::hasUserFiles()) {  // the browser's canvas has its own size
+    SDL_Rect usable{};
+    if (SDL_GetDisplayUsableBounds(std::max(0, SDL_GetWindowDisplayIndex(sdl.window)), &usable) == 0 && usable.w >= 320 &&
+        usable.h >= 240) {
+      SDL_SetWindowPosition(sdl.window, usable.x, usable.y);
+      SDL_SetWindowSize(sdl.window, usable.w, usable.h);
+    }
+    SDL_MaximizeWindow(sdl.window);
+  }
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // window layout is not worth a file in the working directory
-  if (!o.sizeGiven && settings.windowX >= 0 && settings.windowY >= 0) {
+  if (!o.sizeGiven && !maximise && settings.windowX >= 0 && settings.windowY >= 0) {
     std::vector<DisplayArea> displays;
     for (int d = 0; d < SDL_GetNumVideoDisplays(); ++d)
       if (SDL_Rect r; SDL_GetDisplayBounds(d, &r) == 0) displays.push_back({r.x, r.y, r.w, r.h});

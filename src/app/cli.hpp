@@ -8,7 +8,7 @@
 namespace app {
 
 struct Options {
-  std::string scene;             // empty: the last scene used (settings), else "boids"
+  std::string scene;             // empty: the last scene used (settings), else the first of the teaching order
   uint64_t seed = 1;
   std::vector<std::string> sets; // "name=value"
   std::string preset;

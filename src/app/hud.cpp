@@ -5,9 +5,47 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 #include "app/platform.hpp"
 
 namespace app {
+
+namespace {
+// A metric's plot range: its own where it has one (polarization and shares 0 - 1), else from 0 (or
+// the lowest value, when negative) to a little above the highest, so noise on a steady value stays flat.
+std::pair<float, float> metricPlotRange(const std::string& name, const std::vector<float>& values) {
+  if (name == "polarization" || name.find("share") != std::string::npos || name.find("fraction") != std::string::npos)
+    return {0.0f, 1.0f};
+  float lo = 0.0f, hi = 0.0f;
+  for (float v : values) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  return {lo, hi > 0.0f ? hi * 1.15f : 1.0f};
+}
+
+// Units where a metric's name says them (the simulation's metrics are in world units otherwise).
+const char* metricUnit(const std::string& name) {
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_ms") == 0) return "ms";
+  if (name.find("per_min") != std::string::npos) return "/min";
+  return "";
+}
+}  // namespace
+
+namespace {
+// A button with this label fits in the rest of the line.
+bool fits(const char* buttonLabel) {
+  return ImGui::CalcTextSize(buttonLabel).x + 2 * ImGui::GetStyle().FramePadding.x <= ImGui::GetContentRegionAvail().x;
+}
+}  // namespace
+
+void sameLineIfFits(const char* buttonLabel) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float w = ImGui::CalcTextSize(buttonLabel, nullptr, true).x + 2 * style.FramePadding.x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + w <= right) ImGui::SameLine();
+}
 
 HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::SceneEntry>& scenes,
                    const std::string& current, float& speed, bool& vsync, const MetricsLog& log) {
@@ -42,45 +80,64 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       if (ImGui::MenuItem("Keys", "F1", &hud.showHelp)) {}
       ImGui::EndMenu();
     }
+    // The scene's title centred, where the menus leave room for it (at 3x on 1280 px they may not).
     for (const auto& e : scenes) {
       if (current != e.name) continue;
-      ImGui::SameLine(ImGui::GetWindowWidth() * 0.5f - ImGui::CalcTextSize(e.title).x * 0.5f);
-      ImGui::TextUnformatted(e.title);
+      const float at = ImGui::GetWindowWidth() * 0.5f - ImGui::CalcTextSize(e.title).x * 0.5f;
+      if (at > ImGui::GetCursorPosX() + ImGui::GetStyle().ItemSpacing.x) {
+        ImGui::SameLine(at);
+        ImGui::TextUnformatted(e.title);
+      }
     }
     ImGui::EndMainMenuBar();
   }
 
   const float top = DockLayout::menuBarHeight();
+  // As tall as its content, up to the window: the world below it stays uncovered.
+  const float width = DockLayout::hudWidth();
   ImGui::SetNextWindowPos(ImVec2(0, top), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(DockLayout::hudWidth(), ImGui::GetIO().DisplaySize.y - top), ImGuiCond_Always);
-  const bool open = ImGui::Begin("HUD", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, ImGui::GetIO().DisplaySize.y - top));
+  ImGui::SetNextWindowBgAlpha(DockLayout::kBackgroundAlpha);
+  const bool open = ImGui::Begin("HUD", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
   hud.collapsed = ImGui::IsWindowCollapsed();
   if (open) {
-    ImGui::Text("%.0f FPS   %.2f ms/frame (2 s)", s.fps, s.fps > 0 ? 1000.0f / s.fps : 0.0f);
-    char overlay[64];
-    std::snprintf(overlay, sizeof(overlay), "frame ms (max %.1f)", hud.frameTimes.max());
-    hud.frameTimes.plot("##frames", 0.0f, std::max(1.0f, hud.frameTimes.max() * 1.2f),
-                        ImVec2(ImGui::GetContentRegionAvail().x, 44), overlay);
+    ImGui::PushItemWidth(-DockLayout::em() * 4.5f);  // room for the labels ("UI scale") at any scale
+    ImGui::PushTextWrapPos(0.0f);                    // every line of text wraps at the edge: never cut
+    ImGui::TextWrapped("%.0f FPS   %.2f ms/frame (2 s)", s.fps, s.fps > 0 ? 1000.0f / s.fps : 0.0f);
+    ImGui::TextWrapped("frame time (max %.1f ms)", hud.frameTimes.max());
+    hud.frameTimes.plot("##frames", 0.0f, std::max(1.0f, hud.frameTimes.max() * 1.2f), ImVec2(0, 44), nullptr, "ms");
     ImGui::TextWrapped("sim %.2f ms/step (median 2 s)   render %.2f ms", s.stepMs, s.renderMs);  // the HUD is narrow at 720 p
     if (s.metricsMs >= 0.005) ImGui::TextDisabled("metric sampling %.2f ms/step, apart from the step", s.metricsMs);
-    ImGui::Text("draw calls %d (agents: %d)   agents %zu", s.stats.drawCalls, s.stats.agentDrawCalls, s.stats.agents);
-    ImGui::Text("steps %llu%s", static_cast<unsigned long long>(s.steps), s.paused ? "   PAUSED" : "");
-    if (s.behindRealTime) {
+    ImGui::TextWrapped("draw calls %d (agents: %d)   agents %zu", s.stats.drawCalls, s.stats.agentDrawCalls, s.stats.agents);
+    ImGui::TextWrapped("steps %llu%s", static_cast<unsigned long long>(s.steps), s.paused ? "   PAUSED" : "");
+    // The warning's two lines are kept free when it is not shown, so the controls below never jump.
+    {
       const Rgb warn = readableAccent({1, 0.55f, 0.3f});
-      ImGui::TextColored(ImVec4(warn.r, warn.g, warn.b, 1), "Simulation slower than real time (%.0f%%):\none step takes %.0f ms%s",
-                         100.0 * std::min(1.0, s.realTimeShare), std::max(s.stepMs, s.slowStepSeconds * 1000.0),
-                         s.stepRunning ? " (stepping...)" : "");
+      const ImVec2 at = ImGui::GetCursorPos();
+      const float room = 2.0f * ImGui::GetTextLineHeightWithSpacing();
+      if (s.behindRealTime) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(warn.r, warn.g, warn.b, 1));
+        ImGui::TextWrapped("Slower than real time (%.0f%%): one step takes %.0f ms%s", 100.0 * std::min(1.0, s.realTimeShare),
+                           std::max(s.stepMs, s.slowStepSeconds * 1000.0), s.stepRunning ? " (stepping...)" : "");
+        ImGui::PopStyleColor();
+      }
+      const float used = ImGui::GetCursorPosY() - at.y;
+      if (used < room) ImGui::Dummy(ImVec2(1.0f, room - used - ImGui::GetStyle().ItemSpacing.y));
     }
-    if (s.benchmarkSecondsLeft > 0) ImGui::Text("benchmarking... %.0f s", s.benchmarkSecondsLeft);
-    else if (ImGui::Button("Benchmark this scene (10 s)")) act.benchmark = true;
-    if (s.stepsDropped) ImGui::TextDisabled("steps dropped to keep up: %d", s.stepsDropped);
+    if (s.benchmarkSecondsLeft > 0) ImGui::TextWrapped("benchmarking... %.0f s", s.benchmarkSecondsLeft);
+    else if (ImGui::Button(fits("Benchmark this scene (10 s)") ? "Benchmark this scene (10 s)" : "Benchmark (10 s)")) act.benchmark = true;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    // Kept as an empty line until it says something, for the same reason.
+    if (s.stepsDropped) ImGui::TextWrapped("steps dropped to keep up: %d", s.stepsDropped);
+    else ImGui::NewLine();
+    ImGui::PopStyleColor();
     ImGui::SliderFloat("speed", &speed, 0.1f, 4.0f, "%.1fx", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
     if (ImGui::Checkbox("vsync", &vsync)) act.vsyncChanged = true;
-    ImGui::SameLine();
+    sameLineIfFits(s.paused ? "Resume" : "Pause");
     if (ImGui::Button(s.paused ? "Resume" : "Pause")) act.togglePause = true;
-    ImGui::SameLine();
+    sameLineIfFits("Step");
     if (ImGui::Button("Step")) act.singleStep = true;
-    ImGui::SameLine();
+    sameLineIfFits("Restart");
     if (ImGui::Button("Restart")) act.restart = true;
     if (ImGui::CollapsingHeader("Display")) {
       if (!hud.editingScale) hud.uiScaleEdit = s.uiScale;
@@ -90,6 +147,10 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       if (ImGui::IsItemDeactivatedAfterEdit()) act.uiScale = hud.uiScaleEdit;
       bool dark = s.darkTheme;
       if (ImGui::Checkbox("dark theme", &dark)) act.toggleTheme = true;
+      ImGui::Checkbox("##worldonly", &hud.captureWorldOnly);
+      ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+      ImGui::TextWrapped("capture the world alone");  // wrapped: never cut at a large scale
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Screenshots (F12) and recorded frames without the panels, for slides");
       if (s.recording) {
         ImGui::Text("recording %d / %d frames", s.recordedFrames, s.recordTotal);
         if (ImGui::Button("Stop recording")) act.stopRecording = true;
@@ -97,18 +158,20 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
         ImGui::InputInt("##frames", &hud.recordFrames, 60, 600);
         hud.recordFrames = std::clamp(hud.recordFrames, 1, 100000);
-        ImGui::SameLine();
-        if (ImGui::Button("Record frames (PNG)")) act.recordFrames = hud.recordFrames;
+        sameLineIfFits("Record frames");
+        if (ImGui::Button("Record frames")) act.recordFrames = hud.recordFrames;
       }
     }
     if (!log.names().empty() && ImGui::CollapsingHeader("Metrics")) {
       std::vector<float> values;
       for (size_t c = 0; c < log.names().size(); ++c) {
         log.tail(c, 600, values);
-        char label[96];
-        std::snprintf(label, sizeof(label), "%s %.4g", log.names()[c].c_str(), values.empty() ? 0.0 : double(values.back()));
-        ImGui::PlotLines("##metric", values.data(), int(values.size()), 0, label, FLT_MAX, FLT_MAX,
-                         ImVec2(ImGui::GetContentRegionAvail().x, 36));
+        const std::string& name = log.names()[c];
+        ImGui::TextWrapped("%s %.4g", name.c_str(), values.empty() ? 0.0 : double(values.back()));
+        const auto [lo, hi] = metricPlotRange(name, values);
+        ImGui::PushID(int(c));
+        scenes::plotWithAxes("##metric", values.data(), int(values.size()), 0, lo, hi, ImVec2(0, 36), nullptr, metricUnit(name));
+        ImGui::PopID();
       }
       if (ImGui::Button("Export CSV")) act.exportCsv = true;
     }
@@ -116,7 +179,11 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::TextWrapped("%s", s.glInfo.c_str());
     ImGui::PopStyleColor();
-    ImGui::TextDisabled("F1 keys   Tab hide UI");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("F1 keys   Tab hide UI");
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
+    ImGui::PopItemWidth();
   }
   ImGui::End();
   return act;
@@ -127,8 +194,16 @@ float DockLayout::em() {
   const ImGuiIO& io = ImGui::GetIO();
   return io.Fonts->Fonts.empty() ? 13.0f : io.Fonts->Fonts[0]->FontSize * io.FontGlobalScale;
 }
-float DockLayout::hudWidth() { return std::min(em() * kHudEm, ImGui::GetIO().DisplaySize.x * kMostOfWindow); }
-float DockLayout::panelWidth() { return std::min(em() * kPanelEm, ImGui::GetIO().DisplaySize.x * kMostOfWindow); }
+// Each panel: its width in text lines, at most its share of the window; but at large UI scales at
+// least a readable width (12 and 16 lines of text), up to 40 and 50 % of the window.
+float DockLayout::hudWidth() {
+  const float w = ImGui::GetIO().DisplaySize.x;
+  return std::min(em() * kHudEm, std::max(w * kHudShare, std::min(em() * 12.0f, w * 0.4f)));
+}
+float DockLayout::panelWidth() {
+  const float w = ImGui::GetIO().DisplaySize.x;
+  return std::min(em() * kPanelEm, std::max(w * kPanelShare, std::min(em() * 16.0f, w * 0.5f)));
+}
 float DockLayout::menuBarHeight() { return em() + ImGui::GetStyle().FramePadding.y * 2.0f; }
 
 void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& sceneTitle, std::span<const scenes::KeyAction> sceneKeys) {

@@ -13,12 +13,16 @@
 
 namespace app {
 
-// The docked panels: the HUD on the left, the scene panel on the right, under the menu bar. Their
-// widths follow the UI scale (in font heights); the world gets what is left, not a space behind
-// translucent overlays.
+// The panels: the HUD at the top left, the scene panel on the right, under the menu bar, laid over
+// the world and translucent (as Box2D's samples do), not docked beside it. Docked, panels wide
+// enough for their text at 1.5x leave a 1280 x 720 window's world under 40 % of it; laid over, the
+// world keeps the whole window at any UI scale, what lies under a panel still shows through, and
+// collapsing a panel or Tab uncovers it. Their widths grow with the UI scale (in font heights) up
+// to a share of the window; their text wraps and they scroll.
 struct DockLayout {
-  static constexpr float kHudEm = 18.0f, kPanelEm = 24.0f;
-  static constexpr float kMostOfWindow = 0.3f;  // each panel at most this share of the window's width
+  static constexpr float kHudEm = 17.0f, kPanelEm = 24.0f;
+  static constexpr float kHudShare = 0.28f, kPanelShare = 0.36f;  // the most of the window's width each takes
+  static constexpr float kBackgroundAlpha = 0.8f;   // the world shows through, the text stays readable (tests measure it)
   static float em();
   static float hudWidth();
   static float panelWidth();
@@ -32,6 +36,7 @@ struct HudMemory {
   bool collapsed = false;       // the docked HUD folded to its title bar
   std::string message;          // last screenshot / export / error line
   int recordFrames = 300;
+  bool captureWorldOnly = true;  // F12 and "Record frames" take the world without the panels
   float uiScaleEdit = 1.0f;
   bool editingScale = false;
 };
@@ -62,6 +67,9 @@ struct HudActions {
   std::string switchTo;
 };
 
+// After an item: the next button on the same line when it fits there, else on the next (no cut text).
+void sameLineIfFits(const char* buttonLabel);
+
 HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::SceneEntry>& scenes,
                    const std::string& current, float& speed, bool& vsync, const MetricsLog& log);
 // What the scene panel remembers: text fields and the last message.
@@ -69,10 +77,15 @@ struct PanelMemory {
   char saveName[64] = "my-preset";
   std::string replacePending;  // Save found this preset file there: it asks before replacing it
   char loadPath[512] = "";
+  std::string renaming, deleting;  // the user preset being renamed / asked about deleting ("" none)
+  char newName[64] = "";
   std::string message;
   bool messageIsError = false;
   bool collapsed = false;  // folded to its title bar
   bool resetScroll = true; // a new scene's panel opens at the top
+  // Window points kept free below the world (world_view.hpp): the claim banner's strip sets its
+  // height here each frame it is drawn, 0 otherwise; the world is fitted above it.
+  float reservedBottom = 0.0f;
   // The running experiment (a claim): its banner and live verdict.
   scenes::ClaimTracker experiment;
   std::string experimentScene;

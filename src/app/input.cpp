@@ -70,6 +70,7 @@ std::vector<Command> Input::poll(scenes::Scene& scene, scenes::SceneContext& ctx
           const float factor = std::pow(1.15f, float(e.wheel.y));
           if (scene.view() == scenes::View::TwoD) ctx.camera2D.zoomAt(ctx.mouseScreen, factor);
           else ctx.camera3D.zoom(1.0f / factor);
+          ctx.userView = true;
           ctx.mouseWorld = ctx.camera2D.screenToWorld(ctx.mouseScreen);
         }
         break;
@@ -138,6 +139,7 @@ void Input::onMotion(const SDL_MouseMotionEvent& mm, scenes::Scene& scene, scene
   const glm::vec2 d{float(mm.xrel), float(mm.yrel)};
   if (dragging_ && fingers_.size() >= 2) return;  // a pinch zooms; its first finger does not also drag
   if (dragging_) {
+    ctx.userView = true;
     if (scene.view() == scenes::View::TwoD) ctx.camera2D.panPixels(d);
     else if (dragging_ == 1) ctx.camera3D.orbit(d);
     else {
@@ -181,6 +183,7 @@ void Input::onFinger(const SDL_TouchFingerEvent& f, Uint32 type, scenes::Scene& 
   const float factor = after / before;
   if (scene.view() == scenes::View::TwoD) ctx.camera2D.zoomAt((it->at + other.at) * 0.5f, factor);
   else ctx.camera3D.zoom(1.0f / factor);
+  ctx.userView = true;
   ctx.mouseWorld = ctx.camera2D.screenToWorld(ctx.mouseScreen);
 }
 

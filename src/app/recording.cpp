@@ -62,42 +62,43 @@ std::string fullPath(const std::string& path) {
   return ec ? path : p.lexically_normal().string();
 }
 
-bool saveScreenshot(const std::string& path, int width, int height, std::string& message) {
+bool saveScreenshot(const std::string& path, const PixelRect& r, std::string& message) {
   std::vector<uint8_t> pixels;
-  render::readFramebuffer(width, height, pixels);
-  if (!render::writePng(path, width, height, pixels, message)) return false;
+  render::readFramebuffer(r.width, r.height, pixels, r.x, r.y);
+  if (!render::writePng(path, r.width, r.height, pixels, message)) return false;
   message = "saved " + fullPath(path);
   return true;
 }
 
-std::string saveNewScreenshot(const std::string& stem, int width, int height, std::string& message) {
+std::string saveNewScreenshot(const std::string& stem, const PixelRect& rect, std::string& message) {
   std::vector<uint8_t> pixels;
-  render::readFramebuffer(width, height, pixels);
+  render::readFramebuffer(rect.width, rect.height, pixels, rect.x, rect.y);
   const std::string path = render::writeUnderNewName(stem, ".png", [&](const std::string& p, std::string& error) {
-    return render::writePng(p, width, height, pixels, error, render::Existing::Keep);
+    return render::writePng(p, rect.width, rect.height, pixels, error, render::Existing::Keep);
   }, message);
   if (!path.empty()) message = "saved " + fullPath(path);
   return path;
 }
 
-bool Recorder::start(int frames, const std::string& dir, int width, int height, std::string& message) {
+bool Recorder::start(int frames, const std::string& dir, const PixelRect& rect, std::string& message) {
   stop();
   if (!recordingFolderFree(dir, message) || !makeDirectories(dir, message)) return false;
   dir_ = dir;
   total_ = frames;
   written_ = 0;
-  width_ = width;
-  height_ = height;
-  startVideoEncoder(video_, dir, width, height);
+  rect_ = rect;
+  rect_.width -= rect_.width % 2;  // the video's yuv420p wants even sizes
+  rect_.height -= rect_.height % 2;
+  startVideoEncoder(video_, dir, rect_.width, rect_.height);
   message = "recording " + std::to_string(frames) + " frames to " + fullPath(dir);
   return true;
 }
 
 bool Recorder::frame(std::string& message) {
-  render::readFramebuffer(width_, height_, pixels_);
+  render::readFramebuffer(rect_.width, rect_.height, pixels_, rect_.x, rect_.y);
   char name[64];
   std::snprintf(name, sizeof(name), "/frame_%05d.png", written_ + 1);
-  if (!render::writePng(dir_ + name, width_, height_, pixels_, message)) {
+  if (!render::writePng(dir_ + name, rect_.width, rect_.height, pixels_, message)) {
     stop();
     return false;
   }

@@ -19,17 +19,23 @@ bool recordingFolderFree(const std::string& dir, std::string& error);
 // The absolute form of `path`, for messages (the file may not exist yet).
 std::string fullPath(const std::string& path);
 
-// Reads the current framebuffer (drawable pixels) and writes it as a PNG. `message` says what happened.
-bool saveScreenshot(const std::string& path, int width, int height, std::string& message);
+// A part of the framebuffer, drawable pixels, GL's way (x, y from the bottom left): the whole
+// window, or the world's viewport alone.
+struct PixelRect {
+  int x = 0, y = 0, width = 0, height = 0;
+};
+
+// Reads that part of the current framebuffer and writes it as a PNG. `message` says what happened.
+bool saveScreenshot(const std::string& path, const PixelRect& rect, std::string& message);
 // The same under `stem.png`, else `stem-2.png`...: never over an existing file. The path, or "".
-std::string saveNewScreenshot(const std::string& stem, int width, int height, std::string& message);
+std::string saveNewScreenshot(const std::string& stem, const PixelRect& rect, std::string& message);
 
 class Recorder {
  public:
   ~Recorder() { stop(); }
-  // Starts `frames` frames of `width` x `height` into `dir` (created). False with a message on failure,
-  // and when `dir` holds another recording's frames (recordingFolderFree).
-  bool start(int frames, const std::string& dir, int width, int height, std::string& message);
+  // Starts `frames` frames of `rect` into `dir` (created). False with a message on failure, and when
+  // `dir` holds another recording's frames (recordingFolderFree).
+  bool start(int frames, const std::string& dir, const PixelRect& rect, std::string& message);
   // Reads the framebuffer and writes the next frame; false with a message when a write failed (recording stops).
   bool frame(std::string& message);
   // Ends the recording (closes the video); returns what was recorded, or "" when nothing was.
@@ -41,7 +47,8 @@ class Recorder {
 
  private:
   std::string dir_;
-  int total_ = 0, written_ = 0, width_ = 0, height_ = 0;
+  int total_ = 0, written_ = 0;
+  PixelRect rect_;
   PipedProcess video_;  // ffmpeg, fed raw RGBA frames on its stdin
   std::vector<uint8_t> pixels_;
 };

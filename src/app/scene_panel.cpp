@@ -7,6 +7,7 @@
 #include "app/look.hpp"
 #include "app/platform.hpp"
 #include "app/preset_names.hpp"
+#include "app/preset_files.hpp"
 #include "app/settings.hpp"
 #include "scenes/presets.hpp"
 
@@ -48,10 +49,48 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
     }
   };
   for (const auto& file : userPresets(sceneName)) {
-    ImGui::PushID(file.string().c_str());
-    if (ImGui::SmallButton("load")) load(file.string());
-    ImGui::SameLine();
-    ImGui::TextUnformatted(presetNameOfStem(file.stem().string()).c_str());
+    const std::string path = file.string(), stem = file.stem().string();
+    ImGui::PushID(path.c_str());
+    if (m.renaming == path) {
+      // Renaming: the new name, then OK or Cancel.
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+      const bool entered = ImGui::InputText("##newname", m.newName, sizeof(m.newName), ImGuiInputTextFlags_EnterReturnsTrue);
+      sameLineIfFits("OK");
+      if (ImGui::SmallButton("OK") || entered) {
+        std::string renamedTo;
+        if (renameUserPreset(path, presetFileStem(m.newName), renamedTo, error)) report(m, "renamed to " + renamedTo, false);
+        else report(m, error, true);
+        m.renaming.clear();
+        platform::persistFiles();
+      }
+      sameLineIfFits("Cancel");
+      if (ImGui::SmallButton("Cancel")) m.renaming.clear();
+    } else if (m.deleting == path) {
+      ImGui::TextWrapped("Delete %s?", presetNameOfStem(stem).c_str());
+      if (ImGui::SmallButton("Delete")) {
+        if (deleteUserPreset(path, error)) report(m, "deleted " + path, false);
+        else report(m, error, true);
+        m.deleting.clear();
+        platform::persistFiles();
+      }
+      sameLineIfFits("Keep it");
+      if (ImGui::SmallButton("Keep it")) m.deleting.clear();
+    } else {
+      if (ImGui::SmallButton("load")) load(path);
+      sameLineIfFits("rename");
+      if (ImGui::SmallButton("rename")) {
+        m.renaming = path;
+        m.deleting.clear();
+        std::snprintf(m.newName, sizeof(m.newName), "%s", stem.c_str());
+      }
+      sameLineIfFits("delete");
+      if (ImGui::SmallButton("delete")) {
+        m.deleting = path;
+        m.renaming.clear();
+      }
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s", presetNameOfStem(stem).c_str());
+    }
     ImGui::PopID();
   }
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
@@ -89,7 +128,9 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   ImGui::InputTextWithHint("##loadpath", "path/to/preset.json", m.loadPath, sizeof(m.loadPath));
   ImGui::SameLine();
   if (ImGui::Button("Load file")) load(m.loadPath);
-  ImGui::TextDisabled("user presets: %s", userPresetDir(sceneName).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("user presets: %s", userPresetDir(sceneName).c_str());  // a long path wraps, never cut
+  ImGui::PopStyleColor();
   return changed;
 }
 
@@ -120,7 +161,11 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
     bool claimed = false;
     for (const scenes::Claim* c : claims) claimed |= std::string(c->preset) == p.file;
     if (claimed) continue;
-    if (first) ImGui::TextDisabled("More set-ups (presets, no claim):");
+    if (first) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      ImGui::TextWrapped("More set-ups (presets, no claim):");
+      ImGui::PopStyleColor();
+    }
     first = false;
     const std::string label = scenes::presetTitle(p);
     const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
@@ -147,6 +192,7 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
 // size and at least 3.6 % of the window's height (a capital letter then is about 2.5 % of it); a line
 // too wide for the world's view wraps instead of shrinking.
 void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m) {
+  m.reservedBottom = 0.0f;
   m.banner.clear();
   m.bannerVerdict = false;
   const scenes::Claim* c = m.experiment.claim();
@@ -220,6 +266,7 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
   }
   const float x0 = std::max(left + 12.0f, left + (right - left - width) * 0.5f);
   float y = io.DisplaySize.y - height - size * 0.4f;
+  m.reservedBottom = height + size * 0.4f + 6.0f;  // the world is fitted above the banner (world_view.hpp)
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   draw->AddRectFilled(ImVec2(x0 - 12, y - 6), ImVec2(x0 + width + 12, y + height + 6), IM_COL32(10, 12, 18, 200), 6.0f);
   for (const Line& l : lines) {
@@ -248,7 +295,8 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
   const ImGuiIO& io = ImGui::GetIO();
   const float width = DockLayout::panelWidth(), top = DockLayout::menuBarHeight();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - width, top), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y - top), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y - top - m.reservedBottom), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(DockLayout::kBackgroundAlpha);
   bool changed = false;
   if (!stepRunning) experimentBanner(scene, sceneName, m);  // not while the worker steps the scene
   const bool open = ImGui::Begin((title + "###scene").c_str(), nullptr,
@@ -260,10 +308,12 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
   }
   if (open) {
     ImGui::PushItemWidth(-DockLayout::em() * 10.0f);  // room for the labels on the right, at any scale
+    ImGui::PushTextWrapPos(0.0f);  // every line of text wraps at the panel's edge (the scenes' too): never cut
     if (stepRunning) {
       // The scene is being stepped on the worker thread: its state must not be touched now.
       const Rgb warn = readableAccent({1, 0.6f, 0.3f});
       ImGui::TextColored(ImVec4(warn.r, warn.g, warn.b, 1), "simulating a slow step...");
+      ImGui::PopTextWrapPos();
       ImGui::PopItemWidth();
       ImGui::End();
       return false;
@@ -296,10 +346,17 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
   }
   if (open) {
     m.scrollY = ImGui::GetScrollY();
+    ImGui::PopTextWrapPos();
     ImGui::PopItemWidth();
   }
   ImGui::End();
-  if (changed) m.experiment = scenes::ClaimTracker();  // hand-tuned now: no longer the claim's experiment
+  if (changed && m.experiment.claim()) {
+    // Hand-tuned now: no longer the claim's experiment, and the panel says so.
+    if (m.experimentScene == sceneName)
+      report(m, std::string("Experiment \"") + m.experiment.claim()->title +
+                    "\" ended: a parameter was changed by hand (its button runs it again)", false);
+    m.experiment = scenes::ClaimTracker();
+  }
   return changed;
 }
 

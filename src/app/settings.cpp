@@ -115,8 +115,8 @@ Settings parseSettings(const std::string& text, const std::string& label, std::s
   }
   number("windowX", -100000, 100000, s.windowX);
   number("windowY", -100000, 100000, s.windowY);
-  number("windowWidth", 320, 16384, s.windowWidth);
-  number("windowHeight", 240, 16384, s.windowHeight);
+  number("windowWidth", 0, 16384, s.windowWidth);  // 0: maximised (none saved)
+  number("windowHeight", 0, 16384, s.windowHeight);
   number("uiScale", 1.0, 3.0, s.uiScale);
   boolean("vsync", s.vsync);
   boolean("darkTheme", s.darkTheme);

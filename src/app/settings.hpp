@@ -9,7 +9,7 @@ namespace app {
 struct Settings {
   std::string lastScene;
   int windowX = -1, windowY = -1;  // -1: centred
-  int windowWidth = 1280, windowHeight = 720;
+  int windowWidth = 0, windowHeight = 0;  // 0: none saved yet, the window opens maximised
   float uiScale = 0.0f;            // 1.0 - 3.0; 0: never chosen, the first run picks one from the display
   bool vsync = true;
   bool darkTheme = true;

@@ -8,7 +8,7 @@
 namespace app {
 
 struct Settings;
-inline constexpr const char* kDefaultScene = "boids";
+inline constexpr const char* kDefaultScene = "murmuration";  // the first of the teaching order
 
 // The scene a window run opens: --scene, else the settings' last scene when it still exists (a
 // warning when it does not), else kDefaultScene. --set and --preset are checked against it.

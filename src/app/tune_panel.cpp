@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include "app/look.hpp"
 #include "app/platform.hpp"
+#include "app/preset_names.hpp"
 #include "app/settings.hpp"
 #include "experiments/tuner.hpp"
 #include "render/atomic_file.hpp"
@@ -33,11 +34,6 @@ void dimWrapped(const std::string& text) {
   ImGui::PopStyleColor();
 }
 
-std::string fileSafe(const std::string& name) {
-  std::string out;
-  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '-';
-  return out.empty() ? "tuned" : out;
-}
 
 }  // namespace
 
@@ -297,8 +293,15 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
   ImGui::SameLine();
   if (ImGui::Button("Save as preset")) {
     std::string error;
-    const std::string dir = userPresetDir(sceneName), path = dir + "/" + fileSafe(m.saveName) + ".json";
-    if (makeDirectories(dir, error) && render::writeFileAtomically(path, sh.presetText, error)) {
+    // The name as typed (UTF-8 kept, app/preset_names.hpp); never over an existing preset: "name-2"...
+    const std::string dir = userPresetDir(sceneName);
+    std::string path;
+    if (makeDirectories(dir, error))
+      path = render::writeUnderNewName(dir + "/" + presetFileStem(m.saveName[0] ? m.saveName : "tuned"), ".json",
+                                       [&](const std::string& p, std::string& e) {
+                                         return render::writeFileAtomically(p, sh.presetText, e, render::Existing::Keep);
+                                       }, error);
+    if (!path.empty()) {
       m.message = "saved " + path + " (objective, scores and seeds inside)";
       platform::persistFiles();
     } else {

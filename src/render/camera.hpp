@@ -15,7 +15,7 @@ struct Camera2D {
   void zoomAt(glm::vec2 screenPixels, float factor);
   void panPixels(glm::vec2 deltaPixels) { center -= deltaPixels / zoom; }
   // Frames a world rectangle with a margin.
-  void fit(glm::vec2 worldMin, glm::vec2 worldMax, float margin = 1.05f);
+  void fit(glm::vec2 worldMin, glm::vec2 worldMax, float margin = 1.03f);
 };
 
 struct OrbitCamera {

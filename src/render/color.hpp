@@ -1,5 +1,7 @@
 // Colours as packed RGBA8 (r in the lowest byte), the layout the instance buffers upload as-is.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <glm/glm.hpp>
 
@@ -26,6 +28,21 @@ inline uint32_t hueColor(float hue, float saturation = 0.65f, float value = 0.95
   if (h < 1) { r = c; g = x; } else if (h < 2) { r = x; g = c; } else if (h < 3) { g = c; b = x; }
   else if (h < 4) { g = x; b = c; } else if (h < 5) { r = x; b = c; } else { r = c; b = x; }
   return rgbaf(r + m, g + m, b + m, alpha);
+}
+
+// A colour chosen for a dark background, for a light one (the projector theme): more saturated,
+// then darkened until its relative luminance is at most `maxLuminance`, so hues survive. 0.18 gives
+// at least 3.5:1 on the light world (agents, lines: what agent.frag and debug.frag do on the GPU);
+// 0.12 at least 4.5:1 on the light panels (text). Alpha is kept.
+inline uint32_t inkOnLight(uint32_t c, float maxLuminance) {
+  const glm::vec4 v = unpackRgba(c);
+  const glm::vec3 rgb(v);
+  const float top = std::max(std::max(rgb.x, rgb.y), std::max(rgb.z, 1e-3f));
+  const glm::vec3 s = rgb * rgb / top;
+  const glm::vec3 linear = glm::pow(s, glm::vec3(2.2f));
+  const float l = glm::dot(linear, glm::vec3(0.2126f, 0.7152f, 0.0722f));
+  const glm::vec3 out = l > maxLuminance ? s * std::pow(maxLuminance / l, 1.0f / 2.2f) : s;
+  return rgbaf(out.x, out.y, out.z, v.w);
 }
 
 namespace colors {

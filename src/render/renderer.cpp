@@ -427,11 +427,11 @@ void Renderer::checkErrors(const char* where) {
   }
 }
 
-void readFramebuffer(int width, int height, std::vector<uint8_t>& rgba) {
+void readFramebuffer(int width, int height, std::vector<uint8_t>& rgba, int x, int y) {
   rgba.resize(size_t(width) * size_t(height) * 4);
   std::vector<uint8_t> flipped(rgba.size());
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, flipped.data());
+  glReadPixels(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, flipped.data());
   const size_t row = size_t(width) * 4;
   for (int y = 0; y < height; ++y)
     std::memcpy(rgba.data() + size_t(y) * row, flipped.data() + size_t(height - 1 - y) * row, row);

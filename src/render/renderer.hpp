@@ -27,8 +27,10 @@ struct FrameView {
   float time = 0.0f;                  // seconds, drives wing beats
   glm::vec3 background{0.07f, 0.08f, 0.10f};
   bool sky = false;                   // dusk gradient instead of a flat background
-  glm::vec3 horizon{0.93f, 0.55f, 0.35f};
-  glm::vec3 zenith{0.13f, 0.18f, 0.38f};
+  // Dusk whose luminance stays within 0.2 - 0.25 from the horizon to the zenith: the dark birds
+  // are silhouettes (>= 3:1) and startled pale-yellow ones stand out (>= 3:1) anywhere on it.
+  glm::vec3 horizon{0.78f, 0.44f, 0.30f};
+  glm::vec3 zenith{0.40f, 0.50f, 0.72f};
   float ink = 1.0f;                   // every agent and debug colour times this (light theme: dark ink)
   float agentScale = 1.0f;            // every agent glyph drawn this many times larger (a scene's agentScale)
   float lineWidthPx = 1.5f;           // debug lines and circle outlines, framebuffer pixels (the app: times the UI scale)
@@ -87,7 +89,7 @@ class Renderer {
 int agentMeshVertexCount(AgentShape shape);
 
 // Reads the current framebuffer (top row first) as RGBA8.
-void readFramebuffer(int width, int height, std::vector<uint8_t>& rgba);
+void readFramebuffer(int width, int height, std::vector<uint8_t>& rgba, int x = 0, int y = 0);  // x, y: GL's, from the bottom left
 // Writes RGBA8 pixels (top row first) as PNG (through writeFileAtomically); false with a message on failure.
 bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error,
               Existing existing = Existing::Replace);

@@ -130,7 +130,12 @@ class BoidsPlayground final : public scenes::Scene {
       ImGui::SameLine();
       ImGui::TextDisabled("(click an agent to follow it)");
     }
-    if (clampedSeparation_) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "separation radius kept below perception");
+    // Its line is kept when empty: the controls below never jump when it comes and goes.
+    const uint32_t warn = render::rgba(255, 204, 77);
+    if (clampedSeparation_)
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ctx && ctx->lightTheme ? render::inkOnLight(warn, 0.12f) : warn),
+                         "separation radius kept below perception");
+    else ImGui::NewLine();
     scenes::sectionTitle("Flock");
     ImGui::Text("mean neighbours %.2f", metrics_["mean_neighbors"]);
     neighborsHistory_.plot("##nb", 0, 30, ImVec2(0, 40));

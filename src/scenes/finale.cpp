@@ -270,6 +270,7 @@ class Finale final : public scenes::Scene {
     ImGui::Text("mean speed %.1f   mean neighbours %.1f   most %.0f", metrics_["mean_speed"], metrics_["mean_neighbors"],
                 metrics_["max_neighbors"]);
     if (nanCount > 0) ImGui::TextColored(flagged(true), "non-finite agents %.0f (held in place)", nanCount);
+    else ImGui::NewLine();  // its line kept: the controls below never jump
     if (p.orca) ImGui::TextDisabled("ORCA programs that needed the fallback: %.0f", metrics_["infeasible"]);
     const ImVec2 plotSize(ImGui::GetContentRegionAvail().x, 36);
     overlapHistory_.plot("##overlaps", 0, std::max(1.0f, overlapHistory_.max()) * 1.1f, plotSize, "overlapping pairs");

@@ -47,7 +47,8 @@ class GpuScene final : public scenes::Scene {
     for (const scenes::Param& rule :
          scenes::boidsRuleParams(flock_.params, {100, 90, "Who counts as a neighbour; also the grid's cell size"}))
       params_.push_back(rule);
-    params_.push_back(scenes::Param::f("size", "agent length", &s_.agentSize, 2, 60, 12, "Drawn length of an agent, world units"));
+    params_.push_back(scenes::Param::f("size", "agent length", &s_.agentSize, 2, 120, 40,
+                                     "Drawn length of an agent, world units (40: about 9 px in a 1280 x 720 window at 20000)"));
     params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
     flock_.method = sim::NeighborMethod::Grid;

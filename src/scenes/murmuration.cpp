@@ -76,7 +76,8 @@ class MurmurationScene final : public scenes::Scene {
         scenes::Param::b("follow", "follow the flock", &s_.followFlock, true, "The camera keeps the flock's centre in view"),
         scenes::Param::b("showNeighbors", "show one bird's neighbours", &s_.showNeighbors, false,
                          "Lines from one bird (magenta) to the neighbours it reacts to; in 2D click a bird to pick it"),
-        scenes::Param::f("birdSize", "bird size (drawn, m)", &s_.birdSize, 0.1f, 3, 0.7f, "Drawn wingspan; real starlings span about 0.4 m"),
+        scenes::Param::f("birdSize", "bird size (drawn, m)", &s_.birdSize, 0.1f, 3, 0.8f,
+                         "Drawn wingspan; real starlings span about 0.4 m, drawn larger to be seen from the back of a hall"),
     };
     params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
@@ -254,8 +255,12 @@ class MurmurationScene final : public scenes::Scene {
     cam.target = flock3_.size() ? flock3_.centroid() : Vec3(0.0f);
     cam.yaw = 0.6f;
     cam.pitch = 0.3f;  // a little from above: the flock is a wide, thin sheet
-    // Far enough to hold the flock, with some room for it to swirl.
-    cam.distance = std::clamp(float(metrics_["extent"]) * 1.3f + 25.0f, 30.0f, 600.0f);
+    // Far enough that the flock (a ball about its extent wide, with room to swirl) fills the view's
+    // narrower angle, so a wider or taller viewport frames it the same way the 2D scenes are fitted.
+    const float radius = 0.4f * float(metrics_["extent"]) + 6.0f;
+    const float aspect = cam.viewport.y > 0.0f ? cam.viewport.x / cam.viewport.y : 1.0f;
+    const float halfAngle = std::min(0.5f * cam.fovY, std::atan(std::tan(0.5f * cam.fovY) * aspect));
+    cam.distance = std::clamp(radius / std::sin(halfAngle), 30.0f, 600.0f);
   }
 
  private:

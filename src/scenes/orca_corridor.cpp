@@ -241,26 +241,20 @@ class OrcaCorridor final : public scenes::Scene {
   size_t agentCount() const override { return sim_.size(); }
 
   void homeCamera(scenes::SceneContext& c) override {
-    // Both rooms, in the part of the view the windows leave free: left of the scene panel, below the
-    // HUD and the inset (both about 22 lines of text tall, top left).
+    // Both rooms across the view, above the inset's place at the bottom (see drawInset).
     render::Camera2D& cam = c.camera2D;
-    const Layout l = layout(cam.viewport);
-    const glm::vec2 lo{0.0f, l.worldTop}, hi{l.panelLeft, cam.viewport.y};
-    const Vec2 extent = worldExtent() * 2.0f * 1.04f;
-    cam.zoom = std::min((hi.x - lo.x) / extent.x, (hi.y - lo.y) / extent.y);
-    // The world's centre (the origin) at the free region's centre.
-    cam.center = -((lo + hi) * 0.5f - cam.viewport * 0.5f) / cam.zoom;
+    const float reserved = views_.inset ? insetSize(cam.viewport).y + 10.0f : 0.0f;
+    const glm::vec2 free{cam.viewport.x, std::max(cam.viewport.y - reserved, 0.4f * cam.viewport.y)};
+    const Vec2 extent = worldExtent() * 2.0f * 1.03f;
+    cam.zoom = std::min(free.x / extent.x, free.y / extent.y);
+    // The world's centre (the origin) at the centre of the part above the inset.
+    cam.center = -((free * 0.5f) - cam.viewport * 0.5f) / cam.zoom;
   }
 
  private:
-  // Where the app's windows sit, in window points: the HUD at the top left, 21 em wide; the scene
-  // panel on the right, 370/13 em wide (see app/hud.cpp and app/scene_panel.cpp).
-  struct Layout {
-    float em;
-    float panelLeft;  // the scene panel's left edge
-    float worldTop;   // below the HUD and the inset
-  };
-  static Layout layout(glm::vec2 viewport) {
+  // The inset's size for a view of `viewport` window points: about 34 x 17 lines of text, at most
+  // 60 % of the width and 42 % of the height.
+  static glm::vec2 insetSize(glm::vec2 viewport) {
     // Before the first frame GetFontSize() is still 0; the font's configured size is known already.
     float em = 15.0f;
     if (ImGui::GetCurrentContext()) {
@@ -268,10 +262,7 @@ class OrcaCorridor final : public scenes::Scene {
       if (ImGui::GetFontSize() > 0.0f) em = ImGui::GetFontSize();
       else if (io.Fonts->ConfigData.Size > 0) em = io.Fonts->ConfigData[0].SizePixels * io.FontGlobalScale;
     }
-    Layout l{em, viewport.x, 0.0f};
-    if (viewport.x > 60.0f * em) l.panelLeft = viewport.x - 370.0f / 13.0f * em - 10.0f;
-    if (viewport.y > 40.0f * em) l.worldTop = 22.5f * em;
-    return l;
+    return {std::min(34.0f * em, 0.6f * viewport.x), std::min(17.0f * em, 0.42f * viewport.y)};
   }
 
   // Half the size of everything there is to see (both rooms), around the origin.
@@ -394,9 +385,11 @@ class OrcaCorridor final : public scenes::Scene {
   void drawFloorAndWalls(render::DebugDraw& debug) const {
     const float hl = sim_.halfLength(), hw = sim_.halfWidth(), hh = sim_.roomHalfHeight();
     const float back = hl + sim_.roomDepth();
-    debug.filledRect({-back, -hh}, {-hl, hh}, kFloorColor);
-    debug.filledRect({hl, -hh}, {back, hh}, kFloorColor);
-    debug.filledRect({-hl, -hw}, {hl, hw}, kFloorColor);
+    if (!lightTheme()) {  // on the light theme the floor is the pale background itself, the walls outline it
+      debug.filledRect({-back, -hh}, {-hl, hh}, kFloorColor);
+      debug.filledRect({hl, -hh}, {back, hh}, kFloorColor);
+      debug.filledRect({-hl, -hw}, {hl, hw}, kFloorColor);
+    }
     for (const sim::orca::Segment& w : sim_.walls()) debug.line(toView(w.a), toView(w.b), kWallColor);
   }
 
@@ -441,16 +434,15 @@ class OrcaCorridor final : public scenes::Scene {
 
   // ---- the velocity-space inset ----
   void drawInset() {
-    // Beside the HUD, above the world (see homeCamera); on a small screen, at the bottom left.
+    // At the bottom centre, below the rooms (see homeCamera); placed again when the window's size
+    // changes, and otherwise where the user dragged it.
     const ImGuiIO& io = ImGui::GetIO();
-    const Layout l = layout(glm::vec2(io.DisplaySize.x, io.DisplaySize.y));
-    ImVec2 pos(21.0f * l.em + 20.0f, 2.2f * l.em), size(l.panelLeft - 10.0f - pos.x, 19.5f * l.em);
-    if (size.x < 26.0f * l.em) {
-      size = ImVec2(30.0f * l.em, 16.0f * l.em);
-      pos = ImVec2(10.0f, io.DisplaySize.y - size.y - 10.0f);
-    }
-    ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
+    const glm::vec2 display(io.DisplaySize.x, io.DisplaySize.y);
+    const glm::vec2 size = insetSize(display);
+    const ImGuiCond place = display != insetPlacedFor_ ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    insetPlacedFor_ = display;
+    ImGui::SetNextWindowPos(ImVec2(0.5f * (display.x - size.x), display.y - size.y - 10.0f), place);
+    ImGui::SetNextWindowSize(ImVec2(size.x, size.y), place);
     ImGui::SetNextWindowBgAlpha(0.92f);
     if (ImGui::Begin("Velocity space of the selected agent###orca-corridor-inset", &views_.inset, ImGuiWindowFlags_NoScrollbar)) {
       if (!probeValid_ || selected_ >= sim_.size()) {
@@ -469,19 +461,25 @@ class OrcaCorridor final : public scenes::Scene {
     ImGui::End();
   }
 
+  bool lightTheme() const { return ctx && ctx->lightTheme; }
+  // The inset's colours: as designed on its dark canvas, or for the light one (lines 3.5:1, text 4.5:1).
+  ImU32 insetInk(uint32_t c) const { return lightTheme() ? render::inkOnLight(c, 0.18f) : c; }
+  ImVec4 insetText(uint32_t c) const { return ImGui::ColorConvertU32ToFloat4(lightTheme() ? render::inkOnLight(c, 0.12f) : c); }
+
   void velocityCanvas(float side) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 lo = ImGui::GetCursorScreenPos();
     const ImVec2 hi(lo.x + side, lo.y + side);
     ImGui::InvisibleButton("##velocity", ImVec2(side, side));
-    dl->AddRectFilled(lo, hi, IM_COL32(14, 16, 22, 255));
+    dl->AddRectFilled(lo, hi, lightTheme() ? IM_COL32(250, 250, 252, 255) : IM_COL32(14, 16, 22, 255));
     dl->PushClipRect(lo, hi, true);
     const ImVec2 o(0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y));
     const float vmax = sim_.params().maxSpeed;
     const float scale = 0.5f * side * 0.85f / std::max(vmax, 1e-3f);  // the max-speed circle fills most of it
     auto at = [&](Vec2 v) { return ImVec2(o.x + v.x * scale, o.y - v.y * scale); };  // velocity y up
-    dl->AddLine(ImVec2(lo.x, o.y), ImVec2(hi.x, o.y), IM_COL32(255, 255, 255, 30));
-    dl->AddLine(ImVec2(o.x, lo.y), ImVec2(o.x, hi.y), IM_COL32(255, 255, 255, 30));
+    const ImU32 axis = lightTheme() ? IM_COL32(0, 0, 0, 40) : IM_COL32(255, 255, 255, 30);
+    dl->AddLine(ImVec2(lo.x, o.y), ImVec2(hi.x, o.y), axis);
+    dl->AddLine(ImVec2(o.x, lo.y), ImVec2(o.x, hi.y), axis);
 
     // Each half-plane: its boundary line and a band on the permitted side. The planes the chosen
     // velocity lies on (those that decided it) bright, the others faint.
@@ -494,24 +492,24 @@ class OrcaCorridor final : public scenes::Scene {
       const float band = (active ? 9.0f : 5.0f) / scale;
       const Vec2 d = h.direction(), a = h.point - d * far, b = h.point + d * far;
       const ImVec2 quad[4] = {at(a), at(b), at(b + h.normal * band), at(a + h.normal * band)};
-      dl->AddConvexPolyFilled(quad, 4, render::withAlpha(color, active ? 90 : 35));
-      dl->AddLine(at(a), at(b), render::withAlpha(color, active ? 255 : 120), active ? 2.0f : 1.0f);
+      dl->AddConvexPolyFilled(quad, 4, render::withAlpha(insetInk(color), active ? 90 : 35));
+      dl->AddLine(at(a), at(b), render::withAlpha(insetInk(color), active ? 255 : 120), active ? 2.0f : 1.0f);
     }
 
     // The feasible region (what every half-plane and the speed limit allow).
     if (probe_.region.size() >= 3) {
       std::vector<ImVec2> poly;
       for (const Vec2& v : probe_.region) poly.push_back(at(v));
-      dl->AddConvexPolyFilled(poly.data(), int(poly.size()), kFeasibleColor);
-      dl->AddPolyline(poly.data(), int(poly.size()), render::withAlpha(kChosenColor, 200), ImDrawFlags_Closed, 1.5f);
+      dl->AddConvexPolyFilled(poly.data(), int(poly.size()), insetInk(kFeasibleColor));
+      dl->AddPolyline(poly.data(), int(poly.size()), render::withAlpha(insetInk(kChosenColor), 200), ImDrawFlags_Closed, 1.5f);
     }
-    dl->AddCircle(o, vmax * scale, IM_COL32(235, 235, 240, 200), 64, 1.5f);
+    dl->AddCircle(o, vmax * scale, insetInk(IM_COL32(235, 235, 240, 200)), 64, 1.5f);
 
     // Preferred last and thinner: when nothing is in the way the two coincide and both stay visible.
-    arrow(dl, o, at(probe_.chosen), kChosenColor, 3.0f);
-    arrow(dl, o, at(probe_.preferred), kPreferredColor, 1.5f);
+    arrow(dl, o, at(probe_.chosen), insetInk(kChosenColor), 3.0f);
+    arrow(dl, o, at(probe_.preferred), insetInk(kPreferredColor), 1.5f);
     const Vec2 current = sim_.velocities()[selected_];
-    dl->AddCircleFilled(at(current), 3.0f, IM_COL32(255, 255, 255, 220));
+    dl->AddCircleFilled(at(current), 3.0f, insetInk(IM_COL32(255, 255, 255, 220)));
     dl->PopClipRect();
     dl->AddRect(lo, hi, IM_COL32(120, 125, 140, 255));
   }
@@ -537,9 +535,7 @@ class OrcaCorridor final : public scenes::Scene {
       stepPlanes += h.kind == sim::orca::PlaneKind::Step;
     }
     ImGui::Text("agent #%zu, walks %s", selected_, sim_.groups()[selected_] == 0 ? "east" : "west");
-    auto colored = [](uint32_t c, const char* fmt, int n) {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), fmt, n);
-    };
+    auto colored = [this](uint32_t c, const char* fmt, int n) { ImGui::TextColored(insetText(c), fmt, n); };
     int active = 0;
     for (const sim::orca::HalfPlane& h : probe_.planes)
       active += std::fabs(h.signedDistance(probe_.chosen)) < kActivePlaneTolerance * sim_.params().maxSpeed;
@@ -548,20 +544,21 @@ class OrcaCorridor final : public scenes::Scene {
     if (stepPlanes) colored(kStepPlaneColor, "one-step, hard: %d planes", stepPlanes);
     ImGui::TextDisabled("band: the permitted side");
     ImGui::Text("%d bright: they bind the choice", active);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kChosenColor), "feasible region, chosen");
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPreferredColor), "preferred velocity");
+    ImGui::TextColored(insetText(kChosenColor), "feasible region, chosen");
+    ImGui::TextColored(insetText(kPreferredColor), "preferred velocity");
     ImGui::TextDisabled("circle: max speed; dot: current");
     const float pref = glm::length(probe_.preferred), chosen = glm::length(probe_.chosen);
     ImGui::Text("|pref| %.0f  |chosen| %.0f", pref, chosen);
     if (probe_.feasible) {
       ImGui::TextWrapped("Feasible: the closest safe velocity to the preferred one.");
     } else {
-      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "Infeasible: fallback");
+      ImGui::TextColored(insetText(render::rgba(255, 153, 77)), "Infeasible: fallback");
       ImGui::TextWrapped("walls kept, largest violation of a neighbour plane %.1f minimised.", probe_.maxViolation);
     }
   }
 
   DebugViews views_{};
+  glm::vec2 insetPlacedFor_{-1.0f};  // the window size the inset was last placed for
   std::vector<scenes::Param> params_;
   sim::CorridorSim sim_;  // the declared parameters point into sim_.params()
   sim::CorridorParams runParams_;  // what the current run started with: a change starts another run

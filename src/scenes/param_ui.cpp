@@ -1,6 +1,7 @@
 // Sliders, checkboxes and combos generated from parameter declarations.
 #include <imgui.h>
 #include <algorithm>
+#include <cfloat>
 #include <cstring>
 #include <string>
 #include "scenes/scene.hpp"
@@ -14,21 +15,38 @@ bool paramWidgets(std::span<const Param> params, std::initializer_list<const cha
     if (only.size() && std::none_of(only.begin(), only.end(), [&](const char* n) { return std::strcmp(n, p.name) == 0; }))
       continue;
     ImGui::PushID(p.name);
+    // A label too long for the room beside its widget goes above it, wrapped, and the widget takes
+    // the whole width: a narrow panel or a large UI scale never cuts a label.
+    const char* label = p.label;
+    const float beside = ImGui::GetContentRegionAvail().x - ImGui::CalcItemWidth() - ImGui::GetStyle().ItemInnerSpacing.x;
+    const bool above = p.type != ParamType::Bool && ImGui::CalcTextSize(p.label).x > beside;
+    if (above) {
+      ImGui::TextWrapped("%s", p.label);
+      ImGui::SetNextItemWidth(-FLT_MIN);
+      label = "##value";
+    }
     ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | (p.logarithmic ? ImGuiSliderFlags_Logarithmic : 0);
     bool edited = false;
     switch (p.type) {
       case ParamType::Float:
-        edited = ImGui::SliderFloat(p.label, static_cast<float*>(p.value), p.min, p.max, "%.3g", flags);
+        edited = ImGui::SliderFloat(label, static_cast<float*>(p.value), p.min, p.max, "%.3g", flags);
         break;
       case ParamType::Int:
-        edited = ImGui::SliderInt(p.label, static_cast<int*>(p.value), int(p.min), int(p.max), "%d", flags);
+        edited = ImGui::SliderInt(label, static_cast<int*>(p.value), int(p.min), int(p.max), "%d", flags);
         break;
       case ParamType::Bool:
-        edited = ImGui::Checkbox(p.label, static_cast<bool*>(p.value));
+        if (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(p.label).x >
+            ImGui::GetContentRegionAvail().x) {
+          edited = ImGui::Checkbox("##value", static_cast<bool*>(p.value));  // its label wrapped beside it
+          ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+          ImGui::TextWrapped("%s", p.label);
+        } else {
+          edited = ImGui::Checkbox(label, static_cast<bool*>(p.value));
+        }
         break;
       case ParamType::Enum: {
         const int current = int(p.get());
-        if (ImGui::BeginCombo(p.label, p.option(current).c_str())) {
+        if (ImGui::BeginCombo(label, p.option(current).c_str())) {
           for (int k = 0; k < Param::optionCount(p.options); ++k) {
             std::string o = p.option(k);
             if (ImGui::Selectable(o.c_str(), k == current)) { p.set(k); edited = true; }
@@ -57,7 +75,12 @@ void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries) {
   const float side = 0.8f * ImGui::GetTextLineHeight();
   bool first = true;
   for (const auto& [name, color] : entries) {
-    if (!first) ImGui::SameLine();
+    // The next entry on the same line where it fits, else on the next: a narrow panel never cuts it.
+    const float width = side + 0.3f * side + ImGui::CalcTextSize(name).x;
+    if (!first) {
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+    }
     first = false;
     ImVec4 swatch = ImGui::ColorConvertU32ToFloat4(color);  // RGBA8 packs as IM_COL32 does
     swatch.w = 1.0f;

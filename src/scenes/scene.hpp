@@ -46,6 +46,7 @@ struct SceneContext {
   double realTime = 0.0;         // wall seconds since start (animation)
   bool paused = false;
   bool lightTheme = false;       // the light (projector) theme: the renderer darkens every colour (FrameView::ink)
+  bool userView = false;         // the user zoomed, panned or orbited since the view was last fitted (app/world_view.hpp)
   render::FrameStats lastFrame;  // the renderer's figures for the previous frame (draw calls, agent timings)
   double lastRenderMs = 0.0;     // CPU time the previous frame spent drawing, UI included
 };

@@ -100,8 +100,7 @@ TEST(ClaimsWindow, ExperimentButtonClickedWithXdotoolRestartsTheScene) {
                                                 "' --state-out '" + statePath("click-fresh") + "'");
   ASSERT_EQ(layout.exitCode, 0) << layout.err;
   const nlohmann::json start = readState(statePath("click-fresh"));
-  const std::string world = layout.value("world_area");  // "x,y,WxH": the panel starts right of the world
-  const int panelLeft = std::stoi(world) + std::stoi(world.substr(world.find(',', world.find(',') + 1) + 1));
+  const int panelLeft = std::atoi(layout.value("panel_left").c_str());  // the scene panel's left edge (it lies over the world)
   apptest::Pixels p = apptest::loadPixels(png);
   // The first button of the panel is the first blue run that starts at the panel's left margin and
   // is narrower than half the panel (the title bar and the headers span all of it).
@@ -149,10 +148,15 @@ TEST(ClaimsWindow, ExperimentButtonClickedWithXdotoolRestartsTheScene) {
 TEST(ClaimsWindow, BannerShowsTheClaimThenTheVerdictLargeEnoughForAHall) {
   // spatial-hash.grid measures from 0.5 s for 1 s: done after 90 steps (one a frame with --frames).
   const std::string size = " --width 1920 --height 1080";
+  int hudRight = 360, strip = 135;  // as the measuring run reports them
   auto shot = [&](const std::string& name, const std::string& args) {
     const std::string png = apptest::outDir() + "/claims-banner-" + name + ".png";
     apptest::RunResult r = run("banner-" + name, args + size + " --screenshot '" + png + "' --state-out '" + statePath(name) + "'");
     EXPECT_EQ(r.exitCode, 0) << r.err;
+    if (name == "measuring") {
+      hudRight = std::atoi(r.value("hud_right").c_str());
+      strip = std::atoi(r.value("reserved_bottom").c_str());
+    }
     return std::pair{apptest::loadPixels(png), readState(statePath(name))};
   };
   const auto [none, noneState] = shot("none", "--scene spatial-hash --frames 20");
@@ -173,8 +177,9 @@ TEST(ClaimsWindow, BannerShowsTheClaimThenTheVerdictLargeEnoughForAHall) {
   EXPECT_NE(line.find("checks_per_agent 5"), std::string::npos) << line;  // the number (about 52)
   EXPECT_NE(line.find("->  holds"), std::string::npos) << line;
 
-  // The banner's place: the bottom eighth of the world's view (between the docked panels).
-  const int x0 = 360, x1 = 1920 - 460, y0 = 1080 - 135, y1 = 1080;
+  // The banner's place: the strip the world is fitted above (reserved_bottom), right of the HUD.
+  ASSERT_GT(strip, 40);
+  const int x0 = hudRight, x1 = 1920 - 460, y0 = 1080 - strip, y1 = 1080;
   // Its letters: light text (all channels over 200) for the claim, green (the verdict holds) for the verdict.
   auto count = [](const apptest::Pixels& p, int xa, int ya, int xb, int yb, bool green) {
     size_t n = 0;

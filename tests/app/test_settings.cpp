@@ -24,7 +24,7 @@ TEST(Settings, CorruptFileGivesDefaultsAndAWarning) {
   apptest::RunResult r = apptest::runCrowdlab("--frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.err.find("settings.json: not valid JSON"), std::string::npos) << r.err;
-  EXPECT_EQ(r.value("scene"), "boids");  // the default, not the half-written lastScene
+  EXPECT_EQ(r.value("scene"), "murmuration");  // the default (the teaching order's first), not the half-written lastScene
 }
 
 TEST(Settings, BadFieldsAreIgnoredOneByOne) {
@@ -80,8 +80,8 @@ TEST(Settings, UnknownLastSceneAndUnreadableFileAreWarnedAbout) {
   std::ofstream(dir + "/settings.json") << R"({"lastScene": "no-such-scene"})";
   apptest::RunResult r = apptest::runCrowdlab("--frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
   EXPECT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_NE(r.err.find("unknown lastScene 'no-such-scene'; opening boids"), std::string::npos) << r.err;
-  EXPECT_EQ(r.value("scene"), "boids");
+  EXPECT_NE(r.err.find("unknown lastScene 'no-such-scene'; opening murmuration"), std::string::npos) << r.err;
+  EXPECT_EQ(r.value("scene"), "murmuration");
   dir = apptest::freshDir("settings-folder");
   std::filesystem::create_directories(dir + "/settings.json");  // unreadable as a file (root reads any mode)
   r = apptest::runCrowdlab("--scene boids --frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
