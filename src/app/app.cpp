@@ -147,7 +147,7 @@ class App {
       csv_.flushIfDue();  // rows of the last second reach the file even while paused
       renderFrame();
       if (benchmarkEnds_ && Clock::now() >= *benchmarkEnds_) finishBenchmark();
-      if (options_.frames && ++frame_ >= options_.frames) return false;
+      if ((options_.frames || untilVerdict()) && ++frame_ >= options_.frames && options_.frames) return false;
     }
     return !quit_;
   }
@@ -189,7 +189,8 @@ class App {
     j["sim_time"] = stepper_.simTime();
     j["agents_digest"] = agentsDigest();
     const scenes::Claim* claim = runningClaim();
-    j["experiment"] = {{"claim", claim ? claim->id : ""}, {"banner", panel_.banner}, {"verdict_shown", panel_.bannerVerdict}};
+    j["experiment"] = {{"claim", claim ? claim->id : ""}, {"banner", panel_.banner}, {"verdict_shown", panel_.bannerVerdict},
+                       {"banner_strip", panel_.bannerStrip}};
     j["step_ms_median"] = median(stepper_.recentStepMs(kBenchmarkSeconds));
     j["agents"] = lastStats_.agents;
     nlohmann::json metrics = nlohmann::json::object();
@@ -225,7 +226,11 @@ class App {
   }
 
   // Scripted runs and recordings take exactly one step per frame, never on the worker.
-  bool lockstep() const { return options_.frames || recorder_.active(); }
+  bool lockstep() const { return options_.frames || recorder_.active() || untilVerdict(); }
+  // --claim ID --screenshot FILE without --frames: run until the claim's verdict shows (its baseline
+  // first where it has one), then the screenshot, and quit: the picture at the end of its window.
+  bool untilVerdict() const { return !options_.claim.empty() && !options_.screenshot.empty() && !options_.frames; }
+  static constexpr int kMostFramesUntilVerdict = 60 * 60 * 10;  // ten simulated minutes: a registry bug, not a wait
 
   float pixelsPerPoint() const { return std::max(1.0f, float(drawableSize_.x) / windowSize_.x); }
 
@@ -310,11 +315,21 @@ class App {
       const float left = hud_.collapsed ? 0.0f : DockLayout::hudWidth();
       const float right = panel_.collapsed ? 0.0f : DockLayout::panelWidth();
       worldOrigin_ = {left, top};
-      worldSize_ = {std::max(windowSize_.x - left - right, 64.0f), std::max(windowSize_.y - top, 64.0f)};
+      // The claim's banner has its own strip at the bottom (as the banner last sized it): the world is fitted above it.
+      const float strip = std::min(panel_.bannerStrip, 0.5f * windowSize_.y);
+      worldSize_ = {std::max(windowSize_.x - left - right, 64.0f), std::max(windowSize_.y - top - strip, 64.0f)};
+      panel_.worldLeft = left;
+      panel_.worldRight = left + worldSize_.x;
     }
+    const bool stripChanged = uiVisible_ && panel_.bannerStrip != fittedStrip_;
+    fittedStrip_ = uiVisible_ ? panel_.bannerStrip : 0.0f;
     input_.setWorldArea(worldOrigin_, worldSize_);
     ctx_.camera2D.viewport = worldSize_;  // world units = window points at 100 %
     ctx_.camera3D.viewport = worldSize_;
+    if (stripChanged && scene_) {  // the banner's strip came or went: the world is framed again above it
+      stepper_.waitIdle();
+      scene_->homeCamera(ctx_);
+    }
   }
 
   // ---- commands from keys and menus ----
@@ -527,6 +542,14 @@ class App {
       screenshotRequested_ = false;
     }
     if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot);
+    // The verdict's first frame sized the strip for its text; the next one is drawn fitted to it.
+    if (untilVerdict() && (verdictFrames_ = panel_.bannerVerdict ? verdictFrames_ + 1 : 0) >= 2) {
+      screenshot(options_.screenshot);
+      quit_ = true;
+    } else if (untilVerdict() && frame_ >= kMostFramesUntilVerdict) {
+      fail("no verdict after " + std::to_string(frame_) + " frames", screenshotFailed_);
+      quit_ = true;
+    }
     if (recorder_.active()) {
       std::string message;
       if (!recorder_.frame(message)) fail(message, recordFailed_);
@@ -593,6 +616,14 @@ class App {
       c.x *= view.ink;
       c.y *= view.ink;
       c.z *= view.ink;
+      if (t.scale != 1.0f) {  // large type: the banner's face, rasterised large, drawn on a dark backing
+        ImFont* big = bannerFont();
+        const float size = ImGui::GetFontSize() * t.scale;
+        const ImVec2 extent = big->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
+        dl->AddRectFilled(ImVec2(p.x - 6, p.y - 3), ImVec2(p.x + extent.x + 6, p.y + extent.y + 3), IM_COL32(10, 12, 18, 190), 4.0f);
+        dl->AddText(big, size, p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());
+        continue;
+      }
       dl->AddText(p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());
     }
   }
@@ -700,6 +731,8 @@ class App {
   double renderMs_ = 0;
   size_t agentsOutsideView_ = 0;
   int frame_ = 0;
+  int verdictFrames_ = 0;     // frames the claim's verdict has shown (--claim with --screenshot and no --frames)
+  float fittedStrip_ = 0.0f;  // the banner's strip the world was last fitted above
   bool quit_ = false, uiVisible_ = true, vsync_ = true, following_ = false;
   int followedFrames_ = 0;       // frames drawn following a selected agent
   float followMaxOffset_ = 0.0f;  // the most it was off the viewport's centre then, window points

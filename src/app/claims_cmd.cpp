@@ -114,6 +114,11 @@ int runClaims(const std::vector<std::string>& args) {
   bool mustHoldFailed = false;
   for (const scenes::Claim& claim : scenes::allClaims()) {
     if (!o.scene.empty() && o.scene != claim.scene) continue;
+    if (claim.needsWindow) {  // its figures come from frames OpenGL draws: no headless run measures them
+      std::printf("%-36s %s\n    measured in a window only (OpenGL frames): crowdlab --claim %s\n", claim.id, claim.statement,
+                  claim.id);
+      continue;
+    }
     Row row{&claim, {}, std::vector<std::vector<double>>(claim.also.size()), {}};
     std::vector<double> rawValues;
     for (int s = 0; s < o.seeds; ++s) {

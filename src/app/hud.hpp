@@ -76,6 +76,9 @@ struct PanelMemory {
   std::string banner;                       // the banner's line as last drawn ("" none)
   bool bannerVerdict = false;               // the banner shows the verdict (the window has passed)
   const scenes::Claim* requested = nullptr; // an experiment button was pressed: the app starts it
+  const scenes::Claim* after = nullptr;     // a baseline runs now; this claim (measured against it) follows
+  float bannerStrip = 0.0f;                 // the banner's strip at the bottom of the world's view, points (0 none)
+  float worldLeft = -1.0f, worldRight = -1.0f;  // the world's view across the window, points (set by the app)
   std::map<std::string, double> measured;   // claim id -> last window value here (baselines of ratio claims)
   // As last drawn, for the tests' state lines: the scroll, and where the Presets header and the
   // preset name field were (window points, their centres; -1: not drawn).
