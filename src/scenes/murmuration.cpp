@@ -411,10 +411,10 @@ class MurmurationScene final : public scenes::Scene {
       slow = glm::normalize(glm::mix(slow, h, follow) + glm::vec3(1e-6f));
     }
   }
-  // Calm birds stay dim blue-grey; a turn of 20 degrees or more glows orange-white.
+  // Calm birds stay dark (as the birds are against the dusk sky); a turn of 20 degrees or more glows pale yellow.
   static uint32_t turningColor(float radians) {
     const float t = std::clamp(radians / 0.35f, 0.0f, 1.0f);
-    const glm::vec3 calm(0.32f, 0.38f, 0.52f), hot(1.0f, 0.72f, 0.3f);
+    const glm::vec3 calm(0.1f, 0.09f, 0.14f), hot(1.0f, 0.97f, 0.6f);
     const glm::vec3 c = glm::mix(calm, hot, std::sqrt(t));
     return render::rgbaf(c.x, c.y, c.z);
   }
@@ -448,7 +448,7 @@ class MurmurationScene final : public scenes::Scene {
       }
       if (s_.fitFlock && metrics_["extent"] > 0.0) {  // the extent is twice the RMS distance from the centre
         const glm::vec2 view = ctx->camera2D.viewport;
-        const float want = std::min(view.x, view.y) / std::max(float(metrics_["extent"]) * 1.6f, 20.0f);
+        const float want = std::min(view.x, view.y) / std::max(float(metrics_["extent"]) * 2.6f, 20.0f);
         ctx->camera2D.zoom += (want - ctx->camera2D.zoom) * std::min(1.0f, dt * 1.5f);
       }
       return;

@@ -50,6 +50,22 @@ TEST(ClaimEncodings, TimeUntilEndsTheWindowAtTheEvent) {
   EXPECT_EQ(scenes::resultSentence(c, never.value(), {}), "The parts did not merge within 10 s");
 }
 
+// LongestBelow ends its window once the time below reaches the threshold: the picture then shows the
+// split, not the flock merged long after it.
+TEST(ClaimEncodings, LongestBelowEndsTheWindowOnceTheSplitIsShown) {
+  scenes::Claim c{"x.y", "boids", "t", "s", "", {}, "", 10.0, 1.0, {"m", scenes::Reduce::LongestBelow, 0.5, true, 0.5}, true};
+  scenes::ClaimTracker tracker;
+  tracker.begin(c);
+  for (int s = 1; s <= 60 * 11 && !tracker.done(); ++s) {
+    const double t = s / 60.0;
+    const sim::Metric m[1] = {{"m", t >= 1.5 && t < 4.0 ? 0.1 : 1.0}};
+    tracker.sample(t, m);
+  }
+  EXPECT_TRUE(tracker.done());
+  EXPECT_NEAR(tracker.sampledUntil(), 2.0, 1.5 / 60.0);
+  EXPECT_TRUE(scenes::ruleHolds(c.rule, tracker.value()));
+}
+
 // Colour by group: one colour per group (up to the palette), and a group keeps its colour from frame
 // to frame even when the agents change places; when a group splits, the larger part keeps it.
 TEST(ClaimEncodings, GroupColoursStayWithTheirGroup) {
