@@ -100,7 +100,7 @@ std::vector<Claim> buildClaims() {
   c.push_back({"murmuration.falcon-splits", "murmuration", "Falcon: the flock splits (2D)",
                "A falcon makes the flock split and merge again", "", {"mode2D=true", "k=7", "colorGroups=true", "fitFlock=true"}, "falcon", 14.0, 0.0,
                belowFor("largest_group_share", 0.7, 2.0), true});
-  c.back().result = "The flock split: for {v:1} s its largest part held under 70 % of the birds";
+  c.back().result = "For {v:1} s the largest part held under 70 % of the birds";
   c.back().seedShare = 2.0 / 3.0;
   c.back().unit = "s below 70 %";
   c.back().also = {"groups"};
@@ -108,7 +108,7 @@ std::vector<Claim> buildClaims() {
   c.push_back({"murmuration.falcon-splits-3d", "murmuration", "Falcon: the flock splits (3D)",
                "A falcon makes the flock split (3D)", "", {"k=7", "colorGroups=true"}, "falcon", 14.0, 0.0,
                belowFor("largest_group_share", 0.7, 2.0), false});
-  c.back().result = "The flock split: for {v:1} s its largest part held under 70 % of the birds";
+  c.back().result = "For {v:1} s the largest part held under 70 % of the birds";
   c.back().seedShare = 2.0 / 3.0;
   c.back().unit = "s below 70 %";
   c.back().also = {"groups"};
