@@ -216,7 +216,7 @@ std::vector<Claim> buildClaims() {
   c.push_back({"finale.orca-off", "finale", "ORCA off",
                "Turn ORCA off and dense groups stick together", "", {"orca=false"}, "", 15.0, 5.0,
                atLeast("overlaps_total", Reduce::Mean, 1.0), true});
-  c.back().result = "On average {v:1} pairs of agents overlapped";
+  c.back().result = "On average {v:0} pairs of agents overlapped";
   c.back().unit = "overlapping pairs";
 
   // ---- GPU (the article's part 6) ----
