@@ -174,7 +174,7 @@ std::vector<Claim> buildClaims() {
   c.push_back({"orca-corridor.orca-like-overlaps", "orca-corridor", "ORCA-like: through each other?",
                "The article's ORCA-like demo: counterflows pass without colliding", "5-orca-like.json", {}, "",
                60.0, 0.0, atMost("overlaps_total", Reduce::Final, 0.0), false});
-  c.back().result = "{v:0} pairs overlapped at the end";
+  c.back().result = "Agents overlapped for {v:0} agent-steps in all (bodies passing through each other)";
 
   // ---- Steering ----
   c.push_back({"steering.seek-orbits", "steering", "Seek only",
