@@ -167,7 +167,7 @@ class App {
       csv_.flushIfDue();  // rows of the last second reach the file even while paused
       renderFrame();
       if (benchmarkEnds_ && Clock::now() >= *benchmarkEnds_) finishBenchmark();
-      if (options_.frames && ++frame_ >= options_.frames) return false;
+      if ((options_.frames || untilVerdict()) && ++frame_ >= options_.frames && options_.frames) return false;
     }
     return !quit_;
   }
@@ -229,7 +229,8 @@ class App {
     j["sim_time"] = stepper_.simTime();
     j["agents_digest"] = agentsDigest();
     const scenes::Claim* claim = runningClaim();
-    j["experiment"] = {{"claim", claim ? claim->id : ""}, {"banner", panel_.banner}, {"verdict_shown", panel_.bannerVerdict}};
+    j["experiment"] = {{"claim", claim ? claim->id : ""}, {"banner", panel_.banner}, {"verdict_shown", panel_.bannerVerdict},
+                       {"banner_strip", panel_.reservedBottom}};
     panel_.tune->writeState(j);
     j["step_ms_median"] = median(stepper_.recentStepMs(kBenchmarkSeconds));
     j["agents"] = lastStats_.agents;
@@ -254,7 +255,11 @@ class App {
   }
 
   // Scripted runs and recordings take exactly one step per frame, never on the worker.
-  bool lockstep() const { return options_.frames || recorder_.active(); }
+  bool lockstep() const { return options_.frames || recorder_.active() || untilVerdict(); }
+  // --claim ID --screenshot FILE without --frames: run until the claim's verdict shows (its baseline
+  // first where it has one), then the screenshot, and quit: the picture at the end of its window.
+  bool untilVerdict() const { return !options_.claim.empty() && !options_.screenshot.empty() && !options_.frames; }
+  static constexpr int kMostFramesUntilVerdict = 60 * 60 * 10;  // ten simulated minutes: a registry bug, not a wait
 
   float pixelsPerPoint() const { return std::max(1.0f, float(drawableSize_.x) / windowSize_.x); }
 
@@ -351,6 +356,8 @@ class App {
     const WorldViewport viewport = freeWorldViewport(windowSize_, reserved);
     worldOrigin_ = viewport.origin;
     worldSize_ = viewport.size;
+    panel_.worldLeft = worldOrigin_.x;  // the banner spans the world
+    panel_.worldRight = worldOrigin_.x + worldSize_.x;
     input_.setWorldArea(worldOrigin_, worldSize_);
     if (!scene_) return;
     if (!(viewport == viewFit_.viewport())) stepper_.waitIdle();  // a fit may read agents (the 3D flock's centre)
@@ -587,6 +594,15 @@ class App {
     const bool lastFrame = options_.frames && frame_ + 1 >= options_.frames;
     captureRequested(windowPixels());
     if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot, windowPixels());
+    // --claim with --screenshot and no --frames: the verdict's first frame sized the strip for its
+    // text; the next one is drawn fitted to it, and taken.
+    if (untilVerdict() && (verdictFrames_ = panel_.bannerVerdict ? verdictFrames_ + 1 : 0) >= 2) {
+      screenshot(options_.screenshot, windowPixels());
+      quit_ = true;
+    } else if (untilVerdict() && frame_ >= kMostFramesUntilVerdict) {
+      fail("no verdict after " + std::to_string(frame_) + " frames", screenshotFailed_);
+      quit_ = true;
+    }
     SDL_GL_SwapWindow(sdl_.window);
   }
 
@@ -751,6 +767,14 @@ class App {
       c.x *= view.ink;
       c.y *= view.ink;
       c.z *= view.ink;
+      if (t.scale != 1.0f) {  // large type: the banner's face, rasterised large, drawn on a dark backing
+        ImFont* big = bannerFont();
+        const float size = ImGui::GetFontSize() * t.scale;
+        const ImVec2 extent = big->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
+        dl->AddRectFilled(ImVec2(p.x - 6, p.y - 3), ImVec2(p.x + extent.x + 6, p.y + extent.y + 3), IM_COL32(10, 12, 18, 190), 4.0f);
+        dl->AddText(big, size, p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());
+        continue;
+      }
       dl->AddText(p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());
     }
   }
@@ -887,6 +911,7 @@ class App {
   size_t agentsOutsideView_ = 0;
   glm::vec4 agentsBox_{0.0f};  // x, y, w, h of the drawn agents, window points
   int frame_ = 0;
+  int verdictFrames_ = 0;     // frames the claim's verdict has shown (--claim with --screenshot and no --frames)
   bool quit_ = false, uiVisible_ = true, vsync_ = true, following_ = false;
   int followedFrames_ = 0;       // frames drawn following a selected agent
   float followMaxOffset_ = 0.0f;  // the most it was off the viewport's centre then, window points

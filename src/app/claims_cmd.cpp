@@ -154,6 +154,11 @@ int runClaims(const std::vector<std::string>& args) {
   };
   for (const scenes::Claim& claim : scenes::allClaims()) {
     if (!o.scene.empty() && o.scene != claim.scene) continue;
+    if (claim.needsWindow) {  // its figures come from frames OpenGL draws: no headless run measures them
+      std::printf("%-36s %s\n    measured in a window only (OpenGL frames): crowdlab --claim %s\n", claim.id, claim.statement,
+                  claim.id);
+      continue;
+    }
     if (*claim.relativeTo && !find(claim.relativeTo))
       if (const scenes::Claim* base = scenes::findClaim(claim.relativeTo)) plan.push_back({base, false});
     if (Planned* p = find(claim.id)) p->shown = true;

@@ -92,6 +92,8 @@ struct PanelMemory {
   std::string banner;                       // the banner's line as last drawn ("" none)
   bool bannerVerdict = false;               // the banner shows the verdict (the window has passed)
   const scenes::Claim* requested = nullptr; // an experiment button was pressed: the app starts it
+  const scenes::Claim* after = nullptr;     // a baseline runs now; this claim (measured against it) follows
+  float worldLeft = -1.0f, worldRight = -1.0f;  // the world's view across the window, points (set by the app)
   std::map<std::string, double> measured;   // claim id -> last window value here (baselines of ratio claims)
   SweepSection sweep;                       // the Sweep section's sweep (sweep_panel.hpp)
   // As last drawn, for the tests' state lines: the scroll, and where the Presets header and the

@@ -150,9 +150,15 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
     else x = 0;
     x += w + ImGui::GetStyle().ItemSpacing.x;
     if (ImGui::Button(c->title)) m.requested = c;  // the app restarts into it after the panel
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("The article: %s\nMeasured: %s, over %.0f s%s", c->statement, scenes::describeRule(*c).c_str(),
-                        c->window, c->from > 0 ? " after it settles" : "");
+    if (ImGui::IsItemHovered()) {
+      // Wrapped to the panel's width, so it stays over the panel, off the world and the banner's strip.
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(DockLayout::panelWidth() * 0.85f);
+      ImGui::Text("The article: %s\nMeasured: %s, over %.0f s%s%s%s", c->statement, scenes::describeRule(*c).c_str(), c->window,
+                  c->from > 0 ? " after it settles" : "", *c->relativeTo ? "\nIts baseline runs first: " : "", c->relativeTo);
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
   }
   // Built-in presets no claim uses (pursuit, formations, huge N...): set-ups to explore, applied as they are.
   bool changed = false, first = true;
@@ -187,101 +193,129 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
   return changed;
 }
 
-// Across the bottom of the canvas: the claim, then its countdown and, once the window has passed,
-// the verdict with its number. Large enough to read from the back of a hall: twice the UI's text
-// size and at least 3.6 % of the window's height (a capital letter then is about 2.5 % of it); a line
-// too wide for the world's view wraps instead of shrinking.
+// The banner lives in its own strip across the bottom of the world's view (the app fits the world
+// above it: PanelMemory::reservedBottom), so it never covers an agent. Line 1 the claim, line 2 the
+// countdown, then the result in the class's words with the verdict; line 3, smaller and dim, the
+// program's metric and threshold. Large enough to read from the back of a hall: lines 1-2 twice the
+// UI's text size and at least 3.6 % of the window's height; a line too wide for the view wraps.
 void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m) {
   m.reservedBottom = 0.0f;
   m.banner.clear();
   m.bannerVerdict = false;
   const scenes::Claim* c = m.experiment.claim();
-  if (!c || m.experimentScene != sceneName || !scene.ctx) return;
+  if (!c || m.experimentScene != sceneName || !scene.ctx) {
+    m.reservedBottom = 0.0f;
+    return;
+  }
   const double t = scene.ctx->simTime;
   if (t + 1e-9 < m.experiment.sampledUntil()) {  // the clock went back without the experiment: its start is gone
     m.experiment = scenes::ClaimTracker();
+    m.after = nullptr;
+    m.reservedBottom = 0.0f;
     return;
   }
   std::vector<sim::Metric> metrics;
   scene.metrics(metrics);
   m.experiment.sample(t, metrics);
-  const std::string claimLine = std::string("Claim: ") + c->statement;
-  std::string status;
-  ImU32 colour = IM_COL32(235, 235, 240, 255);
+  // A baseline run first: the banner names the claim it is for.
+  const scenes::Claim& shown = m.after ? *m.after : *c;
+  const std::string claimLine = std::string("Claim: ") + shown.statement;
+  std::string status, detail;
+  const ImU32 white = IM_COL32(235, 235, 240, 255);
+  ImU32 colour = white;
+  char buf[256];
+  const int digits = c->from + c->window < 10.0 ? 1 : 0;  // short experiments count tenths
   if (!m.experiment.done()) {
-    char buf[128];
-    const int digits = c->from + c->window < 10.0 ? 1 : 0;  // short experiments count tenths
     if (t + 1e-9 < c->from)
-      std::snprintf(buf, sizeof buf, "settling: %.*f of %.*f s, then measuring %s for %g s", digits, t, digits, c->from,
-                    c->rule.metric, c->window);
+      std::snprintf(buf, sizeof buf, "settling: %.*f of %.*f s, then measuring for %g s", digits, t, digits, c->from, c->window);
+    else if (c->rule.reduce == scenes::Reduce::TimeUntil)
+      std::snprintf(buf, sizeof buf, "waiting for it: %.*f s (at most %g s)", digits, t - c->from, c->window);
     else
-      std::snprintf(buf, sizeof buf, "measuring %s: %.*f of %g s", c->rule.metric, digits, t - c->from, c->window);
+      std::snprintf(buf, sizeof buf, "measuring: %.*f of %g s", digits, t - c->from, c->window);
     status = buf;
+    if (m.after)
+      status = std::string("first its baseline by itself, \"") + c->title + "\": " + status;
+    detail = "measuring " + scenes::describeRule(*c);
   } else {
     double value = m.experiment.value();
     m.measured[c->id] = value;
+    std::vector<double> also;
+    for (size_t i = 0; i < c->also.size(); ++i) also.push_back(m.experiment.alsoValue(i));
     bool known = true;
     if (*c->relativeTo) {
       auto base = m.measured.find(c->relativeTo);
       known = base != m.measured.end() && base->second > 0.0;
       if (known) value /= base->second;
     }
-    if (!known) {
-      const scenes::Claim* base = scenes::findClaim(c->relativeTo);
-      status = std::string("run \"") + (base ? base->title : c->relativeTo) + "\" first: this one is measured against it";
+    if (m.after) {
+      // The baseline is measured: the app starts the claim itself now.
+      status = std::string("baseline \"") + c->title + "\" measured: " + scenes::resultSentence(*c, value, also);
+      detail = "now the claim itself, measured against it";
+      if (!m.requested) m.requested = m.after;
+    } else if (!known) {
+      status = std::string("the baseline \"") + c->relativeTo + "\" measured nothing to compare with";
+      detail = scenes::describeRule(*c);
     } else {
       const double one[1] = {value};
       const scenes::ClaimVerdict v = scenes::judge(*c, one);
-      status = std::string(c->rule.metric) + " " + scenes::formatValue(*c, value) + "  ->  " + v.text;
+      status = scenes::resultSentence(*c, value, also) + "  ->  " + scenes::verdictWords(v, *c);
+      detail = scenes::programLine(*c, value);
       colour = v.holds ? IM_COL32(120, 230, 140, 255) : IM_COL32(255, 170, 80, 255);
       m.bannerVerdict = true;
     }
   }
-  m.banner = claimLine + "  —  " + status;
-  // Centred over the world's view, between the docked HUD and the scene panel: one line when it fits,
-  // else the claim over the status, each wrapped to the view's width.
+  m.banner = claimLine + "  —  " + status + "  —  " + detail;
+  // Across the world's view, between the docked HUD and the scene panel; each line wrapped to it.
   ImGuiIO& io = ImGui::GetIO();
   ImFont* font = bannerFont();
-  const float left = DockLayout::hudWidth(), right = io.DisplaySize.x - DockLayout::panelWidth();
+  const float left = m.worldLeft >= 0 ? m.worldLeft : DockLayout::hudWidth();
+  const float right = m.worldRight > left ? m.worldRight : io.DisplaySize.x - DockLayout::panelWidth();
   const float room = std::max(right - left - 24.0f, 100.0f);
   const float size = std::max(ImGui::GetFontSize() * 2.0f, io.DisplaySize.y * 0.036f);
+  const float small = std::max(ImGui::GetFontSize(), size * 0.55f);
   struct Line {
     std::string text;
     ImU32 colour;
+    float size;
     ImVec2 extent;
   };
-  std::vector<Line> lines;
-  const ImVec2 whole = font->CalcTextSizeA(size, FLT_MAX, 0.0f, m.banner.c_str());
-  if (whole.x <= room) {
-    lines.push_back({m.banner, colour, whole});
-  } else {
-    for (const std::string& text : {claimLine, status})
-      lines.push_back({text, text == claimLine ? IM_COL32(235, 235, 240, 255) : colour,
-                       font->CalcTextSizeA(size, FLT_MAX, room, text.c_str())});
-  }
-  float width = 0, height = 0;
-  for (const Line& l : lines) {
-    width = std::max(width, l.extent.x);
+  std::vector<Line> lines = {{claimLine, white, size, {}}, {status, colour, size, {}}, {detail, IM_COL32(160, 165, 180, 255), small, {}}};
+  // The result line gets room for two lines from the start: the strip then keeps its height from the
+  // countdown to the verdict, and the world is not framed again at the moment the verdict shows.
+  const float lineHeight = font->CalcTextSizeA(size, FLT_MAX, 0.0f, "A").y;
+  float height = 0;
+  for (Line& l : lines) {
+    l.extent = font->CalcTextSizeA(l.size, FLT_MAX, room, l.text.c_str());
+    if (&l == &lines[1]) l.extent.y = std::max(l.extent.y, 2.0f * lineHeight);
     height += l.extent.y;
   }
-  const float x0 = std::max(left + 12.0f, left + (right - left - width) * 0.5f);
-  float y = io.DisplaySize.y - height - size * 0.4f;
-  m.reservedBottom = height + size * 0.4f + 6.0f;  // the world is fitted above the banner (world_view.hpp)
-  ImDrawList* draw = ImGui::GetForegroundDrawList();
-  draw->AddRectFilled(ImVec2(x0 - 12, y - 6), ImVec2(x0 + width + 12, y + height + 6), IM_COL32(10, 12, 18, 200), 6.0f);
+  const float pad = size * 0.25f;
+  m.reservedBottom = height + 2 * pad;
+  const float top = io.DisplaySize.y - m.reservedBottom;
+  ImDrawList* draw = ImGui::GetForegroundDrawList();  // over everything: no tooltip hides it
+  draw->AddRectFilled(ImVec2(left, top), ImVec2(right, io.DisplaySize.y), IM_COL32(10, 12, 18, 255));
+  float y = top + pad;
   for (const Line& l : lines) {
-    draw->AddText(font, size, ImVec2(x0, y), l.colour, l.text.c_str(), nullptr, room);
+    const float x = std::max(left + 12.0f, left + (right - left - l.extent.x) * 0.5f);
+    draw->AddText(font, l.size, ImVec2(x, y), l.colour, l.text.c_str(), nullptr, room);
     y += l.extent.y;
   }
 }
 
 }  // namespace
 
-bool startExperimentRun(scenes::Scene& scene, const std::string& sceneName, const scenes::Claim& claim, PanelMemory& m) {
+bool startExperimentRun(scenes::Scene& scene, const std::string& sceneName, const scenes::Claim& wanted, PanelMemory& m) {
   std::string error;
+  // A claim measured against another runs that one first, by itself, unless it was measured here already.
+  const scenes::Claim* base = *wanted.relativeTo ? scenes::findClaim(wanted.relativeTo) : nullptr;
+  const bool baselineFirst = base && !m.measured.count(base->id);
+  if (m.after && std::string(m.after->relativeTo) != wanted.id) m.after = nullptr;  // R during a baseline keeps its claim
+  if (baselineFirst) m.after = &wanted;
+  const scenes::Claim& claim = baselineFirst ? *base : wanted;
   if (!scenes::startExperiment(scene, claim, error)) {
     report(m, error, true);
     m.experiment = scenes::ClaimTracker();
+    m.after = nullptr;
     return false;
   }
   m.experiment.begin(claim);
@@ -356,6 +390,7 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
       report(m, std::string("Experiment \"") + m.experiment.claim()->title +
                     "\" ended: a parameter was changed by hand (its button runs it again)", false);
     m.experiment = scenes::ClaimTracker();
+    m.after = nullptr;
   }
   return changed;
 }

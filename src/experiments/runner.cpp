@@ -79,7 +79,7 @@ Result runJob(const Job& job, const std::atomic<bool>* cancel) {
   PreparedScene p;
   if (!prepare(job, p, r.error)) return r;
   std::vector<scenes::WindowReduction> reductions;
-  for (const MetricSpec& m : job.metrics) reductions.emplace_back(m.reduce, m.level);
+  for (const MetricSpec& m : job.metrics) reductions.emplace_back(m.reduce, m.level, job.from);
   std::vector<sim::Metric> metrics;
   const int steps = jobSteps(job);
   for (int s = 1; s <= steps; ++s) {

@@ -301,7 +301,7 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
     }
   }
   scenes::Reduce how = scenes::Reduce::Mean;
-  if (!scenes::parseReduce(reduce, how) || how == scenes::Reduce::LongestBelow) {
+  if (!scenes::parseReduce(reduce, how) || how == scenes::Reduce::LongestBelow || how == scenes::Reduce::TimeUntil) {
     error = "--reduce expects mean, final, min or max, got " + scenes::quoteText(reduce);
     return false;
   }
@@ -314,7 +314,8 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
     const size_t colon = m.find(':');
     if (colon != std::string::npos) {
       spec1.name = m.substr(0, colon);
-      if (!scenes::parseReduce(m.substr(colon + 1), spec1.reduce) || spec1.reduce == scenes::Reduce::LongestBelow) {
+      if (!scenes::parseReduce(m.substr(colon + 1), spec1.reduce) || spec1.reduce == scenes::Reduce::LongestBelow ||
+          spec1.reduce == scenes::Reduce::TimeUntil) {
         error = "--metric " + scenes::quoteText(m) + ": the reduction after ':' must be mean, final, min or max";
         return false;
       }

@@ -14,7 +14,7 @@ class DebugDraw {
   struct CircleInstance { glm::vec3 center; float radius; uint32_t color; };
   // A label in the world, in the UI's font (so it follows the UI scale); `above`: its bottom-left
   // corner at the point, so a larger font grows away from what it labels; otherwise its top-left.
-  struct Text { glm::vec3 position; uint32_t color; std::string text; bool above = false; };
+  struct Text { glm::vec3 position; uint32_t color; std::string text; bool above = false; float scale = 1.0f; };
 
   void line(glm::vec2 a, glm::vec2 b, uint32_t color) { line(glm::vec3(a, 0), glm::vec3(b, 0), color); }
   void line(glm::vec3 a, glm::vec3 b, uint32_t color) { lines_.push_back({a, color}); lines_.push_back({b, color}); }
@@ -31,6 +31,10 @@ class DebugDraw {
   void text(glm::vec2 p, std::string s, uint32_t color = 0xFFFFFFFFu) { texts_.push_back({glm::vec3(p, 0), color, std::move(s)}); }
   void text(glm::vec3 p, std::string s, uint32_t color = 0xFFFFFFFFu) { texts_.push_back({p, color, std::move(s)}); }
   void textAbove(glm::vec2 p, std::string s, uint32_t color) { texts_.push_back({glm::vec3(p, 0), color, std::move(s), true}); }
+  // Large type (this many times the labels' size), its top-left corner at p: a figure the room reads on the world.
+  void bigText(glm::vec2 p, std::string s, uint32_t color, float scale) {
+    texts_.push_back({glm::vec3(p, 0), color, std::move(s), false, scale});
+  }
 
   void clear() { lines_.clear(); triangles_.clear(); circles_.clear(); disks_.clear(); texts_.clear(); }
 

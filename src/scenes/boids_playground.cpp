@@ -4,6 +4,7 @@
 #include <cmath>
 #include "render/color.hpp"
 #include "scenes/boids_params.hpp"
+#include "scenes/group_colors.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/models/flock.hpp"
@@ -17,6 +18,9 @@ struct SceneSettings {
   int count;
   bool showRadii;
   bool frozen;
+  // Display options the experiments switch on (the claim shows in the picture, not only in the numbers).
+  bool colorGroups;     // each fixed-link group in its own colour (the dust, the balls)
+  bool centreOnFlock;   // the view follows the flock's centre across the wrap, so one flock never shows as two
 };
 
 class BoidsPlayground final : public scenes::Scene {
@@ -39,6 +43,10 @@ class BoidsPlayground final : public scenes::Scene {
         scenes::Param::e("neighbors", "neighbour search", &flock_.method, "brute|grid", sim::NeighborMethod::Grid, "Brute force O(N^2) or the uniform grid"),
         scenes::Param::b("showRadii", "show radii", &s_.showRadii, false, "Highlight one agent: its radii, neighbours and rule vectors"),
         scenes::Param::b("freeze", "freeze", &s_.frozen, false, "Stop the flock (single-step with the Step button)"),
+        scenes::Param::b("colorGroups", "colour by group", &s_.colorGroups, false,
+                         "Each group (boids linked by 3 body lengths, as the metrics count) in its own colour, kept from frame to frame"),
+        scenes::Param::b("centreOnFlock", "keep the flock centred", &s_.centreOnFlock, false,
+                         "The world (it wraps at its edges) is drawn around the flock's centre, so a flock crossing an edge is not cut in two"),
     });
     params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
@@ -49,6 +57,7 @@ class BoidsPlayground final : public scenes::Scene {
     keepRadiiAndSpeedsConsistent();
     flock_.spawn(size_t(s_.count), seed);
     highlighted_ = 0;
+    groupColors_.clear();
     stepsSinceMetrics_ = 1000;
     updateMetrics();
   }
@@ -88,14 +97,17 @@ class BoidsPlayground final : public scenes::Scene {
     agents.instances.resize(flock_.size());
     const size_t hi = indexOf(highlighted_);
     if (s_.showRadii) flock_.probe(hi, probe_);
+    if (s_.colorGroups) groupColors_.update<2>(flock_.position, flock_.id, flock_.world, flock_.groupLink);
+    const Vec2 centre = flockCentre();
     for (size_t i = 0; i < flock_.size(); ++i) {
       Vec2 v = flock_.velocity[i];
       float hue = std::atan2(v.y, v.x) / 6.2831853f;  // colour by heading: aligned groups share a colour
-      agents.instances[i] = {glm::vec3(flock_.position[i], 0), glm::vec3(v, 0), 10.0f, 0.0f, hueColor(hue, 0.35f, 0.95f)};
+      const uint32_t color = s_.colorGroups ? groupColors_.colorOf(i) : hueColor(hue, 0.35f, 0.95f);
+      agents.instances[i] = {glm::vec3(shown(flock_.position[i], centre), 0), glm::vec3(v, 0), 10.0f, 0.0f, color};
     }
     debug.rect({0, 0}, flock_.world.size, rgba(70, 76, 90));
     if (!s_.showRadii || flock_.size() == 0) return;
-    const Vec2 p = flock_.position[hi];
+    const Vec2 p = shown(flock_.position[hi], centre);
     for (uint32_t j : probe_.neighbors) {
       agents.instances[j].color = colors::yellow;
       debug.line(p, p + flock_.world.delta(p, flock_.position[j]), rgba(250, 210, 60, 110));
@@ -172,7 +184,7 @@ class BoidsPlayground final : public scenes::Scene {
   }
   std::optional<glm::vec3> selectedAgent() const override {
     if (!s_.showRadii || flock_.size() == 0) return std::nullopt;
-    return glm::vec3(flock_.position[indexOf(highlighted_)], 0.0f);
+    return glm::vec3(shown(flock_.position[indexOf(highlighted_)], flockCentre()), 0.0f);
   }
 
   bool onMouse(const scenes::MouseEvent& e) override {
@@ -180,8 +192,9 @@ class BoidsPlayground final : public scenes::Scene {
     // Select the agent nearest the click (within a few pixels' reach).
     float best = 20.0f * 20.0f;
     int found = -1;
+    const Vec2 centre = flockCentre();
     for (size_t i = 0; i < flock_.size(); ++i) {
-      Vec2 d = flock_.world.delta(e.world, flock_.position[i]);
+      Vec2 d = flock_.world.delta(e.world, shown(flock_.position[i], centre));
       float d2 = glm::dot(d, d);
       if (d2 < best) { best = d2; found = int(i); }
     }
@@ -215,6 +228,26 @@ class BoidsPlayground final : public scenes::Scene {
     p.minSpeed = std::min(p.minSpeed, p.maxSpeed);
   }
 
+  // Where the flock's centre is on the torus (the circular mean along each axis), or the world's centre
+  // when the view does not follow the flock.
+  Vec2 flockCentre() const {
+    const sim::World<2>& w = flock_.world;
+    if (!s_.centreOnFlock || flock_.size() == 0) return w.center();
+    Vec2 c(0.0f), s(0.0f);
+    for (const Vec2& p : flock_.position) {
+      const Vec2 a = (p - w.min) / w.size * 6.2831853f;
+      c += Vec2(std::cos(a.x), std::cos(a.y));
+      s += Vec2(std::sin(a.x), std::sin(a.y));
+    }
+    Vec2 a(std::atan2(s.x, c.x), std::atan2(s.y, c.y));
+    return w.min + (a / 6.2831853f) * w.size;
+  }
+  // A position as drawn: moved across the wrap so the flock's centre sits in the middle of the world.
+  Vec2 shown(const Vec2& p, const Vec2& centre) const {
+    if (!s_.centreOnFlock) return p;
+    return flock_.world.center() + flock_.world.delta(centre, p);
+  }
+
   // Agents may be reordered (grid); the highlighted one is followed by its stable id.
   size_t indexOf(uint32_t id) const {
     if (id < flock_.size() && flock_.id[id] == id) return id;
@@ -239,6 +272,7 @@ class BoidsPlayground final : public scenes::Scene {
   bool stepOnce_ = false, clampedSeparation_ = false;
   int stepsSinceMetrics_ = 0;
   scenes::MetricReading metrics_;  // sampled every 10 steps
+  scenes::GroupColors groupColors_;
   scenes::PlotHistory neighborsHistory_, polarizationHistory_, nearestHistory_;
 };
 

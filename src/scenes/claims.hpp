@@ -18,7 +18,7 @@ namespace scenes {
 struct ClaimRule {
   const char* metric;     // a name the scene's metrics() gives
   Reduce reduce = Reduce::Final;
-  double level = 0;       // LongestBelow's level
+  double level = 0;       // LongestBelow's and TimeUntil's level
   bool atLeast = true;    // the claim holds when value >= threshold (else value <= threshold)
   double threshold = 0;
 };
@@ -41,6 +41,12 @@ struct Claim {
   double seedShare = 1.0;  // share of the seeds that must pass (the falcon: 2 of 3)
   std::vector<const char*> also = {};  // metrics reported beside it (means over the window)
   const char* unit = "";   // printed after the value
+  // The result in the class's words, with the measured numbers put in: {v} the window's value, {a0},
+  // {a1}... the `also` metrics; a suffix picks the form: {v:%} a percentage, {v:0} a whole number,
+  // {v:1} one decimal (default: three significant digits). "" falls back to the metric's name.
+  const char* result = "";
+  const char* resultNever = "";  // TimeUntil: the sentence when the event did not happen in the window
+  bool needsWindow = false;      // measured from frames drawn with OpenGL: only in the window (`crowdlab --claim ID`)
 };
 
 std::span<const Claim> allClaims();
@@ -84,6 +90,12 @@ struct ClaimVerdict {
   std::string text;
 };
 ClaimVerdict judge(const Claim& claim, std::span<const double> values);
+
+// The banner's lines (see Claim::result): the result in the class's words, then " -> holds" or
+// " -> the article overstates"; and the program's own line, "largest_group_share (mean) <= 0.5: 0.2".
+std::string resultSentence(const Claim& claim, double value, std::span<const double> also);
+std::string verdictWords(const ClaimVerdict& verdict, const Claim& claim);
+std::string programLine(const Claim& claim, double value);
 
 // A value with the claim's unit, as the table and the banner print it.
 std::string formatValue(const Claim& claim, double value);

@@ -169,6 +169,10 @@ class GpuScene final : public scenes::Scene {
     out.push_back({"gpu_sim", gpuActive_ ? 1.0 : 0.0});
     out.push_back({"cpu_step_ms", cpuStepMs_});
     out.push_back({"gpu_step_ms", gpuTimings_.valid ? gpuTimings_.totalMs() : 0.0});
+    // The step of the simulation that runs now (CPU or GPU), for the claim comparing the two at one N;
+    // and whether the "GPU" is a software rasteriser on these same CPU cores (llvmpipe).
+    out.push_back({"sim_step_ms", gpuActive_ ? (gpuTimings_.valid ? gpuTimings_.totalMs() : 0.0) : cpuStepMs_});
+    out.push_back({"software_gl", softwareGl_ ? 1.0 : 0.0});
     // The draw-call lesson in numbers (the previous frame; zero without a window).
     const render::FrameStats none;
     const render::FrameStats& f = ctx ? ctx->lastFrame : none;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include "render/color.hpp"
+#include "scenes/group_colors.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/models/murmuration.hpp"
@@ -23,6 +24,11 @@ struct SceneSettings {
   bool followFlock;
   bool showNeighbors;
   float birdSize;
+  // Display options the experiments switch on (the claim shows in the picture, not only in the numbers).
+  bool colorGroups;   // each fixed-link group in its own colour (chains, pairs, the falcon's split)
+  bool showLinks;     // a line from every bird to each of its k nearest
+  bool colorTurning;  // colour by how fast a bird turns: a wave is a band of turning birds travelling through the flock
+  bool fitFlock;      // 2D: the view zooms to the flock's extent, so chains and parts are seen, not dots in the roost
 };
 
 // Wing-beat phase from the bird's id: spread over the whole cycle so neighbours never flap in sync.
@@ -78,6 +84,14 @@ class MurmurationScene final : public scenes::Scene {
                          "Lines from one bird (magenta) to the neighbours it reacts to; in 2D click a bird to pick it"),
         scenes::Param::f("birdSize", "bird size (drawn, m)", &s_.birdSize, 0.1f, 3, 0.8f,
                          "Drawn wingspan; real starlings span about 0.4 m, drawn larger to be seen from the back of a hall"),
+        scenes::Param::b("colorGroups", "colour by group", &s_.colorGroups, false,
+                         "Each group (birds linked by the group link) in its own colour, kept from frame to frame"),
+        scenes::Param::b("showLinks", "links to the k nearest", &s_.showLinks, false,
+                         "A line from every bird to each neighbour it reacts to: with k = 1 the chains and pairs"),
+        scenes::Param::b("colorTurning", "colour by turning", &s_.colorTurning, false,
+                         "Birds turning fast glow: a wave is a band of turning birds that travels through the flock"),
+        scenes::Param::b("fitFlock", "zoom to the flock", &s_.fitFlock, false,
+                         "2D: the view zooms to the flock's extent as it follows it (the whole roost otherwise)"),
     };
     params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
@@ -92,6 +106,8 @@ class MurmurationScene final : public scenes::Scene {
     watched_ = 0;
     if (planarNow_) flock2_.spawn(size_t(s_.count), seed);
     else flock3_.spawn(size_t(s_.count), seed);
+    groupColors_.clear();
+    turnHeading_.clear();
     for (scenes::PlotHistory* h : {&polarizationHistory_, &groupsHistory_, &extentHistory_, &nearestHistory_, &startledHistory_}) h->clear();
     updateMetrics();
   }
@@ -294,7 +310,7 @@ class MurmurationScene final : public scenes::Scene {
   }
 
   template <int D>
-  void drawBirds(const sim::Murmuration<D>& flock, render::AgentBatch& agents, render::DebugDraw& debug) const {
+  void drawBirds(const sim::Murmuration<D>& flock, render::AgentBatch& agents, render::DebugDraw& debug) {
     const bool threeD = D == 3;
     agents.shape = threeD ? render::AgentShape::Bird3D : render::AgentShape::Arrow2D;
     agents.instances.resize(flock.size());
@@ -303,6 +319,12 @@ class MurmurationScene final : public scenes::Scene {
     const glm::vec3 tint = !threeD ? kStartledTint2D : ctx && ctx->lightTheme ? kStartledTintLight : kStartledTint;
     const float size = threeD ? s_.birdSize : s_.birdSize * 2.0f;  // arrows read smaller than birds
     const float fearSeconds = flock.params.fearSeconds;
+    if (s_.colorGroups) {
+      sim::World<D> open;
+      open.boundary = sim::Boundary::Open;  // linkedGroups takes the birds' bounding box
+      groupColors_.update<D>(flock.position, flock.id, open, flock.params.groupLink * sim::Murmuration<D>::kBodyLength);
+    }
+    if (s_.colorTurning) updateTurning(flock);
     for (size_t i = 0; i < flock.size(); ++i) {
       render::AgentInstance& a = agents.instances[i];
       a.position = glm::vec3(0.0f);
@@ -317,7 +339,10 @@ class MurmurationScene final : public scenes::Scene {
       const float fear = flock.fear(i);
       // Full colour for most of the fright, a short fade at its end: a half-mixed colour can match the sky's brightness.
       a.color = fear > 0.0f ? tinted(baseRgb, tint, std::min(1.0f, 4.0f * fear)) : base;
+      if (s_.colorGroups && fear <= 0.0f) a.color = groupColors_.colorOf(i);
+      if (s_.colorTurning) a.color = turningColor(turnRate_[i]);
     }
+    if (s_.showLinks && !flock.params.metric) drawLinks(flock, agents, debug);
     if constexpr (D == 2) debug.circle(Vec2(flock.roostCenter), flock.params.roostRadius, render::rgba(70, 76, 90));
     if (s_.showNeighbors) drawNeighbors(flock, agents, debug);
     const auto& f = flock.falcon();
@@ -354,6 +379,51 @@ class MurmurationScene final : public scenes::Scene {
     agents.instances[me].scale *= 1.8f;
   }
 
+  // Every bird's links to the k birds it reacts to, in its own colour, a little see-through: with
+  // k = 1 the chains and pairs are drawn as chains and pairs.
+  template <int D>
+  void drawLinks(const sim::Murmuration<D>& flock, const render::AgentBatch& agents, render::DebugDraw& debug) const {
+    auto point = [&](size_t i) {
+      glm::vec3 p(0.0f);
+      for (int k = 0; k < D; ++k) p[k] = flock.position[i][k];
+      return p;
+    };
+    for (size_t i = 0; i < flock.size(); ++i) {
+      const uint32_t color = render::withAlpha(agents.instances[i].color, 150);
+      for (uint32_t j : flock.neighborsOf(i)) debug.line(point(i), point(j), color);
+    }
+  }
+
+  // How fast each bird turns: the angle between its heading now and a slow average of its recent
+  // headings (about a third of a second), per simulated time, kept by id.
+  template <int D>
+  void updateTurning(const sim::Murmuration<D>& flock) {
+    const double now = ctx ? ctx->simTime : 0.0;
+    const float dt = float(std::clamp(now - turnTime_, 0.0, 0.2));
+    turnTime_ = now;
+    const float follow = 1.0f - std::exp(-dt / 0.3f);
+    turnRate_.resize(flock.size());
+    for (size_t i = 0; i < flock.size(); ++i) {
+      const uint32_t id = flock.id[i];
+      if (turnHeading_.size() <= id) turnHeading_.resize(size_t(id) + 1, glm::vec3(0.0f));
+      glm::vec3 v(0.0f);
+      for (int k = 0; k < D; ++k) v[k] = flock.velocity[i][k];
+      const float len = glm::length(v);
+      const glm::vec3 h = len > 1e-5f ? v / len : glm::vec3(1, 0, 0);
+      glm::vec3& slow = turnHeading_[id];
+      if (glm::dot(slow, slow) < 0.5f) slow = h;  // a new bird
+      turnRate_[i] = std::acos(std::clamp(glm::dot(slow, h), -1.0f, 1.0f));  // radians behind its recent heading
+      slow = glm::normalize(glm::mix(slow, h, follow) + glm::vec3(1e-6f));
+    }
+  }
+  // Calm birds stay dark (as the birds are against the dusk sky); a turn of 20 degrees or more glows pale yellow.
+  static uint32_t turningColor(float radians) {
+    const float t = std::clamp(radians / 0.35f, 0.0f, 1.0f);
+    const glm::vec3 calm(0.1f, 0.09f, 0.14f), hot(1.0f, 0.97f, 0.6f);
+    const glm::vec3 c = glm::mix(calm, hot, std::sqrt(t));
+    return render::rgbaf(c.x, c.y, c.z);
+  }
+
   // A red bird of lines, three metres across, with a short trail and its sight ring.
   void drawFalcon(render::DebugDraw& debug, const glm::vec3& p, const glm::vec3& v, bool threeD) const {
     const float len = threeD ? 3.0f : 4.0f;
@@ -381,6 +451,11 @@ class MurmurationScene final : public scenes::Scene {
         const Vec2 c = flock2_.centroid();
         ctx->camera2D.center += (c - ctx->camera2D.center) * std::min(1.0f, dt * 1.5f);
       }
+      if (s_.fitFlock && metrics_["extent"] > 0.0) {  // the extent is twice the RMS distance from the centre
+        const glm::vec2 view = ctx->camera2D.viewport;
+        const float want = std::min(view.x, view.y) / std::max(float(metrics_["extent"]) * 2.6f, 20.0f);
+        ctx->camera2D.zoom += (want - ctx->camera2D.zoom) * std::min(1.0f, dt * 1.5f);
+      }
       return;
     }
     render::OrbitCamera& cam = ctx->camera3D;
@@ -401,6 +476,10 @@ class MurmurationScene final : public scenes::Scene {
   uint32_t watched_ = 0;  // id of the bird whose neighbours are shown
   double lastDrawTime_ = 0.0;
   scenes::MetricReading metrics_;  // sampled every 10 steps
+  scenes::GroupColors groupColors_;
+  std::vector<glm::vec3> turnHeading_;  // colour by turning: each bird's slow heading, by id
+  std::vector<float> turnRate_;         // this frame's turn, radians, by index
+  double turnTime_ = 0.0;
   scenes::PlotHistory polarizationHistory_, groupsHistory_, extentHistory_, nearestHistory_, startledHistory_;
 };
 

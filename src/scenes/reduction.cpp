@@ -10,7 +10,7 @@ constexpr struct {
   Reduce how;
   const char* name;
 } kNames[] = {{Reduce::Final, "final"}, {Reduce::Mean, "mean"}, {Reduce::Min, "min"}, {Reduce::Max, "max"},
-              {Reduce::LongestBelow, "longest-below"}};
+              {Reduce::LongestBelow, "longest-below"}, {Reduce::TimeUntil, "time-until"}};
 }  // namespace
 
 const char* reduceName(Reduce how) {
@@ -34,6 +34,7 @@ void WindowReduction::add(double time, double v) {
   min_ = count_ ? std::min(min_, v) : v;
   max_ = count_ ? std::max(max_, v) : v;
   ++count_;
+  if (how_ == Reduce::TimeUntil && v >= level_ && reachedAfter_ < 0) reachedAfter_ = std::max(0.0, time - from_);
   if (v < level_) {
     if (belowSince_ < 0) belowSince_ = time;
     longestBelow_ = std::max(longestBelow_, time - belowSince_);
@@ -50,6 +51,7 @@ double WindowReduction::value() const {
     case Reduce::Min: return min_;
     case Reduce::Max: return max_;
     case Reduce::LongestBelow: return longestBelow_;
+    case Reduce::TimeUntil: return reached() ? reachedAfter_ : std::numeric_limits<double>::infinity();
   }
   return std::numeric_limits<double>::quiet_NaN();
 }

@@ -15,9 +15,11 @@ enum class Reduce {
   Min,
   Max,
   LongestBelow,  // the longest unbroken time (seconds) the metric stays below `level`
+  TimeUntil,     // seconds from the window's opening until the metric first reaches `level`; +inf when it
+                 // never does (a claim's window then ends: the picture at its end is the event)
 };
 
-// "final", "mean", "min", "max", "longest-below" (the command line's names).
+// "final", "mean", "min", "max", "longest-below", "time-until" (the command line's names).
 const char* reduceName(Reduce how);
 bool parseReduce(const std::string& text, Reduce& out);
 
@@ -31,17 +33,20 @@ inline bool inWindow(double time, double from, double to) {
 class WindowReduction {
  public:
   WindowReduction() = default;
-  explicit WindowReduction(Reduce how, double level = 0) : how_(how), level_(level) {}
+  // `from`: the window's opening, simulated seconds (TimeUntil counts from it).
+  explicit WindowReduction(Reduce how, double level = 0, double from = 0) : how_(how), level_(level), from_(from) {}
   // `time`: simulated seconds since the start; samples arrive in time order.
   void add(double time, double value);
   bool any() const { return count_ > 0; }
   size_t count() const { return count_; }
   // The reduced value; NaN when no sample came.
   double value() const;
+  // TimeUntil: the level has been reached (the value will not change any more).
+  bool reached() const { return reachedAfter_ >= 0; }
 
  private:
   Reduce how_ = Reduce::Final;
-  double level_ = 0;
+  double level_ = 0, from_ = 0, reachedAfter_ = -1;
   double last_ = 0, sum_ = 0, min_ = 0, max_ = 0, belowSince_ = -1, longestBelow_ = 0;
   size_t count_ = 0;
 };

@@ -51,6 +51,7 @@ struct SceneSettings {
   int count;
   int distribution;  // 0 uniform, 1 clustered
   bool showGrid, heatMap;
+  bool showChecks;  // the checks themselves: one agent's lines to every agent it tests, checks per cell, the step time
 };
 
 // 1234567 -> "1,234,567" into a caller's buffer (no allocation).
@@ -88,6 +89,9 @@ class SpatialHash final : public scenes::Scene {
         Param::e("distribution", "distribution", &s_.distribution, "uniform|clustered", 0, "clustered: half the agents penned in one corner, one dense region"),
         Param::b("grid", "grid overlay", &s_.showGrid, true, "Draw the cell lines"),
         Param::b("heat", "heat map", &s_.heatMap, false, "Fill each cell by the number of agents it holds"),
+        Param::b("showChecks", "show the checks", &s_.showChecks, false,
+                 "One agent's line to every agent it tests, each cell filled by the checks its agents make "
+                 "(one scale for every method: brute force glows red), and the step time in large type"),
     };
     params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
@@ -146,6 +150,7 @@ class SpatialHash final : public scenes::Scene {
     const size_t n = flock_.size();
     agents.shape = AgentShape::Arrow2D;
     agents.instances.resize(n);
+    if (s_.showChecks && pinnedId_ == kNone && n) pinnedId_ = flock_.id[nearestTo(flock_.world.center())];
     const bool highlight = hoverWanted();
     const auto& palette = highlight ? dimHues_ : hues_;
     sim::parallelFor(n, [&](size_t i) {
@@ -159,11 +164,13 @@ class SpatialHash final : public scenes::Scene {
     if (s_.distribution == 1) debug.circle(penCenter_, penRadius_, rgba(255, 150, 40, 160));
     hover_ = {};
     lineStride_ = heatBlock_ = 1;
+    if (s_.showChecks) drawStepFigures(debug);
     if (!s_.showGrid && !s_.heatMap && !highlight) return;
 
     const ShownGrid g = shownGrid();
     const ViewRect view = visibleRect();
-    if (s_.heatMap) drawHeatMap(*g.grid, view, debug);
+    if (s_.showChecks) drawChecksPerCell(*g.grid, view, debug);
+    else if (s_.heatMap) drawHeatMap(*g.grid, view, debug);
     if (s_.showGrid) drawGridLines(*g.grid, view, debug);
     if (highlight) drawHover(g, agents, debug);
   }
@@ -409,6 +416,55 @@ class SpatialHash final : public scenes::Scene {
     heatHottest_ = hottest;
   }
 
+  size_t nearestTo(const Vec2& at) const {
+    size_t best = 0;
+    float bestD2 = std::numeric_limits<float>::max();
+    for (size_t i = 0; i < flock_.size(); ++i) {
+      const Vec2 d = flock_.world.delta(at, flock_.position[i]);
+      if (glm::dot(d, d) < bestD2) { bestD2 = glm::dot(d, d); best = i; }
+    }
+    return best;
+  }
+
+  // Each visible cell filled by the distance checks its agents make per step, on one scale for every
+  // method (log, from 1 to N per agent): brute force's N - 1 per agent glows red, the grid's stays cool.
+  void drawChecksPerCell(const Grid& g, const ViewRect& view, render::DebugDraw& debug) {
+    glm::ivec2 first, last;
+    visibleCells(g, view, first, last);
+    const Vec2 ext = g.cellExtent(), worldMax = flock_.world.max();
+    const auto counts = g.cellCount();
+    const bool brute = flock_.method == sim::NeighborMethod::BruteForce;
+    const float radius = flock_.params.searchRadius();
+    const double scale = std::log(double(std::max<size_t>(flock_.size(), 2)));
+    const double cells = double(last.x - first.x) * double(last.y - first.y);
+    const int k = std::max(1, int(std::ceil(std::sqrt(cells / double(kHeatCellBudget)))));
+    for (int y = first.y; y < last.y; y += k)
+      for (int x = first.x; x < last.x; x += k) {
+        const uint32_t here = counts[g.cellIndex({x, y})];
+        if (here == 0) continue;
+        double perAgent = double(flock_.size()) - 1.0;
+        if (!brute) {
+          uint32_t candidates = 0;
+          const Vec2 centre = g.cellMin({x, y}) + ext * 0.5f;
+          g.forEachRange(g.block(centre, radius, flock_.searchMode),
+                         [&](uint32_t begin, uint32_t end, const Vec2&) { candidates += end - begin; });
+          perAgent = double(candidates) - 1.0;
+        }
+        const Vec2 lo = g.cellMin({x, y});
+        debug.filledRect(lo, glm::min(lo + ext * float(k), worldMax), heatColor(float(std::log(std::max(perAgent, 1.0)) / scale)));
+      }
+  }
+
+  // The step's cost in large type in the world's corner: the two methods' pictures differ as their numbers do.
+  void drawStepFigures(render::DebugDraw& debug) const {
+    char a[32], line[160];
+    const bool brute = flock_.method == sim::NeighborMethod::BruteForce;
+    std::snprintf(line, sizeof line, "%s: %s checks a step, %.1f ms", brute ? "brute force" : "grid",
+                  withCommas(flock_.lastChecks(), a), stepMsAverage_);
+    const ViewRect view = visibleRect();
+    debug.bigText(view.lo + Vec2(12.0f, 12.0f) / zoom(), line, render::colors::white, 2.2f);
+  }
+
   // The query the hovered (or pinned) agent makes: its cell, the cells searched, every candidate
   // checked and the neighbours accepted; with classic 3x3, also the neighbours brute force finds
   // that the block missed.
@@ -453,10 +509,18 @@ class SpatialHash final : public scenes::Scene {
     accepted_.clear();
     marks_.resize(sorted.size());
     Vec2 offset;
+    const Vec2 from = flock_.position[agentOf(self)];
+    const uint32_t testedColor = render::rgba(235, 235, 245, 45);
+    auto tested = [&](uint32_t j) {  // "show the checks": a faint line to every agent tested
+      if (s_.showChecks) debug.line(from, from + world.delta(from, sorted[j]), testedColor);
+    };
     if (brute) {
       hover_.checks = uint32_t(sorted.size() - 1);
-      for (uint32_t j = 0; j < sorted.size(); ++j)
-        if (j != self && isNeighbor(j, offset)) accepted_.push_back(j);
+      for (uint32_t j = 0; j < sorted.size(); ++j) {
+        if (j == self) continue;
+        tested(j);
+        if (isNeighbor(j, offset)) accepted_.push_back(j);
+      }
     } else {
       const auto block = grid.block(p, radius, flock_.searchMode);
       grid.forEachCell(block, [&](const glm::ivec2& c) {
@@ -467,6 +531,7 @@ class SpatialHash final : public scenes::Scene {
         for (uint32_t j = begin; j < end; ++j) {
           if (j == self) continue;
           hover_.checks++;
+          tested(j);
           if (isNeighbor(j, offset)) accepted_.push_back(j);
           else agents.instances[agentOf(j)].color = kCandidateColor;
         }

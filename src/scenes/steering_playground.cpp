@@ -7,6 +7,7 @@
 #include "render/color.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
+#include "scenes/trails.hpp"
 #include "sim/models/steering_world.hpp"
 
 namespace {
@@ -20,6 +21,7 @@ struct DebugViews {
   bool wanderCircles;
   bool slowingRadius;
   bool formationSlots;
+  float trailSeconds;  // each agent's path over this many seconds (0: none): seek's orbits, arrive's stop
 };
 
 constexpr float kKeyObstacleRadius = 40.0f;  // key O
@@ -83,6 +85,8 @@ class SteeringPlayground final : public scenes::Scene {
         Param::b("showWander", "show wander circles", &views_.wanderCircles, false, "Each wanderer's circle and the point it seeks"),
         Param::b("showSlowing", "show slowing radius", &views_.slowingRadius, true, "The circle around the target where arrive slows down"),
         Param::b("showSlots", "show formation slots", &views_.formationSlots, true, "Slots around the leader and who takes which"),
+        Param::f("trails", "trails (s)", &views_.trailSeconds, 0, 60, 0,
+                 "Each agent's path over this many seconds, fading (0: none): seek's orbits, arrive's clean stop"),
     };
     params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
@@ -93,6 +97,7 @@ class SteeringPlayground final : public scenes::Scene {
     world_.reset(seed);
     drag_ = Drag::None;
     selected_.reset();
+    trails_.clear();
     distanceHistory_.clear();
     speedHistory_.clear();
     stepsSinceHistory_ = 1000;
@@ -115,6 +120,10 @@ class SteeringPlayground final : public scenes::Scene {
     const auto pos = world_.positions();
     const auto vel = world_.velocities();
     const auto desired = world_.desiredVelocities();
+    if (views_.trailSeconds > 0.0f) {
+      trails_.record(pos, ctx ? ctx->simTime : 0.0, views_.trailSeconds);
+      trails_.draw(debug, rgba(120, 200, 255, 170));
+    }
     const auto obstacles = world_.obstacles();
     agents.shape = AgentShape::Arrow2D;
     agents.instances.resize(world_.size());
@@ -334,6 +343,7 @@ class SteeringPlayground final : public scenes::Scene {
   sim::SteeringWorld world_;
   scenes::MetricReading metrics_;  // the panel's and the plots' latest reading
   DebugViews views_{};
+  scenes::Trails trails_;
   std::vector<scenes::Param> params_;
   Drag drag_ = Drag::None;
   std::optional<size_t> selected_;  // the N key's agent (follow camera: F); agents keep their index

@@ -168,17 +168,21 @@ TEST(ClaimsWindow, BannerShowsTheClaimThenTheVerdictLargeEnoughForAHall) {
   EXPECT_EQ(noneState["experiment"]["banner"], "");
   // 20 steps: a third of a second, still before the window opens at 0.5 s.
   EXPECT_NE(measuringState["experiment"]["banner"].get<std::string>().find(
-                "settling: 0.3 of 0.5 s, then measuring checks_per_agent for 1 s"),
+                "settling: 0.3 of 0.5 s, then measuring for 1 s  —  measuring checks_per_agent"),
             std::string::npos)
       << measuringState["experiment"]["banner"];
   EXPECT_FALSE(measuringState["experiment"]["verdict_shown"].get<bool>());
   const std::string line = verdictState["experiment"]["banner"];
   EXPECT_TRUE(verdictState["experiment"]["verdict_shown"].get<bool>()) << line;
-  EXPECT_NE(line.find("checks_per_agent 5"), std::string::npos) << line;  // the number (about 52)
+  EXPECT_NE(line.find("each agent checks 5"), std::string::npos) << line;  // the number (about 52), in words
   EXPECT_NE(line.find("->  holds"), std::string::npos) << line;
+  EXPECT_NE(line.find("checks_per_agent (mean) <= 200: measured 5"), std::string::npos) << line;  // the program's line
 
-  // The banner's place: the strip the world is fitted above (reserved_bottom), right of the HUD.
+  // The banner's place: its own strip across the bottom of the world's view, which the world is
+  // fitted above (reserved_bottom), the same height from the countdown to the verdict.
   ASSERT_GT(strip, 40);
+  EXPECT_NEAR(strip, verdictState["experiment"]["banner_strip"].get<double>(), 1.0);
+  EXPECT_LT(strip, 1080 * 0.2) << "the banner takes at most a fifth of the window's height";
   const int x0 = hudRight, x1 = 1920 - 460, y0 = 1080 - strip, y1 = 1080;
   // Its letters: light text (all channels over 200) for the claim, green (the verdict holds) for the verdict.
   auto count = [](const apptest::Pixels& p, int xa, int ya, int xb, int yb, bool green) {

@@ -82,7 +82,7 @@ TEST(Claims, VerdictsSayHowMuch) {
 
 // The window's reductions, on a made-up metric stream at 60 Hz.
 TEST(Claims, TrackerReducesTheWindow) {
-  scenes::Claim c{"x.y", "boids", "t", "s", "", {}, "", 2.0, 1.0, {"m", scenes::Reduce::LongestBelow, 0.5, true, 0.0}, true};
+  scenes::Claim c{"x.y", "boids", "t", "s", "", {}, "", 2.0, 1.0, {"m", scenes::Reduce::LongestBelow, 0.5, true, 1.0}, true};
   scenes::ClaimTracker tracker;
   tracker.begin(c);
   for (int s = 1; s <= 240 && !tracker.done(); ++s) {

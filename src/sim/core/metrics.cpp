@@ -112,6 +112,20 @@ GroupStats linkedGroups(std::span<const Vec<D>> positions, const World<D>& world
 }
 
 template <int D>
+void groupOfEachAgent(const UniformGrid<D>& grid, GroupScratch<D>& scratch, std::vector<uint32_t>& group) {
+  const uint32_t n = grid.size();
+  group.resize(n);
+  if (scratch.parent.size() < n) return group.assign(n, 0u);  // no linkedGroups over this grid yet
+  std::vector<uint32_t>& parent = scratch.parent;
+  const auto order = grid.order();
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t r = i;
+    while (parent[r] != r) r = parent[r] = parent[parent[r]];
+    group[order[i]] = r;
+  }
+}
+
+template <int D>
 double velocityFluctuation(std::span<const Vec<D>> positions, std::span<const Vec<D>> velocities) {
   using V = glm::vec<D, double>;
   const size_t n = std::min(positions.size(), velocities.size());
@@ -163,6 +177,8 @@ template GroupStats linkedGroups<2>(std::span<const Vec2>, const World<2>&, floa
 template GroupStats linkedGroups<2>(const UniformGrid<2>&, float, GroupScratch<2>&);
 template GroupStats linkedGroups<3>(const UniformGrid<3>&, float, GroupScratch<3>&);
 template GroupStats linkedGroups<3>(std::span<const Vec3>, const World<3>&, float, GroupScratch<3>&);
+template void groupOfEachAgent<2>(const UniformGrid<2>&, GroupScratch<2>&, std::vector<uint32_t>&);
+template void groupOfEachAgent<3>(const UniformGrid<3>&, GroupScratch<3>&, std::vector<uint32_t>&);
 template double velocityFluctuation<2>(std::span<const Vec2>, std::span<const Vec2>);
 template double velocityFluctuation<3>(std::span<const Vec3>, std::span<const Vec3>);
 template double polarization<2>(std::span<const Vec2>);

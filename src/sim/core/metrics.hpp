@@ -41,6 +41,10 @@ GroupStats linkedGroups(const UniformGrid<D>& grid, float link, GroupScratch<D>&
 // Builds scratch.grid with cells of `link` first (an open world: over the agents' bounding box).
 template <int D>
 GroupStats linkedGroups(std::span<const Vec<D>> positions, const World<D>& world, float link, GroupScratch<D>& scratch);
+// After linkedGroups: each agent's group, in the agents' own order (not the grid's). Equal numbers,
+// one group; a number is one member's place in the grid's order (so below the agent count).
+template <int D>
+void groupOfEachAgent(const UniformGrid<D>& grid, GroupScratch<D>& scratch, std::vector<uint32_t>& group);
 
 // Velocity fluctuations as Cavagna et al. (PNAS 2010) define them: each velocity minus the flock's
 // collective motion, which they take as the mean velocity V plus the best-fitting rigid rotation and

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Regenerates docs/claims/<claim id>.png: each claim of the registry run in the real program, the
+# screenshot taken by it at the end of the claim's window (a baseline first where the claim is measured
+# against one), banner and verdict included:  crowdlab --claim ID --screenshot FILE
+# Usage: scripts/claim-screenshots.sh [CLAIM_ID...]   (none: every claim; CROWDLAB=path picks the binary)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+exe="${CROWDLAB:-$root/build/crowdlab}"
+out="$root/docs/claims"
+mkdir -p "$out"
+if [ "$#" -gt 0 ]; then
+  ids=("$@")
+else
+  # The ids as the registry spells them (scene.name), in its order.
+  mapfile -t ids < <(grep -o '"\(murmuration\|boids\|spatial-hash\|orca-corridor\|steering\|finale\|gpu\)\.[a-z0-9.-]*"' \
+    "$root/src/scenes/claims.cpp" | tr -d '"' | awk '!seen[$0]++')
+fi
+config="$(mktemp -d)"
+trap 'rm -rf "$config"' EXIT
+echo '{"uiScale": 1.0}' >"$config/settings.json"
+for id in "${ids[@]}"; do
+  echo "== $id"
+  CROWDLAB_CONFIG_DIR="$config" xvfb-run -a -s "-screen 0 1600x900x24" \
+    "$exe" --claim "$id" --width 1600 --height 900 --screenshot "$out/$id.png" | grep '^screenshot=' || echo "   failed: $id"
+done
