@@ -19,10 +19,17 @@ namespace app {
 
 namespace {
 
+// The scene's claims this command measures: those a headless run can (not the window-only ones).
+bool hasHeadlessClaims(const std::string& scene) {
+  for (const scenes::Claim* c : scenes::claimsOf(scene))
+    if (!c->needsWindow) return true;
+  return false;
+}
+
 std::string scenesWithClaims() {
   std::string names;
   for (const scenes::SceneEntry& e : scenes::registeredScenes())
-    if (!scenes::claimsOf(e.name).empty()) names += (names.empty() ? "" : ", ") + std::string(e.name);
+    if (hasHeadlessClaims(e.name)) names += (names.empty() ? "" : ", ") + std::string(e.name);
   return names;
 }
 
@@ -60,8 +67,11 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
         error = "unknown scene " + scenes::quoteText(v) + " (scenes: " + scenes::sceneNames() + ")";
         return false;
       }
-      if (scenes::claimsOf(v).empty()) {
-        error = "scene " + v + " has no claims (scenes with claims: " + scenesWithClaims() + ")";
+      if (!hasHeadlessClaims(v)) {
+        error = scenes::claimsOf(v).empty()
+                    ? "scene " + v + " has no claims (scenes with claims: " + scenesWithClaims() + ")"
+                    : "scene " + v + "'s claims are measured in a window only (OpenGL frames): crowdlab --claim " +
+                          scenes::claimsOf(v).front()->id + " (its experiment buttons list them)";
         return false;
       }
       o.scene = v;

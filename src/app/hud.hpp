@@ -99,6 +99,7 @@ struct PanelMemory {
   // As last drawn, for the tests' state lines: the scroll, and where the Presets header and the
   // preset name field were (window points, their centres; -1: not drawn).
   float scrollY = 0.0f;
+  float contentHeight = 0.0f;  // the panel's content last frame (kept while a step runs on the worker)
   float presetsHeaderAt[2] = {-1.0f, -1.0f}, presetNameAt[2] = {-1.0f, -1.0f};
   // The Tune section (tune_panel.hpp); shared so that a panel reset for a new scene stops its search.
   std::shared_ptr<TunePanel> tune = std::make_shared<TunePanel>();

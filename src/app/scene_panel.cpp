@@ -347,6 +347,9 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
       // The scene is being stepped on the worker thread: its state must not be touched now.
       const Rgb warn = readableAccent({1, 0.6f, 0.3f});
       ImGui::TextColored(ImVec4(warn.r, warn.g, warn.b, 1), "simulating a slow step...");
+      // The panel keeps its height meanwhile, so its scroll position survives the step (one short
+      // frame would clamp it to the top, and the user's place in a long panel would be lost).
+      ImGui::Dummy(ImVec2(1.0f, std::max(0.0f, m.contentHeight - ImGui::GetCursorPosY())));
       ImGui::PopTextWrapPos();
       ImGui::PopItemWidth();
       ImGui::End();
@@ -380,6 +383,7 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
   }
   if (open) {
     m.scrollY = ImGui::GetScrollY();
+    m.contentHeight = ImGui::GetCursorPosY();
     ImGui::PopTextWrapPos();
     ImGui::PopItemWidth();
   }

@@ -122,7 +122,9 @@ TEST(Files, HeadlessRunsWriteTheirState) {
 TEST(Files, TwoScreenshotsInOneSecondAreTwoFiles) {
   const std::string dir = apptest::freshDir("two-screenshots");
   const std::string config = apptest::freshDir("two-screenshots-config");
-  const std::string cmd = "cd '" + dir + "' && CROWDLAB_CONFIG_DIR='" + config + "' '" CROWDLAB_EXE
+  // Screenshots go to the pictures folder: here $HOME, as no user-dirs.dirs names one.
+  const std::string cmd = "cd '" + dir + "' && HOME='" + dir + "' XDG_CONFIG_HOME='" + config + "' CROWDLAB_CONFIG_DIR='" +
+                          config + "' '" CROWDLAB_EXE
                           "' --scene boids --width 480 --height 320 --frames 6 --keys F12,F12,F12 >out.txt 2>err.txt";
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << apptest::slurp(dir + "/err.txt");
@@ -267,7 +269,8 @@ TEST(Files, AWindowPositionOffEveryDisplayIsDropped) {
 // Item 13: claims took duplicate flags and `--csv ""`, printed control bytes raw, and `--scene gpu`
 // reported "0 of 0 claims hold" with exit 0; bench printed a 39-digit min_distance_ratio for one agent.
 TEST(HeadlessFlags, ClaimsAndBenchMistakesAreOneClearLine) {
-  apptest::expectRefused("claims --scene gpu", "scene gpu has no claims");
+  // The GPU scene's claims need OpenGL frames: the command says how to run them instead of "0 of 0 hold".
+  apptest::expectRefused("claims --scene gpu", "scene gpu's claims are measured in a window only");
   apptest::expectRefused("claims --csv a.csv --csv b.csv", "--csv is given more than once");
   apptest::expectRefused("claims --csv ''", "--csv needs a value, got an empty one");
   apptest::RunResult r = apptest::expectRefused("claims \"$(printf -- '--\\033[31mred')\"", "unknown option '--\\x1B[31mred'");

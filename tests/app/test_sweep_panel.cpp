@@ -39,7 +39,7 @@ apptest::RunResult driven(const std::string& name, const std::string& args, cons
 // long enough to Stop one on the way, short enough to wait for one.
 const std::string kArgs = "--scene boids --set N=2000 --width 1280 --height 720";
 const std::string kScrollDown =
-    "xdotool mousemove --window $id 1180 400; sleep 0.2; xdotool click --repeat 40 --delay 15 5; sleep 0.3\n";
+    "xdotool mousemove --window $id 1180 400; sleep 0.2; xdotool click --repeat 150 --delay 5 5; sleep 0.3\n";
 
 std::string at(const std::string& xy) {
   int x = -1, y = -1;
@@ -74,25 +74,27 @@ TEST(SweepPanel, StartFillsTheCurveAClickSetsTheValueAndStopCancels) {
   ASSERT_NE(points.find(';'), std::string::npos) << points;
   const std::string last = at(points.substr(points.rfind(';') + 1));
   ASSERT_FALSE(last.empty()) << points;
-  const std::string again = at(swept.value("sweep_start_at"));  // Start, with the curve shown
-  ASSERT_FALSE(again.empty());
   const nlohmann::json before = nlohmann::json::parse(swept.err);
   const double defaultValue = before["params"][param].get<double>();
 
-  // Hover and click that point: the live scene takes its value. Then Start again and Stop at once.
-  const std::string clickPoint = run + "xdotool mousemove --window $id " + last + "; sleep 0.4\nclick " + last + "\n" +
-                                 "click " + again + "\nsleep 0.1; xdotool mousedown 1; sleep 0.1; xdotool mouseup 1\nsleep 1.2\n";
-  const apptest::RunResult clicked = driven("clicked", kArgs, clickPoint);
+  // Hover and click that point: the live scene takes its value.
+  const std::string pointClick = run + "xdotool mousemove --window $id " + last + "; sleep 0.4\nclick " + last + "\n";
+  const apptest::RunResult clicked = driven("point-clicked", kArgs, pointClick);
   const nlohmann::json after = nlohmann::json::parse(clicked.err);
   const std::string hovered = clicked.value("sweep_clicked");
   EXPECT_FALSE(hovered.empty()) << "a point was clicked";
   const double value = after["params"][param].get<double>();
   EXPECT_NE(value, defaultValue) << "the click set " << param;
   EXPECT_NEAR(value, std::atof(hovered.c_str()), 1e-4) << "to the point's value";
-  // The second sweep was stopped: not running, fewer points than jobs, within a second of Stop.
-  EXPECT_EQ(clicked.value("sweep_running"), "0") << clicked.out;
-  EXPECT_LT(std::atoi(clicked.value("sweep_done").c_str()), jobs);
-  const double stopMs = std::atof(clicked.value("sweep_stop_ms").c_str());
+
+  // Start, then Stop at once (it takes Start's place): not running, fewer points than jobs, the
+  // workers ended within a second of Stop.
+  const std::string startStop =
+      open + "click " + start + "\nsleep 0.3; xdotool mousedown 1; sleep 0.1; xdotool mouseup 1\nsleep 1.2\n";
+  const apptest::RunResult stopped = driven("stopped", kArgs, startStop);
+  EXPECT_EQ(stopped.value("sweep_running"), "0") << stopped.out;
+  EXPECT_LT(std::atoi(stopped.value("sweep_done").c_str()), jobs);
+  const double stopMs = std::atof(stopped.value("sweep_stop_ms").c_str());
   EXPECT_GE(stopMs, 0.0) << "Stop was pressed and the workers ended";
   EXPECT_LT(stopMs, 1000.0);
 }
