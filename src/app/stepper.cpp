@@ -1,6 +1,7 @@
 #include "app/stepper.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace app {
 
@@ -103,7 +104,9 @@ void Stepper::advance(double frameSeconds, bool lockstep) {
   const auto frameStart = Clock::now();
   int taken = 0;
   while (accumulator_ >= kStepSeconds - 1e-9 && taken < budget) {
-    if (!lockstep && (costUnknown_ || lastStepMs_ > asyncAfterMs_)) {
+    // An infinite asyncAfterMs_ means no background steps at all (the browser has no threads), not
+    // even for a step of unknown cost.
+    if (!lockstep && ((costUnknown_ && std::isfinite(asyncAfterMs_)) || lastStepMs_ > asyncAfterMs_)) {
       costUnknown_ = false;
       asyncStart_ = Clock::now();
       pending_ = std::async(std::launch::async, [this] { return timedStep(); });

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <thread>
 #include <vector>
 #include "app/stepper.hpp"
@@ -153,4 +154,17 @@ TEST(Stepper, AbandonLeavesAStepInFlightAtOnce) {
   }
   EXPECT_EQ(finished.load(std::memory_order_acquire), 1);
   EXPECT_EQ(sim.steps, 1);
+}
+
+// Where there is no thread to step on (the browser: an infinite threshold), a step of unknown cost
+// runs on the UI thread like every other: it never starts a worker that cannot exist.
+TEST(Stepper, WithoutBackgroundStepsAStepOfUnknownCostRunsInline) {
+  DoubleBufferedSim sim;
+  app::Stepper stepper([&](float) { sim.step(); }, std::numeric_limits<double>::infinity());
+  stepper.restart();
+  stepper.expectSlowStep();
+  stepper.advance(1.0 / 60.0, /*lockstep=*/false);
+  EXPECT_FALSE(stepper.busy()) << "a worker was started";
+  EXPECT_EQ(stepper.steps(), 1u);
+  EXPECT_TRUE(sim.consistent());
 }
