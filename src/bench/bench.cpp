@@ -119,8 +119,22 @@ int csvFailed(const std::string& path, int why) {
   return 1;
 }
 
+// The message as a terminal should see it: user text in it may hold control bytes (an escape
+// sequence, a newline), shown as \xNN, and is cut at 300 bytes.
 int fail(const std::string& what) {
-  std::fprintf(stderr, "crowdlab bench: %s\n%s", what.c_str(), kUsage);
+  std::string shown;
+  for (char c : what.substr(0, 300)) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", unsigned(u));
+      shown += hex;
+    } else {
+      shown += c;
+    }
+  }
+  if (what.size() > 300) shown += "...";
+  std::fprintf(stderr, "crowdlab bench: %s\n%s", shown.c_str(), kUsage);
   return 2;
 }
 

@@ -275,6 +275,8 @@ TEST(HeadlessFlags, ClaimsAndBenchMistakesAreOneClearLine) {
   apptest::expectRefused("claims --csv ''", "--csv needs a value, got an empty one");
   apptest::RunResult r = apptest::expectRefused("claims \"$(printf -- '--\\033[31mred')\"", "unknown option '--\\x1B[31mred'");
   EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << "no raw escape byte reaches the terminal";
+  r = apptest::expectRefused("bench \"$(printf -- '--\\033[31mred')\"", "unknown option '--\\x1B[31mred'");
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << "no raw escape byte from bench either";
   r = runCrowdlab("bench --case orca-circle --n 1 --steps 2 --warmup 0 --threads 1");
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("min_distance_ratio=n/a"), std::string::npos) << r.out;
