@@ -231,6 +231,12 @@ class App {
     const scenes::Claim* claim = runningClaim();
     j["experiment"] = {{"claim", claim ? claim->id : ""}, {"banner", panel_.banner}, {"verdict_shown", panel_.bannerVerdict},
                        {"banner_strip", panel_.reservedBottom}};
+    if (claim && panel_.experiment.done()) {  // the window's values, as `crowdlab claims` reads them back
+      nlohmann::json also = nlohmann::json::array();
+      for (size_t i = 0; i < claim->also.size(); ++i) also.push_back(panel_.experiment.alsoValue(i));
+      j["experiment"]["value"] = panel_.experiment.value();
+      j["experiment"]["also"] = also;
+    }
     panel_.tune->writeState(j);
     j["step_ms_median"] = median(stepper_.recentStepMs(kBenchmarkSeconds));
     j["agents"] = lastStats_.agents;
@@ -258,7 +264,10 @@ class App {
   bool lockstep() const { return options_.frames || recorder_.active() || untilVerdict(); }
   // --claim ID --screenshot FILE without --frames: run until the claim's verdict shows (its baseline
   // first where it has one), then the screenshot, and quit: the picture at the end of its window.
-  bool untilVerdict() const { return !options_.claim.empty() && !options_.screenshot.empty() && !options_.frames; }
+  // --claim ID --hidden without --frames does the same, for its state (`crowdlab claims`' window claims).
+  bool untilVerdict() const {
+    return !options_.claim.empty() && (!options_.screenshot.empty() || options_.hidden) && !options_.frames;
+  }
   static constexpr int kMostFramesUntilVerdict = 60 * 60 * 10;  // ten simulated minutes: a registry bug, not a wait
 
   float pixelsPerPoint() const { return std::max(1.0f, float(drawableSize_.x) / windowSize_.x); }
@@ -597,7 +606,7 @@ class App {
     // --claim with --screenshot and no --frames: the verdict's first frame sized the strip for its
     // text; the next one is drawn fitted to it, and taken.
     if (untilVerdict() && (verdictFrames_ = panel_.bannerVerdict ? verdictFrames_ + 1 : 0) >= 2) {
-      screenshot(options_.screenshot, windowPixels());
+      if (!options_.screenshot.empty()) screenshot(options_.screenshot, windowPixels());
       quit_ = true;
     } else if (untilVerdict() && frame_ >= kMostFramesUntilVerdict) {
       fail("no verdict after " + std::to_string(frame_) + " frames", screenshotFailed_);
@@ -849,7 +858,7 @@ class App {
   }
 
   // ---- settings: only a person's session is remembered, never a scripted run's ----
-  bool scriptedRun() const { return options_.frames || !options_.screenshot.empty(); }
+  bool scriptedRun() const { return options_.frames || !options_.screenshot.empty() || options_.hidden; }
 
   void saveUserSettings() {
     if (scriptedRun()) return;
@@ -969,11 +978,11 @@ int runWindow(const Options& given) {
   }
   // A first start (no size saved) opens maximised over the display's usable area; later ones at the
   // size the user left the window at.
-  const bool maximise = !o.sizeGiven && (settings.windowWidth < 320 || settings.windowHeight < 240);
+  const bool maximise = !o.sizeGiven && !o.hidden && (settings.windowWidth < 320 || settings.windowHeight < 240);
   int width = o.sizeGiven ? o.width : maximise ? 1280 : settings.windowWidth;
   int height = o.sizeGiven ? o.height : maximise ? 720 : settings.windowHeight;
   SdlContext& sdl = run->sdl;
-  if (!openWindow(sdl, width, height, o.fullscreen, false, error)) {
+  if (!openWindow(sdl, width, height, o.fullscreen, o.hidden, error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }

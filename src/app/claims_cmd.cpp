@@ -11,26 +11,86 @@
 #include "experiments/runner.hpp"
 #include <set>
 #include <sstream>
+#include "app/subprocess.hpp"
+#include "app/window.hpp"
 #include "render/atomic_file.hpp"
 #include "scenes/claims.hpp"
 #include "scenes/user_input.hpp"
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#if defined(__linux__)
+#include <climits>
+#include <unistd.h>
+#endif
 
 namespace app {
 
 namespace {
 
-// The scene's claims this command measures: those a headless run can (not the window-only ones).
-bool hasHeadlessClaims(const std::string& scene) {
-  for (const scenes::Claim* c : scenes::claimsOf(scene))
-    if (!c->needsWindow) return true;
-  return false;
-}
-
 std::string scenesWithClaims() {
   std::string names;
   for (const scenes::SceneEntry& e : scenes::registeredScenes())
-    if (hasHeadlessClaims(e.name)) names += (names.empty() ? "" : ", ") + std::string(e.name);
+    if (!scenes::claimsOf(e.name).empty()) names += (names.empty() ? "" : ", ") + std::string(e.name);
   return names;
+}
+
+// A claim measured from frames OpenGL draws (the GPU scene's) runs in this program's own window,
+// hidden, one process per seed: `crowdlab --claim ID --seed S --hidden --state-out FILE` runs the
+// claim's window (its baseline first) and the state file gives back the window's values. A process
+// of its own keeps a driver's crash or GL state away from this table.
+#if defined(__linux__)
+std::string ownProgram(std::string& error) {
+  char path[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n > 0) return std::string(path, size_t(n));
+  error = "cannot find this program's file (/proc/self/exe)";
+  return "";
+}
+#endif
+
+bool runWindowClaim(const scenes::Claim& claim, uint64_t seed, experiments::Result& result, std::string& error) {
+#if defined(__linux__)
+  const std::string program = ownProgram(error);
+  if (program.empty()) return false;
+  std::error_code ec;
+  std::string folder = (std::filesystem::temp_directory_path(ec) / "crowdlab-claim-XXXXXX").string();
+  if (ec || !::mkdtemp(folder.data())) {
+    error = "cannot make a temporary folder for the window run (" + std::string(std::strerror(errno)) + ")";
+    return false;
+  }
+  const std::string stateFile = folder + "/state.json";
+  PipedProcess run;
+  int code = -1;
+  if (run.start({program, "--claim", claim.id, "--seed", std::to_string(seed), "--hidden", "--state-out", stateFile}, error,
+                PipedProcess::Output::Discarded))
+    code = run.finish();
+  nlohmann::json state;
+  if (code == 0) {
+    std::ifstream in(stateFile, std::ios::binary);
+    state = nlohmann::json::parse(in, nullptr, false);  // our own child's file, but still checked
+  }
+  std::filesystem::remove_all(folder, ec);
+  if (code != 0) {
+    if (error.empty()) error = "its window run ended with code " + std::to_string(code) + " (its message is above)";
+    return false;
+  }
+  const nlohmann::json* experiment = state.is_object() && state.contains("experiment") ? &state["experiment"] : nullptr;
+  if (!experiment || !experiment->contains("value") || !experiment->contains("also") ||
+      (*experiment)["also"].size() != claim.also.size()) {
+    error = "its window run gave no value";
+    return false;
+  }
+  auto number = [](const nlohmann::json& v) { return v.is_number() ? v.get<double>() : std::nan(""); };
+  result.ok = true;
+  result.values = {number((*experiment)["value"])};
+  for (const nlohmann::json& v : (*experiment)["also"]) result.values.push_back(number(v));
+  return true;
+#else
+  (void)claim, (void)seed, (void)result;
+  error = "window claims run in their own hidden window on Linux only; run crowdlab --claim ID";
+  return false;
+#endif
 }
 
 constexpr const char* kUsage = "usage: crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE]";
@@ -67,11 +127,8 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
         error = "unknown scene " + scenes::quoteText(v) + " (scenes: " + scenes::sceneNames() + ")";
         return false;
       }
-      if (!hasHeadlessClaims(v)) {
-        error = scenes::claimsOf(v).empty()
-                    ? "scene " + v + " has no claims (scenes with claims: " + scenesWithClaims() + ")"
-                    : "scene " + v + "'s claims are measured in a window only (OpenGL frames): crowdlab --claim " +
-                          scenes::claimsOf(v).front()->id + " (its experiment buttons list them)";
+      if (scenes::claimsOf(v).empty()) {
+        error = "scene " + v + " has no claims (scenes with claims: " + scenesWithClaims() + ")";
         return false;
       }
       o.scene = v;
@@ -162,21 +219,22 @@ int runClaims(const std::vector<std::string>& args) {
       if (id == std::string(p.claim->id)) return &p;
     return nullptr;
   };
-  for (const scenes::Claim& claim : scenes::allClaims()) {
-    if (!o.scene.empty() && o.scene != claim.scene) continue;
-    if (claim.needsWindow) {  // its figures come from frames OpenGL draws: no headless run measures them
-      std::printf("%-36s %s\n    measured in a window only (OpenGL frames): crowdlab --claim %s\n", claim.id, claim.statement,
-                  claim.id);
-      continue;
+  // The headless claims first (the runner's jobs), then those measured from frames OpenGL draws
+  // (runWindowClaim, one after another: they time the drawing, so they share the machine with nothing).
+  size_t headlessPlanned = 0;
+  for (bool window : {false, true}) {
+    for (const scenes::Claim& claim : scenes::allClaims()) {
+      if ((!o.scene.empty() && o.scene != claim.scene) || claim.needsWindow != window) continue;
+      if (*claim.relativeTo && !find(claim.relativeTo))
+        if (const scenes::Claim* base = scenes::findClaim(claim.relativeTo)) plan.push_back({base, false});
+      if (Planned* p = find(claim.id)) p->shown = true;
+      else plan.push_back({&claim, true});
     }
-    if (*claim.relativeTo && !find(claim.relativeTo))
-      if (const scenes::Claim* base = scenes::findClaim(claim.relativeTo)) plan.push_back({base, false});
-    if (Planned* p = find(claim.id)) p->shown = true;
-    else plan.push_back({&claim, true});
+    if (!window) headlessPlanned = plan.size();
   }
   std::vector<experiments::Job> jobs;
-  for (const Planned& p : plan) {
-    const scenes::Claim& c = *p.claim;
+  for (size_t i = 0; i < headlessPlanned; ++i) {
+    const scenes::Claim& c = *plan[i].claim;
     for (int s = 0; s < o.seeds; ++s) {
       experiments::Job job;
       job.scene = c.scene;
@@ -247,6 +305,27 @@ int runClaims(const std::vector<std::string>& args) {
   experiments::RunOptions run;
   run.cancel = &stop;
   experiments::runJobs(jobs, run, onResult);
+  // The window claims, where this machine can open an OpenGL window (a display; Xvfb will do).
+  int notMeasured = 0;
+  std::string noWindow;
+  if (failure.empty() && headlessPlanned < plan.size() && !withHiddenGlContext([] {}, noWindow) && noWindow.empty())
+    noWindow = "no OpenGL context";
+  for (size_t i = headlessPlanned; i < plan.size() && failure.empty(); ++i) {
+    const scenes::Claim& claim = *plan[i].claim;
+    std::string why = noWindow;
+    for (int s = 0; s < o.seeds && why.empty(); ++s) {
+      experiments::Result r;
+      r.job = i * size_t(o.seeds) + size_t(s);
+      if (runWindowClaim(claim, o.firstSeed + uint64_t(s), r, why)) onResult(r);
+    }
+    if (why.empty()) continue;
+    seeds.clear();
+    if (!plan[i].shown) continue;
+    ++notMeasured;  // said in its row; the claims that were measured still stand
+    std::printf("%-36s %s\n    not measured here: %s (it needs an OpenGL window: crowdlab --claim %s)\n", claim.id,
+                claim.statement, why.c_str(), claim.id);
+    std::fflush(stdout);
+  }
   if (!failure.empty()) {
     std::fprintf(stderr, "crowdlab claims: %s\n", failure.c_str());
     return 1;
@@ -254,7 +333,8 @@ int runClaims(const std::vector<std::string>& args) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   int held = 0;
   for (const Row& r : rows) held += r.verdict.holds ? 1 : 0;
-  std::printf("%d of %zu claims hold (%d seeds each, %.0f s)%s\n", held, rows.size(), o.seeds, seconds,
+  std::printf("%d of %zu claims hold (%d seeds each, %.0f s)%s%s\n", held, rows.size(), o.seeds, seconds,
+              notMeasured ? ("; " + std::to_string(notMeasured) + " not measured here").c_str() : "",
               mustHoldFailed ? "; a must-hold claim FAILED" : "");
 
   if (!o.csv.empty()) {

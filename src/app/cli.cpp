@@ -13,7 +13,7 @@ std::string usage() {
          "  crowdlab [--scene NAME] [--seed N] [--set k=v]... [--preset FILE] [--frames N]\n"
          "           [--screenshot FILE] [--width W] [--height H] [--vsync on|off] [--fullscreen]\n"
          "           [--metrics-csv FILE] [--record N --record-dir DIR] [--keys K1,K2,...]\n"
-         "           [--claim ID] [--tune OBJECTIVE] [--state-out FILE]\n"
+         "           [--claim ID] [--tune OBJECTIVE] [--state-out FILE] [--hidden]\n"
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
          "  crowdlab --scene NAME --list-params\n"
          "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--mode grid|brute|all] [--csv FILE] [--report]\n"
@@ -105,6 +105,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       else if (v == "off") o.vsync = false;
       else { error = "--vsync expects on or off, got " + scenes::quoteText(v); return false; }
     } else if (a == "--fullscreen") o.fullscreen = true;
+    else if (a == "--hidden") o.hidden = true;
     else if (a == "--headless") o.headless = true;
     else if (a == "--steps") {
       if (!value(v) || !parseInt(a, v, 1, 100000000, n, error)) return false;
@@ -133,7 +134,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
     // Flags that only mean something with a window are refused, not silently ignored.
     if (!o.claim.empty()) { error = "--claim opens a window; `crowdlab claims` runs the claims headless"; return false; }
     for (const char* windowFlag : {"--frames", "--screenshot", "--record", "--record-dir", "--keys", "--fullscreen", "--width",
-                                   "--height", "--vsync"})
+                                   "--height", "--vsync", "--hidden"})
       if (seen.count(windowFlag)) {
         error = std::string(windowFlag) + " needs a window; drop --headless";
         return false;
@@ -145,6 +146,9 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
     return false;
   }
   if (o.listParams && o.scene.empty()) { error = "--list-params needs --scene NAME"; return false; }
+  // A window no one sees must end by itself: after --frames N, or at the claim's verdict.
+  if (o.hidden && !o.frames && o.claim.empty()) { error = "--hidden needs --frames N or --claim ID (it must end by itself)"; return false; }
+  if (o.hidden && o.fullscreen) { error = "--hidden and --fullscreen contradict each other"; return false; }
   if (!o.recordDir.empty() && !o.recordFrames) { error = "--record-dir needs --record N"; return false; }
   if (!o.claim.empty()) {
     // An experiment is the claim's own set-up: its scene, defaults, preset and start.

@@ -29,6 +29,7 @@ struct Options {
   std::string claim;             // --claim ID: open straight into that experiment (its scene, preset and start)
   std::string tune;              // --tune OBJECTIVE: the Tune section opens with this objective chosen
   std::string stateOut;          // --state-out FILE: at exit, the state JSON the web page's crowdlab.state() gives
+  bool hidden = false;           // --hidden: the window is never shown (scripted measurements: `crowdlab claims` runs window claims so)
 };
 
 // Parses argv (after the program name). On a bad flag or value returns false with a one-line message.

@@ -107,7 +107,7 @@ void closeIfOpen(HANDLE h) {
 }
 }  // namespace
 
-bool PipedProcess::start(const std::vector<std::string>& argv, std::string& error) {
+bool PipedProcess::start(const std::vector<std::string>& argv, std::string& error, Output outputTo) {
   finish();
   if (!checkArguments(argv, error)) return false;
   std::wstring program, commandLine;
@@ -139,7 +139,12 @@ bool PipedProcess::start(const std::vector<std::string>& argv, std::string& erro
     return false;
   }
   SetHandleInformation(readEnd, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
-  const HANDLE output = inheritableCopy(STD_OUTPUT_HANDLE), errors = inheritableCopy(STD_ERROR_HANDLE);
+  SECURITY_ATTRIBUTES inheritable{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+  HANDLE output = outputTo == Output::Shared
+                      ? inheritableCopy(STD_OUTPUT_HANDLE)
+                      : CreateFileW(L"NUL", GENERIC_WRITE, FILE_SHARE_WRITE, &inheritable, OPEN_EXISTING, 0, nullptr);
+  if (output == INVALID_HANDLE_VALUE) output = nullptr;
+  const HANDLE errors = inheritableCopy(STD_ERROR_HANDLE);
   std::vector<HANDLE> inherited{readEnd};
   for (HANDLE h : {output, errors})
     if (h) inherited.push_back(h);
@@ -227,12 +232,13 @@ void ignoreSigpipe() {
 }
 }  // namespace
 
-bool PipedProcess::start(const std::vector<std::string>& argv, std::string& error) {
+bool PipedProcess::start(const std::vector<std::string>& argv, std::string& error, Output outputTo) {
   finish();
   if (!checkArguments(argv, error)) return false;
   ignoreSigpipe();
 #if defined(__EMSCRIPTEN__)
   // A page cannot start programs: recording is hidden there, and this says why if it is reached.
+  (void)outputTo;
   error = argv[0] + ": a web page cannot start programs";
   return false;
 #else
@@ -247,6 +253,7 @@ bool PipedProcess::start(const std::vector<std::string>& argv, std::string& erro
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);  // the copy on fd 0 is not close-on-exec
+  if (outputTo == Output::Discarded) posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   // The child gets default signal handling back (an ignored SIGPIPE would be inherited) and no mask.

@@ -42,11 +42,15 @@ class PipedProcess {
   PipedProcess& operator=(const PipedProcess&) = delete;
   ~PipedProcess();  // closes its input and waits for it
 
+  // What the child's standard output is: this program's, or discarded (a child whose report comes
+  // back through a file, e.g. `crowdlab claims` running a claim in a hidden window).
+  enum class Output { Shared, Discarded };
   // Starts argv[0], looked up on the PATH, with argv as its arguments and a pipe as its standard
-  // input; stdout and stderr are shared with this program, and it inherits no other open file.
+  // input; stdout (unless discarded) and stderr are shared with this program, and it inherits no
+  // other open file.
   // False with one line when it cannot start (for example "ffmpeg: not found on the PATH", or an
   // argument with a NUL byte). On Windows only an .exe starts (a .bat would run through cmd.exe).
-  bool start(const std::vector<std::string>& argv, std::string& error);
+  bool start(const std::vector<std::string>& argv, std::string& error, Output output = Output::Shared);
   // Started and still taking input.
   bool running() const;
   // Writes every byte. False once the program has stopped reading (it exited or closed its input):

@@ -44,3 +44,22 @@ TEST(ClaimsCmd, CsvHasTheDocumentedColumnsAndOneRowPerClaimMetric) {
   EXPECT_NE(r.out.find("spatial-hash.classic-misses"), std::string::npos);
   EXPECT_NE(r.out.find("claims hold (1 seeds each"), std::string::npos);
 }
+
+// The GPU scene's claims are measured from frames OpenGL draws: `claims` runs each in a hidden window
+// of its own (crowdlab --claim ID --hidden) and prints their rows like any other, not "0 of 0 hold".
+TEST(ClaimsCmd, GpuClaimsAreMeasuredInHiddenWindows) {
+  apptest::RunResult r = runCrowdlab("claims --scene gpu --seeds 1");
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  for (const char* id : {"gpu.instanced", "gpu.per-agent", "gpu.cpu-sim", "gpu.gpu-sim"})
+    EXPECT_NE(r.out.find(id), std::string::npos) << id << "\n" << r.out;
+  EXPECT_EQ(r.out.find("not measured"), std::string::npos) << r.out;
+  // One instanced draw against one draw per agent, as the windows counted them.
+  EXPECT_NE(r.out.find("also agent_draw_calls: 1 (1 .. 1)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("also agent_draw_calls: 20000 (20000 .. 20000)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("of 4 claims hold (1 seeds each"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("frames="), std::string::npos) << "the windows' own state lines stay out of the table";
+}
+
+TEST(ClaimsCmd, HiddenNeedsAnEnd) {
+  apptest::expectRefused("--hidden", "--hidden needs --frames N or --claim ID");
+}
