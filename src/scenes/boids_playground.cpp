@@ -7,6 +7,7 @@
 #include "scenes/group_colors.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
+#include "sim/core/knn.hpp"
 #include "sim/models/flock.hpp"
 
 namespace {
@@ -20,6 +21,7 @@ struct SceneSettings {
   bool frozen;
   // Display options the experiments switch on (the claim shows in the picture, not only in the numbers).
   bool colorGroups;     // each fixed-link group in its own colour (the dust, the balls)
+  bool showLinks;       // lines to each boid's nearest within the group link: clumps, pairs and dust as drawn
   bool centreOnFlock;   // the view follows the flock's centre across the wrap, so one flock never shows as two
 };
 
@@ -45,6 +47,8 @@ class BoidsPlayground final : public scenes::Scene {
         scenes::Param::b("freeze", "freeze", &s_.frozen, false, "Stop the flock (single-step with the Step button)"),
         scenes::Param::b("colorGroups", "colour by group", &s_.colorGroups, false,
                          "Each group (boids linked by 3 body lengths, as the metrics count) in its own colour, kept from frame to frame"),
+        scenes::Param::b("showLinks", "links to the 3 nearest", &s_.showLinks, false,
+                         "A line from each boid to its 3 nearest within 3 body lengths (the link the groups are counted by)"),
         scenes::Param::b("centreOnFlock", "keep the flock centred", &s_.centreOnFlock, false,
                          "The world (it wraps at its edges) is drawn around the flock's centre, so a flock crossing an edge is not cut in two"),
     });
@@ -106,6 +110,7 @@ class BoidsPlayground final : public scenes::Scene {
       agents.instances[i] = {glm::vec3(shown(flock_.position[i], centre), 0), glm::vec3(v, 0), 10.0f, 0.0f, color};
     }
     debug.rect({0, 0}, flock_.world.size, rgba(70, 76, 90));
+    if (s_.showLinks) drawLinks(agents, debug, centre);
     if (!s_.showRadii || flock_.size() == 0) return;
     const Vec2 p = shown(flock_.position[hi], centre);
     for (uint32_t j : probe_.neighbors) {
@@ -221,6 +226,24 @@ class BoidsPlayground final : public scenes::Scene {
   size_t agentCount() const override { return flock_.size(); }
 
  private:
+  // Each boid's line to its nearest (up to kLinks) within the group link, in its own colour, a little
+  // see-through: the groups the metrics count, drawn as what holds them together.
+  static constexpr int kLinks = 3;
+  void drawLinks(const render::AgentBatch& agents, render::DebugDraw& debug, Vec2 centre) {
+    const float reach = flock_.groupLink;
+    linkGrid_.build(flock_.position, flock_.world, reach);
+    const std::span<const Vec2> sorted = linkGrid_.sortedPositions();
+    const std::span<const uint32_t> order = linkGrid_.order();
+    for (uint32_t s = 0; s < linkGrid_.size(); ++s) {
+      sim::nearestNeighbors(linkGrid_, s, sorted[s], kLinks, nearest_);
+      const uint32_t i = order[s];
+      const Vec2 p = shown(flock_.position[i], centre);
+      const uint32_t color = render::withAlpha(agents.instances[i].color, 150);
+      for (int n = 0; n < nearest_.count && nearest_.distSq[size_t(n)] <= reach * reach; ++n)
+        debug.line(p, p + flock_.world.delta(flock_.position[i], flock_.position[order[nearest_.index[size_t(n)]]]), color);
+    }
+  }
+
   void keepRadiiAndSpeedsConsistent() {
     sim::BoidsParams& p = flock_.params;
     clampedSeparation_ = p.separationRadius >= p.perceptionRadius;
@@ -273,6 +296,8 @@ class BoidsPlayground final : public scenes::Scene {
   int stepsSinceMetrics_ = 0;
   scenes::MetricReading metrics_;  // sampled every 10 steps
   scenes::GroupColors groupColors_;
+  sim::UniformGrid<2> linkGrid_;  // for the links only (the flock's own grid is the step's)
+  sim::Nearest nearest_;
   scenes::PlotHistory neighborsHistory_, polarizationHistory_, nearestHistory_;
 };
 

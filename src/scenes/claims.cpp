@@ -126,7 +126,7 @@ std::vector<Claim> buildClaims() {
 
   // ---- Boids ----
   c.push_back({"boids.separation-scatters", "boids", "Separation only",
-               "Separation alone: the flock scatters like dust", "1-separation-only.json", {"colorGroups=true"}, "formed-flock",
+               "Separation alone: the flock scatters like dust", "1-separation-only.json", {"colorGroups=true", "showLinks=true"}, "formed-flock",
                10.0, 0.0, atMost("largest_group_share", Reduce::Final, 0.1), true});
   c.back().result = "The flock scattered: the largest group holds {v:%} of the boids ({a1:0} groups)";
   c.back().also = {"mean_nn_distance", "groups"};
@@ -137,7 +137,7 @@ std::vector<Claim> buildClaims() {
   c.back().also = {"groups", "largest_group_share"};
   c.push_back({"boids.cohesion-balls", "boids", "Cohesion only (classic)",
                "Cohesion alone: the crowd collapses into a pulsing ball", "3-cohesion-only.json",
-               {"classicCohesion=true", "colorGroups=true"}, "", 20.0, 10.0, atMost("groups", Reduce::Mean, 45.0), true});
+               {"classicCohesion=true", "colorGroups=true", "showLinks=true"}, "", 20.0, 10.0, atMost("groups", Reduce::Mean, 45.0), true});
   c.back().result = "Cohesion pulled the boids into {v:0} clumps; the largest holds {a1:%} of them";
   c.back().also = {"mean_nn_distance", "largest_group_share"};
   c.push_back({"boids.balanced-flock", "boids", "Balanced",
