@@ -770,7 +770,7 @@ class App {
       const glm::vec4 clip = view.viewProjection * glm::vec4(t.position, 1.0f);
       if (clip.w <= 0) continue;
       const glm::vec2 ndc = glm::vec2(clip) / clip.w;
-      const ImVec2 p{worldOrigin_.x + (ndc.x * 0.5f + 0.5f) * worldSize_.x,
+      ImVec2 p{worldOrigin_.x + (ndc.x * 0.5f + 0.5f) * worldSize_.x,
                      worldOrigin_.y + (0.5f - ndc.y * 0.5f) * worldSize_.y - (t.above ? ImGui::GetFontSize() : 0.0f)};
       ImVec4 c = ImGui::ColorConvertU32ToFloat4(t.color);
       c.x *= view.ink;
@@ -778,8 +778,20 @@ class App {
       c.z *= view.ink;
       if (t.scale != 1.0f) {  // large type: the banner's face, rasterised large, drawn on a dark backing
         ImFont* big = bannerFont();
-        const float size = ImGui::GetFontSize() * t.scale;
-        const ImVec2 extent = big->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
+        float size = ImGui::GetFontSize() * t.scale;
+        ImVec2 extent = big->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
+        // It stays clear of the panels that lie over the world: right of the HUD, left of the scene
+        // panel, and smaller when the gap between them is narrower than the line.
+        float lo = worldOrigin_.x + 8.0f, hi = worldOrigin_.x + worldSize_.x - 8.0f;
+        if (uiVisible_) {
+          lo = std::max(lo, DockLayout::hudWidth() + 8.0f);
+          hi = std::min(hi, windowSize_.x - DockLayout::panelWidth() - 8.0f);
+        }
+        if (hi - lo > 64.0f && extent.x > hi - lo) {
+          size *= (hi - lo) / extent.x;
+          extent = big->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
+        }
+        p.x = std::clamp(p.x, lo, std::max(lo, hi - extent.x));
         dl->AddRectFilled(ImVec2(p.x - 6, p.y - 3), ImVec2(p.x + extent.x + 6, p.y + extent.y + 3), IM_COL32(10, 12, 18, 190), 4.0f);
         dl->AddText(big, size, p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());
         continue;

@@ -459,7 +459,7 @@ class SpatialHash final : public scenes::Scene {
   void drawStepFigures(render::DebugDraw& debug) const {
     char a[32], line[160];
     const bool brute = flock_.method == sim::NeighborMethod::BruteForce;
-    std::snprintf(line, sizeof line, "%s: %s checks a step, %.1f ms", brute ? "brute force" : "grid",
+    std::snprintf(line, sizeof line, "%s\n%s checks a step\n%.1f ms a step", brute ? "brute force" : "grid",
                   withCommas(flock_.lastChecks(), a), stepMsAverage_);
     const ViewRect view = visibleRect();
     debug.bigText(view.lo + Vec2(12.0f, 12.0f) / zoom(), line, render::colors::white, 2.2f);
