@@ -11,9 +11,7 @@ mkdir -p "$out"
 if [ "$#" -gt 0 ]; then
   ids=("$@")
 else
-  # The ids as the registry spells them (scene.name), in its order.
-  mapfile -t ids < <(grep -o '"\(murmuration\|boids\|spatial-hash\|orca-corridor\|steering\|finale\|gpu\)\.[a-z0-9.-]*"' \
-    "$root/src/scenes/claims.cpp" | tr -d '"' | awk '!seen[$0]++')
+  mapfile -t ids < <("$exe" claims --list)  # the registry's ids, in its order
 fi
 config="$(mktemp -d)"
 trap 'rm -rf "$config"' EXIT

@@ -93,7 +93,7 @@ bool runWindowClaim(const scenes::Claim& claim, uint64_t seed, experiments::Resu
 #endif
 }
 
-constexpr const char* kUsage = "usage: crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE]";
+constexpr const char* kUsage = "usage: crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE] | --list";
 
 struct ClaimsOptions {
   std::string scene, csv;
@@ -194,6 +194,10 @@ std::string number(double v) {
 }  // namespace
 
 int runClaims(const std::vector<std::string>& args) {
+  if (args.size() == 1 && args[0] == "--list") {  // the ids, one a line, in the registry's order (scripts read it)
+    for (const scenes::Claim& claim : scenes::allClaims()) std::printf("%s\n", claim.id);
+    return 0;
+  }
   ClaimsOptions o;
   std::string error;
   if (!parse(args, o, error)) {

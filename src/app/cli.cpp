@@ -17,7 +17,7 @@ std::string usage() {
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
          "  crowdlab --scene NAME --list-params\n"
          "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--mode grid|brute|all] [--csv FILE] [--report]\n"
-         "  crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE]\n"
+         "  crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE] | --list\n"
          "  crowdlab tune --scene NAME --objective NAME [--params a,b,...] [--budget EVALS] [--seeds N]\n"
          "                [--test-seeds N] [--threads T] [--csv FILE] [--preset-out FILE]   (--list: the objectives)\n"
          "  crowdlab sweep --scene NAME --vary NAME=FROM:TO:STEP [--vary ...] --metric M[,M...] [--csv FILE] [--plot FILE.svg]\n"

@@ -1,6 +1,7 @@
 // `crowdlab claims`: bad flags give one line and exit 2; --csv writes the documented columns.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 #include "app_util.hpp"
 
@@ -62,4 +63,17 @@ TEST(ClaimsCmd, GpuClaimsAreMeasuredInHiddenWindows) {
 
 TEST(ClaimsCmd, HiddenNeedsAnEnd) {
   apptest::expectRefused("--hidden", "--hidden needs --frames N or --claim ID");
+}
+
+// `claims --list`: every id of the registry, one a line (scripts/claim-screenshots.sh reads it).
+TEST(ClaimsCmd, ListPrintsEveryClaimIdOnce) {
+  apptest::RunResult r = runCrowdlab("claims --list");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  std::istringstream in(r.out);
+  std::set<std::string> ids;
+  for (std::string line; std::getline(in, line);) {
+    EXPECT_NE(line.find('.'), std::string::npos) << "scene.name: " << line;
+    EXPECT_TRUE(ids.insert(line).second) << "twice: " << line;
+  }
+  for (const char* id : {"murmuration.k1-chains", "orca-corridor.orca-lanes-w2", "gpu.gpu-sim"}) EXPECT_TRUE(ids.count(id)) << id;
 }
