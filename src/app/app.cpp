@@ -38,6 +38,7 @@
 #include "scenes/user_input.hpp"
 #include "render/renderer.hpp"
 #include "scenes/digest.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace app {
 namespace {
@@ -77,7 +78,7 @@ class App {
  public:
   App(const Options& o, SdlContext& sdl, Settings& settings, MetricsCsvStream& csv)
       : options_(o), sdl_(sdl), settings_(settings), csv_(csv),
-        stepper_([this](float dt) { scene_->step(dt); },
+        stepper_([](float) {},  // switchScene() gives it the scene to step
                  platform::canStepInBackground() ? Stepper::kAsyncAfterMs : std::numeric_limits<double>::infinity()) {
     stepper_.onStepped = [this] { afterStep(); };
   }
@@ -212,9 +213,9 @@ class App {
     panel_.tune->stop();
     renderer_.shutdown();
     const int code = screenshotFailed_ || recordFailed_ || csvFailed || stateFailed ? 1 : 0;
-    if (abandoned_) {
-      // The worker still runs the abandoned step on the scene and the thread pool: no destructor may
-      // run under it. Everything the run owes is written above.
+    if (abandoned_ || stepper_.abandonedRunning()) {
+      // The worker still runs an abandoned step (this scene's, or one left by a switch) on a scene and
+      // the thread pool: no destructor may run under it. Everything the run owes is written above.
       std::fflush(nullptr);
       std::_Exit(code);
     }
@@ -266,7 +267,11 @@ class App {
   // The one way to a new scene: the factory (preset and --set from the command line only for the
   // first), then the app's own state for it starts over.
   bool switchScene(const std::string& name, const Options* commandLine, std::string& error) {
-    stepper_.waitIdle();  // a switch replaces the scene: never under a step
+    // A step in flight on the scene left is abandoned below, as on quitting: the window never waits
+    // for it (a slow one takes a minute). Its thread pool stays with it, so that making the new scene
+    // and its steps never queue behind the old step's long chunks.
+    const bool stepInFlight = scene_ && !stepper_.idle();
+    if (stepInFlight) sim::leaveArenasToAbandonedWork();
     Options recipe;
     recipe.seed = options_.seed;
     if (commandLine) recipe = *commandLine;
@@ -284,7 +289,10 @@ class App {
         hud_.message = "kept parameters not restored: " + keptError;
       }
     }
+    // The scene left lives on until its step ends, unread; nothing is booked from that step.
+    if (stepInFlight) stepper_.abandon(std::shared_ptr<scenes::Scene>(std::move(scene_)));
     scene_ = std::move(scene);
+    stepper_.setStep([stepped = scene_.get()](float dt) { stepped->step(dt); });
     sceneName_ = name;
     following_ = false;  // the new scene has no selection yet
     const bool panelCollapsed = panel_.collapsed;
@@ -416,8 +424,7 @@ class App {
 
   // Commands that read or reset the simulation's state.
   static bool readsScene(Command::Kind k) {
-    return k == Command::Restart || k == Command::Home || k == Command::NextAgent || k == Command::ToggleFollow ||
-           k == Command::SwitchScene;
+    return k == Command::Restart || k == Command::Home || k == Command::NextAgent || k == Command::ToggleFollow;
   }
 
   // N: the scene's next agent (OpenSteerDemo's "select next vehicle"); false where a scene has none.
