@@ -203,6 +203,9 @@ class App {
     std::printf("panel_scroll=%.0f\npreset_name=%s\npanel_message=%s\npresets_header_at=%.0f,%.0f\npreset_name_at=%.0f,%.0f\n",
                 double(panel_.scrollY), panel_.saveName, panel_.message.c_str(), double(panel_.presetsHeaderAt[0]),
                 double(panel_.presetsHeaderAt[1]), double(panel_.presetNameAt[0]), double(panel_.presetNameAt[1]));
+    std::printf("save_preset_at=%.0f,%.0f\nreplace_preset_at=%.0f,%.0f\nreplace_pending=%d\n", double(panel_.savePresetAt[0]),
+                double(panel_.savePresetAt[1]), double(panel_.replacePresetAt[0]), double(panel_.replacePresetAt[1]),
+                int(!panel_.replacePending.empty()));
     // The frame time over the last 10 s: a running sweep must leave the live scene its pace.
     std::printf("frame_ms_median=%.2f\nsweep_header_at=%.0f,%.0f\n%s", median(frameMs_.last(kBenchmarkSeconds)),
                 double(panel_.sweepHeaderAt[0]), double(panel_.sweepHeaderAt[1]), sweepStateLines(panel_.sweep).c_str());
