@@ -27,6 +27,7 @@
 #include "app/metrics_log.hpp"
 #include "app/recording.hpp"
 #include "app/settings.hpp"
+#include "app/scene_keys.hpp"
 #include "app/setup.hpp"
 #include "app/stepper.hpp"
 #include "app/window.hpp"
@@ -414,10 +415,7 @@ class App {
       case Command::Screenshot: screenshotRequested_ = true; break;
       case Command::Home: fitView(); break;
       case Command::NextAgent: selectNextAgent(); break;
-      case Command::ToggleFollow:
-        following_ = !following_;
-        if (following_ && !scene().selectedAgent() && !selectNextAgent()) following_ = false;
-        break;
+      case Command::ToggleFollow: following_ = toggleFollow(guardedScene(), following_, [this] { noAgentToSelect(); }); break;
       case Command::LargerUi: pendingLook_.uiScale = std::min(3.0f, pendingLook_.uiScale + 0.25f); break;
       case Command::SmallerUi: pendingLook_.uiScale = std::max(1.0f, pendingLook_.uiScale - 0.25f); break;
       case Command::ToggleTheme: pendingLook_.darkTheme = !pendingLook_.darkTheme; break;
@@ -432,15 +430,18 @@ class App {
 
   // N: the scene's next agent (OpenSteerDemo's "select next vehicle"); false where a scene has none.
   bool selectNextAgent() {
-    if (scene().selectNextAgent()) return true;  // reads agents: through the guard
-    hud_.message = sceneTitle() + " has no agent to select (N and F work in the scenes you can click an agent in)";
+    if (app::selectNextAgent(guardedScene())) return true;  // reads agents: through the guard
+    noAgentToSelect();
     return false;
+  }
+  void noAgentToSelect() {
+    hud_.message = sceneTitle() + " has no agent to select (N and F work in the scenes you can click an agent in)";
   }
 
   // The follow camera: the selected agent at the centre of the world viewport, in 2D and 3D. Called
   // after the scene drew, from the same state, so the agent and the camera never disagree by a step.
   void followSelected() {
-    const std::optional<glm::vec3> at = scene().selectedAgent();
+    const std::optional<glm::vec3> at = followedPosition(guardedScene());
     if (!at) return;
     if (scene().view() == scenes::View::ThreeD) ctx_.camera3D.target = *at;
     else ctx_.camera2D.center = glm::vec2(*at);
@@ -897,6 +898,12 @@ class App {
   // For code that reads no simulation state, or checks stepper_.idle() itself: declarations (view,
   // keys, sizes), parameters (no step writes them), input and the panel (idle-aware).
   scenes::Scene& sceneUnguarded() { return *scene_; }
+  // scene() as a callable, for the handlers in scene_keys.hpp.
+  struct SceneThroughGuard {
+    App* app;
+    scenes::Scene& operator()() const { return app->scene(); }
+  };
+  SceneThroughGuard guardedScene() { return {this}; }
   std::vector<Command> deferred_;  // scene-reading commands pressed during a step
   bool abandoned_ = false;         // finish() left a step in flight: the scene is the worker's for good
   std::string sceneName_, glInfo_;

@@ -7,8 +7,10 @@
 #include <chrono>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
+#include "app/scene_keys.hpp"
 #include "app/stepper.hpp"
 
 namespace {
@@ -209,4 +211,49 @@ TEST(Stepper, ASwitchAbandonsTheStepInFlightAndFreesTheOldSimulationAfterIt) {
     stepper.waitIdle();
     EXPECT_EQ(uint64_t(third.steps), stepper.steps()) << "only the third simulation's steps are booked";
   }
+}
+
+// Issue 29, item 9: F read agent positions during a step (as Home once did). The app's keys that
+// read the scene (N, F, the follow camera) are the handlers in scene_keys.hpp, which reach the scene
+// only through the app's guard; here they run against steps on the worker with the same guard
+// (waitIdle, then the scene). Under ThreadSanitizer a handler that bypassed it is a reported race.
+TEST(Stepper, TheKeysThatReadTheSceneWaitForAStepInFlight) {
+  struct Agents : DoubleBufferedSim {
+    size_t selected = 0;
+    bool any = false;
+    bool selectNextAgent() {  // reads every agent, as a scene's search for the next one does
+      for (size_t k = 1; k <= current.size(); ++k)
+        if (current[(selected + k) % current.size()] >= 0) {
+          selected = (selected + k) % current.size();
+          any = true;
+          return true;
+        }
+      return false;
+    }
+    std::optional<int> selectedAgent() const { return any ? std::optional<int>(current[selected]) : std::nullopt; }
+  } agents;
+  agents.cost = std::chrono::milliseconds(4);
+  app::Stepper stepper([&](float) { agents.step(); }, /*asyncAfterMs=*/0.5);
+  auto guarded = [&]() -> Agents& {
+    stepper.waitIdle();  // App::scene()
+    return agents;
+  };
+  bool following = false;
+  int inFlight = 0, noAgent = 0;
+  for (int frame = 0; frame < 40; ++frame) {
+    stepper.advance(1.0 / 60.0, /*lockstep=*/false);
+    inFlight += stepper.busy();
+    switch (frame % 3) {
+      case 0: following = app::toggleFollow(guarded, following, [&] { ++noAgent; }); break;
+      case 1: EXPECT_TRUE(app::selectNextAgent(guarded)); break;
+      default: break;
+    }
+    if (const std::optional<int> at = app::followedPosition(guarded)) {
+      EXPECT_EQ(*at, agents.steps) << "a half-written state";
+    }
+    EXPECT_TRUE(agents.consistent());
+  }
+  EXPECT_GT(inFlight, 10) << "the keys ran while steps were on the worker";
+  EXPECT_EQ(noAgent, 0);
+  stepper.waitIdle();
 }
