@@ -311,6 +311,23 @@ TEST(HeadlessFlags, ClaimsAndBenchMistakesAreOneClearLine) {
   EXPECT_EQ(r.err.find("usage"), std::string::npos) << "the flag was right; the path was not";
 }
 
+// Item 13 (the lead's review): claims, sweep and tune read their flags with one reader: a flag given
+// twice (other than the repeatable --set / --vary ones), an empty value and a number out of range are
+// each the same one line in all three.
+TEST(HeadlessFlags, ClaimsSweepAndTuneReadFlagsOneWay) {
+  const std::string tune = "tune --scene steering --objective clean-arrival ";
+  const std::string sweep = "sweep --scene boids --vary wAli=0:1:0.5 --metric polarization ";
+  for (const std::string& cmd : {std::string("claims "), tune, sweep}) {
+    apptest::expectRefused(cmd + "--csv a.csv --csv b.csv", "--csv is given more than once");
+    apptest::expectRefused(cmd + "--csv ''", "--csv needs a value, got an empty one");
+    apptest::expectRefused(cmd + "--csv", "--csv needs a value");
+  }
+  apptest::expectRefused(tune + "--seeds 1001", "--seeds expects a whole number from 1 to 1000, got '1001'");
+  apptest::expectRefused(sweep + "--threads 99999999999999999999", "--threads expects a whole number from 1 to 256, got");
+  apptest::expectRefused("claims --seeds 12x", "--seeds expects a whole number from 1 to 1000, got '12x'");
+  apptest::expectRefused(sweep + "--set ''", "--set needs a value, got an empty one");
+}
+
 // Item 13: gpu-boids ran 5 steps for `--steps 1`.
 TEST(HeadlessFlags, GpuBoidsTakesAsFewStepsAsAsked) {
   apptest::RunResult r = runCrowdlab("bench --case gpu-boids --n 1000 --steps 1 --threads 1");
