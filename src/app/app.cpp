@@ -27,6 +27,7 @@
 #include "app/metrics_log.hpp"
 #include "app/recording.hpp"
 #include "app/settings.hpp"
+#include "app/scene_keys.hpp"
 #include "app/setup.hpp"
 #include "app/stepper.hpp"
 #include "app/window.hpp"
@@ -38,6 +39,7 @@
 #include "scenes/user_input.hpp"
 #include "render/renderer.hpp"
 #include "scenes/digest.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace app {
 namespace {
@@ -77,7 +79,7 @@ class App {
  public:
   App(const Options& o, SdlContext& sdl, Settings& settings, MetricsCsvStream& csv)
       : options_(o), sdl_(sdl), settings_(settings), csv_(csv),
-        stepper_([this](float dt) { scene_->step(dt); },
+        stepper_([](float) {},  // switchScene() gives it the scene to step
                  platform::canStepInBackground() ? Stepper::kAsyncAfterMs : std::numeric_limits<double>::infinity()) {
     stepper_.onStepped = [this] { afterStep(); };
   }
@@ -202,6 +204,9 @@ class App {
     std::printf("panel_scroll=%.0f\npreset_name=%s\npanel_message=%s\npresets_header_at=%.0f,%.0f\npreset_name_at=%.0f,%.0f\n",
                 double(panel_.scrollY), panel_.saveName, panel_.message.c_str(), double(panel_.presetsHeaderAt[0]),
                 double(panel_.presetsHeaderAt[1]), double(panel_.presetNameAt[0]), double(panel_.presetNameAt[1]));
+    std::printf("save_preset_at=%.0f,%.0f\nreplace_preset_at=%.0f,%.0f\nreplace_pending=%d\n", double(panel_.savePresetAt[0]),
+                double(panel_.savePresetAt[1]), double(panel_.replacePresetAt[0]), double(panel_.replacePresetAt[1]),
+                int(!panel_.replacePending.empty()));
     // The frame time over the last 10 s: a running sweep must leave the live scene its pace.
     std::printf("frame_ms_median=%.2f\nsweep_header_at=%.0f,%.0f\n%s", median(frameMs_.last(kBenchmarkSeconds)),
                 double(panel_.sweepHeaderAt[0]), double(panel_.sweepHeaderAt[1]), sweepStateLines(panel_.sweep).c_str());
@@ -212,9 +217,9 @@ class App {
     panel_.tune->stop();
     renderer_.shutdown();
     const int code = screenshotFailed_ || recordFailed_ || csvFailed || stateFailed ? 1 : 0;
-    if (abandoned_) {
-      // The worker still runs the abandoned step on the scene and the thread pool: no destructor may
-      // run under it. Everything the run owes is written above.
+    if (abandoned_ || stepper_.abandonedRunning()) {
+      // The worker still runs an abandoned step (this scene's, or one left by a switch) on a scene and
+      // the thread pool: no destructor may run under it. Everything the run owes is written above.
       std::fflush(nullptr);
       std::_Exit(code);
     }
@@ -275,7 +280,11 @@ class App {
   // The one way to a new scene: the factory (preset and --set from the command line only for the
   // first), then the app's own state for it starts over.
   bool switchScene(const std::string& name, const Options* commandLine, std::string& error) {
-    stepper_.waitIdle();  // a switch replaces the scene: never under a step
+    // A step in flight on the scene left is abandoned below, as on quitting: the window never waits
+    // for it (a slow one takes a minute). Its thread pool stays with it, so that making the new scene
+    // and its steps never queue behind the old step's long chunks.
+    const bool stepInFlight = scene_ && !stepper_.idle();
+    if (stepInFlight) sim::leaveArenasToAbandonedWork();
     Options recipe;
     recipe.seed = options_.seed;
     if (commandLine) recipe = *commandLine;
@@ -293,7 +302,10 @@ class App {
         hud_.message = "kept parameters not restored: " + keptError;
       }
     }
+    // The scene left lives on until its step ends, unread; nothing is booked from that step.
+    if (stepInFlight) stepper_.abandon(std::shared_ptr<scenes::Scene>(std::move(scene_)));
     scene_ = std::move(scene);
+    stepper_.setStep([stepped = scene_.get()](float dt) { stepped->step(dt); });
     sceneName_ = name;
     following_ = false;  // the new scene has no selection yet
     const bool panelCollapsed = panel_.collapsed;
@@ -412,10 +424,7 @@ class App {
       case Command::Screenshot: screenshotRequested_ = true; break;
       case Command::Home: fitView(); break;
       case Command::NextAgent: selectNextAgent(); break;
-      case Command::ToggleFollow:
-        following_ = !following_;
-        if (following_ && !scene().selectedAgent() && !selectNextAgent()) following_ = false;
-        break;
+      case Command::ToggleFollow: following_ = toggleFollow(guardedScene(), following_, [this] { noAgentToSelect(); }); break;
       case Command::LargerUi: pendingLook_.uiScale = std::min(3.0f, pendingLook_.uiScale + 0.25f); break;
       case Command::SmallerUi: pendingLook_.uiScale = std::max(1.0f, pendingLook_.uiScale - 0.25f); break;
       case Command::ToggleTheme: pendingLook_.darkTheme = !pendingLook_.darkTheme; break;
@@ -425,21 +434,23 @@ class App {
 
   // Commands that read or reset the simulation's state.
   static bool readsScene(Command::Kind k) {
-    return k == Command::Restart || k == Command::Home || k == Command::NextAgent || k == Command::ToggleFollow ||
-           k == Command::SwitchScene;
+    return k == Command::Restart || k == Command::Home || k == Command::NextAgent || k == Command::ToggleFollow;
   }
 
   // N: the scene's next agent (OpenSteerDemo's "select next vehicle"); false where a scene has none.
   bool selectNextAgent() {
-    if (scene().selectNextAgent()) return true;  // reads agents: through the guard
-    hud_.message = sceneTitle() + " has no agent to select (N and F work in the scenes you can click an agent in)";
+    if (app::selectNextAgent(guardedScene())) return true;  // reads agents: through the guard
+    noAgentToSelect();
     return false;
+  }
+  void noAgentToSelect() {
+    hud_.message = sceneTitle() + " has no agent to select (N and F work in the scenes you can click an agent in)";
   }
 
   // The follow camera: the selected agent at the centre of the world viewport, in 2D and 3D. Called
   // after the scene drew, from the same state, so the agent and the camera never disagree by a step.
   void followSelected() {
-    const std::optional<glm::vec3> at = scene().selectedAgent();
+    const std::optional<glm::vec3> at = followedPosition(guardedScene());
     if (!at) return;
     if (scene().view() == scenes::View::ThreeD) ctx_.camera3D.target = *at;
     else ctx_.camera2D.center = glm::vec2(*at);
@@ -908,6 +919,12 @@ class App {
   // For code that reads no simulation state, or checks stepper_.idle() itself: declarations (view,
   // keys, sizes), parameters (no step writes them), input and the panel (idle-aware).
   scenes::Scene& sceneUnguarded() { return *scene_; }
+  // scene() as a callable, for the handlers in scene_keys.hpp.
+  struct SceneThroughGuard {
+    App* app;
+    scenes::Scene& operator()() const { return app->scene(); }
+  };
+  SceneThroughGuard guardedScene() { return {this}; }
   std::vector<Command> deferred_;  // scene-reading commands pressed during a step
   bool abandoned_ = false;         // finish() left a step in flight: the scene is the worker's for good
   std::string sceneName_, glInfo_;

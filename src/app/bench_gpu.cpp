@@ -145,6 +145,6 @@ void runGpuBoids(const bench::Options& o, std::vector<bench::Row>& rows) {
 }
 
 const bool registered = bench::registerCase(
-    {"gpu-boids", "the gpu scene's flock on CPU threads vs OpenGL 4.3 compute shaders (needs a GL context)", &runGpuBoids});
+    {"gpu-boids", "the gpu scene's flock on CPU threads vs OpenGL 4.3 compute shaders (needs a GL context)", &runGpuBoids, 192});
 
 }  // namespace

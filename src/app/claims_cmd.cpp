@@ -1,4 +1,5 @@
 #include "app/claims_cmd.hpp"
+#include "app/flag_reader.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -102,26 +103,10 @@ struct ClaimsOptions {
 };
 
 bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& error) {
-  std::set<std::string> seen;  // each flag once: a second one is a mistake, not an override
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a != "--scene" && a != "--seeds" && a != "--first-seed" && a != "--csv") {
-      error = "unknown option " + scenes::quoteText(a);  // user text: quoted, cut, control bytes shown
-      return false;
-    }
-    if (!seen.insert(a).second) {
-      error = a + " is given more than once";
-      return false;
-    }
-    if (i + 1 >= args.size()) {
-      error = a + " needs a value";
-      return false;
-    }
-    const std::string& v = args[++i];
-    if (v.empty()) {
-      error = a + " needs a value, got an empty one";
-      return false;
-    }
+  FlagReader flags(args);
+  std::string a, v;
+  while (!flags.done()) {
+    if (!flags.take({"--scene", "--seeds", "--first-seed", "--csv"}, {}, a, v, error)) return false;
     if (a == "--scene") {
       if (!scenes::findScene(v)) {
         error = "unknown scene " + scenes::quoteText(v) + " (scenes: " + scenes::sceneNames() + ")";
@@ -136,16 +121,10 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
       o.csv = v;
     } else {
       const bool seeds = a == "--seeds";
-      const long long hi = seeds ? 1000 : 1000000000;
-      errno = 0;
-      char* end = nullptr;
-      const long long n = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || errno == ERANGE || n < 1 || n > hi) {
-        error = a + " expects a whole number from 1 to " + std::to_string(hi) + ", got " + scenes::quoteText(v);
-        return false;
-      }
+      uint64_t n = 0;
+      if (!FlagReader::wholeNumber(a, v, 1, seeds ? 1000 : 1000000000, n, error)) return false;
       if (seeds) o.seeds = int(n);
-      else o.firstSeed = uint64_t(n);
+      else o.firstSeed = n;
     }
   }
   return true;

@@ -101,6 +101,7 @@ struct PanelMemory {
   float scrollY = 0.0f;
   float contentHeight = 0.0f;  // the panel's content last frame (kept while a step runs on the worker)
   float presetsHeaderAt[2] = {-1.0f, -1.0f}, presetNameAt[2] = {-1.0f, -1.0f};
+  float savePresetAt[2] = {-1.0f, -1.0f}, replacePresetAt[2] = {-1.0f, -1.0f};  // the Replace? prompt's button
   // The Tune section (tune_panel.hpp); shared so that a panel reset for a new scene stops its search.
   std::shared_ptr<TunePanel> tune = std::make_shared<TunePanel>();
   float sweepHeaderAt[2] = {-1.0f, -1.0f};

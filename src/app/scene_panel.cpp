@@ -109,14 +109,18 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
     }
   };
   if (m.replacePending != path) m.replacePending.clear();  // the name changed: nothing to confirm
-  if (ImGui::Button("Save preset")) {
+  const bool saveClicked = ImGui::Button("Save preset");
+  itemCentre(m.savePresetAt);
+  if (saveClicked) {
     std::error_code ec;
     if (std::filesystem::exists(std::filesystem::symlink_status(path, ec))) m.replacePending = path;  // ask first
     else save();
   }
   if (!m.replacePending.empty()) {
     ImGui::TextWrapped("A preset named \"%s\" exists. Replace it?", m.saveName);
-    if (ImGui::Button("Replace")) save();
+    const bool replaceClicked = ImGui::Button("Replace");
+    itemCentre(m.replacePresetAt);
+    if (replaceClicked) save();
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) m.replacePending.clear();
   }

@@ -35,9 +35,9 @@ double Stepper::realTimeShare(double seconds) const {
   return simulated / (window * double(speed));
 }
 
-double Stepper::timedStep() {
+double Stepper::timedStep(const std::function<void(float)>& step) {
   const auto t0 = Clock::now();
-  step_(kStepSeconds);
+  step(kStepSeconds);
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
@@ -60,10 +60,17 @@ void Stepper::waitIdle() {
   if (pending_.valid()) book(pending_.get());
 }
 
-bool Stepper::abandon() {
-  if (idle()) return false;
-  abandoned_ = std::move(pending_);  // only the destructor waits for it (the app ends the process first)
+bool Stepper::abandon(std::shared_ptr<void> keepAlive) {
+  // Not booked even when it has just ended: the caller may have handed over what it runs on already.
+  if (!pending_.valid()) return false;
+  // Kept, not dropped: the last future of std::async waits for its step when destroyed.
+  abandoned_.push_back({std::move(pending_), std::move(keepAlive)});
   return true;
+}
+
+bool Stepper::abandonedRunning() {
+  std::erase_if(abandoned_, [](Abandoned& a) { return a.step.wait_for(std::chrono::seconds(0)) == std::future_status::ready; });
+  return !abandoned_.empty();
 }
 
 void Stepper::restart() {
@@ -84,6 +91,7 @@ double Stepper::inFlightSeconds() const {
 }
 
 void Stepper::advance(double frameSeconds, bool lockstep) {
+  if (!abandoned_.empty()) abandonedRunning();  // frees what finished abandoned steps ran on
   if (pending_.valid()) {
     // A slow step runs on the worker; the window keeps drawing the last frame meanwhile.
     if (!idle()) return;
@@ -109,11 +117,12 @@ void Stepper::advance(double frameSeconds, bool lockstep) {
     if (!lockstep && ((costUnknown_ && std::isfinite(asyncAfterMs_)) || lastStepMs_ > asyncAfterMs_)) {
       costUnknown_ = false;
       asyncStart_ = Clock::now();
-      pending_ = std::async(std::launch::async, [this] { return timedStep(); });
+      // The worker gets its own copy of the step: setStep() after an abandon never reaches it.
+      pending_ = std::async(std::launch::async, [step = step_] { return timedStep(step); });
       accumulator_ = 0;
       return;
     }
-    book(timedStep());
+    book(timedStep(step_));
     accumulator_ -= kStepSeconds;
     ++taken;
     if (std::chrono::duration<double>(Clock::now() - frameStart).count() > 0.030) break;  // keep the frame responsive

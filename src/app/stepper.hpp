@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <future>
+#include <memory>
 #include <vector>
 
 namespace app {
@@ -43,10 +44,14 @@ class Stepper {
       : step_(std::move(step)), asyncAfterMs_(asyncAfterMs) {}
   ~Stepper() {
     waitIdle();
-    if (abandoned_.valid()) abandoned_.wait();
+    for (Abandoned& a : abandoned_) a.step.wait();
   }
   Stepper(const Stepper&) = delete;
   Stepper& operator=(const Stepper&) = delete;
+
+  // What a step runs from now on (a new scene). Only while no step is in flight: a step on the worker
+  // runs the function it started with, never one swapped in under it.
+  void setStep(std::function<void(float)> step) { step_ = std::move(step); }
 
   // Called on the UI thread after each step is booked (metrics, logs).
   std::function<void()> onStepped;
@@ -69,9 +74,14 @@ class Stepper {
   // The next step may be slow (a new scene, a restart, changed parameters such as N): it starts on
   // the worker, so the window never freezes on it; once one is measured fast, steps run inline again.
   void expectSlowStep() { costUnknown_ = true; }
-  // Quitting: a step in flight is left to finish on its own, unbooked (nothing is kept from a half
-  // step). True when one was left: the caller must then never touch the simulation again, nor free it.
-  bool abandon();
+  // Quitting or a scene switch: a step in flight is left to finish on its own, unbooked (nothing is
+  // kept from a half step, nor from one that ended but is not booked yet), so the window never waits
+  // for it. True when one was left: the caller must
+  // then never touch that simulation again, and hands it over in `keepAlive`, which the stepper frees
+  // on the UI thread once the step has ended (or the caller ends the process first).
+  bool abandon(std::shared_ptr<void> keepAlive = {});
+  // A step abandoned earlier still runs on the worker (what it was handed is freed once one has not).
+  bool abandonedRunning();
 
   bool paused = false;
   float speed = 1.0f;
@@ -91,12 +101,18 @@ class Stepper {
 
  private:
   using Clock = std::chrono::steady_clock;
-  double timedStep();
+  static double timedStep(const std::function<void(float)>& step);
   void book(double ms);
+
+  struct Abandoned {
+    std::future<double> step;
+    std::shared_ptr<void> keepAlive;  // what the step runs on
+  };
 
   std::function<void(float)> step_;
   double asyncAfterMs_;
-  std::future<double> pending_, abandoned_;
+  std::future<double> pending_;
+  std::vector<Abandoned> abandoned_;
   Clock::time_point asyncStart_;
   double accumulator_ = 0, lastStepMs_ = 0, simTime_ = 0;
   uint64_t steps_ = 0;

@@ -1,4 +1,5 @@
 #include "app/sweep_cmd.hpp"
+#include "app/flag_reader.hpp"
 
 #include <unistd.h>
 
@@ -34,72 +35,48 @@ struct RunFlags {
   std::vector<std::string> sweepArgs;  // for experiments::parseSweepArgs
 };
 
-bool wholeNumber(const std::string& s, unsigned long long lo, unsigned long long hi, unsigned long long& out) {
-  if (s.empty() || s.size() > 9) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  out = std::stoull(s);
-  return out >= lo && out <= hi;
-}
-
 bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& error) {
-  std::set<std::string> once;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      f.help = true;
+  FlagReader flags(args);
+  std::string a, v;
+  while (!flags.done()) {
+    const std::string& next = flags.peek();
+    if (next == "--help" || next == "-h" || next == "--resume" || next == "--list-builtins") {
+      (next == "--resume" ? f.resume : next == "--list-builtins" ? f.listBuiltins : f.help) = true;
+      flags.skip();
       continue;
     }
-    if (a == "--resume" || a == "--list-builtins") {
-      (a == "--resume" ? f.resume : f.listBuiltins) = true;
-      continue;
-    }
-    if (a == "--merge") {
+    if (next == "--merge") {
       f.merge = true;
-      while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) f.mergeFiles.push_back(args[++i]);
+      flags.skip();
+      for (std::string file; flags.nextPlain(file);) f.mergeFiles.push_back(file);
       if (f.mergeFiles.empty()) {
         error = "--merge needs the shards' CSV files";
         return false;
       }
       continue;
     }
-    const bool ours = a == "--csv" || a == "--plot" || a == "--threads" || a == "--shard" || a == "--builtin";
-    if (!ours && !experiments::isSweepFlag(a)) {
-      error = "unknown option " + scenes::quoteText(a);
-      return false;
-    }
-    if (i + 1 >= args.size()) {
-      error = a + " needs a value";
-      return false;
-    }
-    const std::string& v = args[++i];
-    if (!ours) {
+    // The sweep's own flags (--vary, --set, --series, ...) may repeat; experiments::parseSweepArgs
+    // reads them. This command's flags are given once.
+    if (experiments::isSweepFlag(next)) {
+      const std::string name = next;
+      if (!flags.take({}, {name.c_str()}, a, v, error)) return false;
       f.sweepArgs.push_back(a);
       f.sweepArgs.push_back(v);
       continue;
     }
-    if (!once.insert(a).second) {
-      error = a + " is given more than once";
-      return false;
-    }
-    unsigned long long n = 0, m = 0;
-    if (v.empty()) {
-      error = a + " needs a value, got an empty one";
-      return false;
-    }
+    if (!flags.take({"--csv", "--plot", "--threads", "--shard", "--builtin"}, {}, a, v, error)) return false;
+    uint64_t n = 0, m = 0;
+    std::string unused;
     if (a == "--csv") f.csv = v;
     else if (a == "--plot") f.plot = v;
     else if (a == "--builtin") f.builtin = v;
     else if (a == "--threads") {
-      if (!wholeNumber(v, 1, 256, n)) {
-        error = "--threads expects a whole number from 1 to 256, got " + scenes::quoteText(v);
-        return false;
-      }
+      if (!FlagReader::wholeNumber(a, v, 1, 256, n, error)) return false;
       f.threads = int(n);
     } else if (a == "--shard") {
       const size_t slash = v.find('/');
-      if (slash == std::string::npos || !wholeNumber(v.substr(0, slash), 1, 100000, n) ||
-          !wholeNumber(v.substr(slash + 1), 1, 100000, m) || n > m) {
+      if (slash == std::string::npos || !FlagReader::wholeNumber(a, v.substr(0, slash), 1, 100000, n, unused) ||
+          !FlagReader::wholeNumber(a, v.substr(slash + 1), 1, 100000, m, unused) || n > m) {
         error = "--shard expects I/N with 1 <= I <= N (e.g. 2/4), got " + scenes::quoteText(v);
         return false;
       }

@@ -2,6 +2,7 @@
 // runner; one line per generation, a CSV of every evaluation, the best written as a preset and
 // scored again on held-out seeds. Ctrl+C stops the search and still writes what it found.
 #include "app/tune_cmd.hpp"
+#include "app/flag_reader.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -29,19 +30,6 @@ extern "C" void onInterrupt(int) {
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl+C ends the program at once
 }
 
-bool parseCount(const std::string& flag, const std::string& v, long long lo, long long hi, long long& out,
-                std::string& error) {
-  bool digits = !v.empty() && v.size() <= 12;
-  for (char c : v) digits = digits && c >= '0' && c <= '9';
-  if (!digits || std::stoll(v) < lo || std::stoll(v) > hi) {
-    error = flag + " expects a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
-            scenes::quoteText(v);
-    return false;
-  }
-  out = std::stoll(v);
-  return true;
-}
-
 struct TuneOptions {
   experiments::TuneSettings settings;
   std::string csv, presetOut;
@@ -50,26 +38,19 @@ struct TuneOptions {
 
 bool parse(const std::vector<std::string>& args, TuneOptions& o, std::string& error) {
   o.settings.params.clear();
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--list" || a == "--help" || a == "-h") {
-      (a == "--list" ? o.list : o.help) = true;
+  FlagReader flags(args);
+  std::string a, v;
+  while (!flags.done()) {
+    if (const std::string& next = flags.peek(); next == "--list" || next == "--help" || next == "-h") {
+      (next == "--list" ? o.list : o.help) = true;
+      flags.skip();
       continue;
     }
-    static const char* const kFlags[] = {"--scene", "--objective", "--params", "--budget", "--seeds", "--test-seeds",
-                                         "--threads", "--seed", "--set", "--csv", "--preset-out"};
-    bool known = false;
-    for (const char* f : kFlags) known = known || a == f;
-    if (!known) {
-      error = "unknown option " + scenes::quoteText(a);
+    if (!flags.take({"--scene", "--objective", "--params", "--budget", "--seeds", "--test-seeds", "--threads", "--seed",
+                     "--csv", "--preset-out"},
+                    {"--set"}, a, v, error))
       return false;
-    }
-    if (i + 1 >= args.size() || args[i + 1].empty()) {
-      error = a + " needs a value";
-      return false;
-    }
-    const std::string& v = args[++i];
-    long long n = 0;
+    uint64_t n = 0;
     if (a == "--scene") o.settings.scene = v;
     else if (a == "--objective") o.settings.objective = v;
     else if (a == "--params") {
@@ -81,20 +62,20 @@ bool parse(const std::vector<std::string>& args, TuneOptions& o, std::string& er
         return false;
       }
     } else if (a == "--budget") {
-      if (!parseCount(a, v, 0, 1000000, n, error)) return false;
+      if (!FlagReader::wholeNumber(a, v, 0, 1000000, n, error)) return false;
       o.settings.budget = long(n);
     } else if (a == "--seeds") {
-      if (!parseCount(a, v, 1, 1000, n, error)) return false;
+      if (!FlagReader::wholeNumber(a, v, 1, 1000, n, error)) return false;
       o.settings.seeds = int(n);
     } else if (a == "--test-seeds") {
-      if (!parseCount(a, v, 0, 1000, n, error)) return false;
+      if (!FlagReader::wholeNumber(a, v, 0, 1000, n, error)) return false;
       o.settings.testSeeds = int(n);
     } else if (a == "--threads") {
-      if (!parseCount(a, v, 1, 1024, n, error)) return false;
+      if (!FlagReader::wholeNumber(a, v, 1, 1024, n, error)) return false;
       o.settings.threads = int(n);
     } else if (a == "--seed") {
-      if (!parseCount(a, v, 0, 1LL << 40, n, error)) return false;
-      o.settings.seed = uint64_t(n);
+      if (!FlagReader::wholeNumber(a, v, 0, uint64_t(1) << 40, n, error)) return false;
+      o.settings.seed = n;
     } else if (a == "--set") {
       if (v.find('=') == std::string::npos || v.front() == '=') {
         error = "--set expects name=value, got " + scenes::quoteText(v);

@@ -5,10 +5,13 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <new>
 #include <string_view>
+#include <unistd.h>
 #include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
 
@@ -22,8 +25,8 @@ std::vector<Case>& registry() {
 
 const char* kUsage =
     "usage: crowdlab bench [--case NAME] [--n N[,N...]] [--threads T[,T...]] [--steps S] [--warmup W]\n"
-    "                      [--mode grid|brute|all] [--lanes auto|baseline] [--csv FILE] [--report] [--list]\n"
-    "                      [--help]\n"
+    "                      [--mode grid|brute|all] [--lanes auto|baseline] [--max-memory GB] [--csv FILE]\n"
+    "                      [--report] [--list] [--help]\n"
     "  --case NAME    run one case (default: every case; --list names them)\n"
     "  --n N          agent counts, repeatable or comma-separated (default: the case's own list)\n"
     "  --threads T    thread counts, repeatable or comma-separated; 0 = all cores (default: 1 and all cores)\n"
@@ -33,6 +36,8 @@ const char* kUsage =
     "                 above 20,000 agents is timed on a sample and reported as brute-est\n"
     "  --lanes L      auto (default: AVX2 where the CPU has it) or baseline (the x86-64 baseline's\n"
     "                 kernels, as on a CPU without AVX2); each row's lanes= says which ran\n"
+    "  --max-memory GB  refuse, before it starts, a row estimated to need more memory than this\n"
+    "                 (default: the memory available now); rows over 1 GB say what they will use\n"
     "  --csv FILE     also write the rows as CSV\n"
     "  --report       a block to share: GL renderer, CPU model, cores, threads used, then the table\n";
 
@@ -80,6 +85,26 @@ std::string cpuModel() {
     }
   }
   return "unknown";
+}
+
+// Bytes the system can give this run now without swapping (MemAvailable), else its physical
+// memory; 0 when unknown.
+double availableMemoryBytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("MemAvailable:", 0) == 0) return std::strtod(line.c_str() + 13, nullptr) * 1024.0;
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && size > 0) return double(pages) * double(size);
+#endif
+  return 0;
+}
+
+std::string gigabytes(double bytes) {
+  char s[32];
+  std::snprintf(s, sizeof s, bytes < 0.95e9 ? "%.2f GB" : "%.1f GB", bytes / 1e9);
+  return s;
 }
 
 void printTableHeader() {
@@ -160,26 +185,37 @@ double medianMs(std::vector<double>& samples) {
   return 0.5 * (lower + upper);
 }
 
+namespace {
+double nowSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+Progress::Progress(std::string label, int total)
+    : label_(std::move(label)), total_(total), start_(nowSeconds()), lastShown_(start_) {}
+
+void Progress::tick(int done) {
+  const double now = nowSeconds(), elapsed = now - start_;
+  if (elapsed < 3.0 || now - lastShown_ < 2.0 || done <= 0) return;
+  lastShown_ = now;
+  shown_ = true;
+  const double left = elapsed / done * (total_ - done);
+  std::fprintf(stderr, "crowdlab bench: %s%sstep %d of %d, %.0f s so far, about %.0f s left\n", label_.c_str(),
+               label_.empty() ? "" : ": ", done, total_, elapsed, left);
+}
+
+void Progress::finish() {
+  if (shown_)
+    std::fprintf(stderr, "crowdlab bench: %s%sdone in %.0f s\n", label_.c_str(), label_.empty() ? "" : ": ",
+                 nowSeconds() - start_);
+}
+
 double timeSteps(const Options& options, const std::function<void(bool measured)>& step, const std::string& label) {
   using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  auto lastShown = start;
-  bool shown = false;
-  const int total = options.warmup + options.steps;
-  // After a few quiet seconds, one line every two: which row, how far, about how long is left.
-  auto progress = [&](int done) {
-    const auto now = Clock::now();
-    const double elapsed = std::chrono::duration<double>(now - start).count();
-    if (elapsed < 3.0 || std::chrono::duration<double>(now - lastShown).count() < 2.0) return;
-    lastShown = now;
-    shown = true;
-    const double left = elapsed / done * (total - done);
-    std::fprintf(stderr, "crowdlab bench: %s%sstep %d of %d, %.0f s so far, about %.0f s left\n", label.c_str(),
-                 label.empty() ? "" : ": ", done, total, elapsed, left);
-  };
+  Progress progress(label, options.warmup + options.steps);
   for (int s = 0; s < options.warmup; ++s) {
     step(false);
-    progress(s + 1);
+    progress.tick(s + 1);
   }
   std::vector<double> ms;
   ms.reserve(size_t(std::max(options.steps, 0)));
@@ -188,11 +224,9 @@ double timeSteps(const Options& options, const std::function<void(bool measured)
     step(true);
     auto t1 = Clock::now();
     ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    progress(options.warmup + s + 1);
+    progress.tick(options.warmup + s + 1);
   }
-  if (shown)
-    std::fprintf(stderr, "crowdlab bench: %s%sdone in %.0f s\n", label.c_str(), label.empty() ? "" : ": ",
-                 std::chrono::duration<double>(Clock::now() - start).count());
+  progress.finish();
   return medianMs(ms);
 }
 
@@ -270,6 +304,13 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
       if (!needValue()) return fail("--lanes needs auto or baseline");
       if (value != "auto" && value != "baseline") return fail("--lanes: '" + value + "' is not auto or baseline");
       o.baselineLanes = value == "baseline";
+    } else if (flag == "--max-memory") {
+      if (!needValue()) return fail("--max-memory needs a size in GB");
+      char* end = nullptr;
+      const double gb = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(gb > 0.0 && gb <= 1e6))
+        return fail("--max-memory: '" + value + "' is not a size in GB above 0 (e.g. 8 or 0.5)");
+      o.maxMemoryBytes = gb * 1e9;
     } else if (flag == "--csv") {
       if (!needValue() || value.empty()) return fail("--csv needs a file name");
       o.csvPath = value;
@@ -294,6 +335,26 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
     return fail(o.caseName.empty() ? "no benchmark cases in this build"
                                    : "unknown case '" + o.caseName + "' (cases: " + names + ")");
   }
+  // What the rows will cost, before any allocates: refused above the limit (the user asked for this N
+  // and gets it or a reason, never a smaller run that looks like it), said when over a gigabyte.
+  const double available = availableMemoryBytes();
+  const double limit = o.maxMemoryBytes > 0 ? o.maxMemoryBytes : available;
+  for (const Case* c : selected)
+    for (size_t n : o.n)
+      if (const double need = c->bytesPerAgent * double(n); limit > 0 && need > limit) {
+        std::fprintf(stderr,
+                     "crowdlab bench: %s at n=%zu would need about %s of memory, more than the %s %s; nothing was "
+                     "run (a smaller --n, or --max-memory GB to allow more)\n",
+                     c->name, n, gigabytes(need).c_str(), gigabytes(limit).c_str(),
+                     o.maxMemoryBytes > 0 ? "--max-memory allows" : "available now");
+        return 2;
+      }
+  for (const Case* c : selected)
+    for (size_t n : o.n)
+      if (const double need = c->bytesPerAgent * double(n); need >= 1e9)
+        std::fprintf(stderr, "crowdlab bench: %s at n=%zu will use about %s of memory%s%s%s\n", c->name, n,
+                     gigabytes(need).c_str(), available > 0 ? " (" : "", available > 0 ? gigabytes(available).c_str() : "",
+                     available > 0 ? " available)" : "");
   std::FILE* csv = nullptr;
   if (!o.csvPath.empty()) {
     csv = std::fopen(o.csvPath.c_str(), "w");
@@ -319,7 +380,13 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
   std::vector<Row> rows;
   for (const Case* c : selected) {
     rows.clear();
-    c->run(o, rows);
+    try {
+      c->run(o, rows);
+    } catch (const std::bad_alloc&) {  // the estimate is an estimate; a limit (ulimit -v) may be lower
+      std::fprintf(stderr, "crowdlab bench: %s ran out of memory; the rows above are complete\n", c->name);
+      if (csv) std::fclose(csv);
+      return 1;
+    }
     for (const Row& r : rows) {
       printRow(r);
       errno = 0;

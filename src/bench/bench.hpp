@@ -1,6 +1,6 @@
 // `crowdlab bench`: named benchmark cases over the simulation core, no window.
 // A case registers itself with one line:
-//   static bool registered = bench::registerCase({"boids2d", "boids step, brute vs grid", &runBoids2d});
+//   static bool registered = bench::registerCase({"boids2d", "boids step, brute vs grid", &runBoids2d, 96});
 // Rows print as a table and, with --csv FILE, as CSV with the header in ../shared/DESIGN.md.
 #pragma once
 #include <cstdint>
@@ -20,6 +20,7 @@ struct Options {
   std::string mode = "all";    // --mode grid|brute|all: which neighbour searches boids2d runs
   bool report = false;         // --report: a shareable block (machine, GL, table)
   bool baselineLanes = false;  // --lanes baseline: the kernels a CPU without AVX2 runs
+  double maxMemoryBytes = 0;   // --max-memory GB; 0: the memory the system has available now
 };
 
 struct Row {
@@ -41,6 +42,10 @@ struct Case {
   const char* name;
   const char* description;
   CaseFn run;
+  // Peak memory per agent of one row, measured (peak RSS at a million agents, less the program's
+  // own, plus a tenth): what `--n` will cost is said, and refused above --max-memory, before any
+  // row allocates (a run at 50 million agents grew to 5-10 GB in silence).
+  double bytesPerAgent;
 };
 
 bool registerCase(const Case& c);
@@ -54,6 +59,21 @@ double medianMs(std::vector<double>& samples);
 // a few seconds shows a progress line on stderr, named by `label`.
 double timeSteps(const Options& options, const std::function<void(bool measured)>& step,
                  const std::string& label = "");
+
+// Prints "LABEL: step i of n, ..." on stderr every two seconds once a row has run for three: a long
+// row is never silent.
+class Progress {
+ public:
+  Progress(std::string label, int total);
+  void tick(int done);  // `done` of `total` steps taken
+  void finish();        // "done in N s", when progress was shown
+
+ private:
+  std::string label_;
+  int total_;
+  double start_, lastShown_;
+  bool shown_ = false;
+};
 
 // The thread counts a case runs: --threads (0 = all cores), or 1 and all cores; no repeats.
 std::vector<int> threadCounts(const Options& options);

@@ -118,6 +118,6 @@ void runBoids2d(const bench::Options& o, std::vector<bench::Row>& rows) {
 }
 
 const bool registered = bench::registerCase(
-    {"boids2d", "boids step on a torus (10 neighbours each on average): brute force vs uniform grid", &runBoids2d});
+    {"boids2d", "boids step on a torus (10 neighbours each on average): brute force vs uniform grid", &runBoids2d, 96});
 
 }  // namespace

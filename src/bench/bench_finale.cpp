@@ -102,6 +102,6 @@ void runFinale(const bench::Options& o, std::vector<bench::Row>& rows) {
 }
 
 const bool registered = bench::registerCase(
-    {"finale", "big finale step (arrive, boids, ORCA, 30 obstacles): ORCA off and on, chasing the centre", &runFinale});
+    {"finale", "big finale step (arrive, boids, ORCA, 30 obstacles): ORCA off and on, chasing the centre", &runFinale, 224});
 
 }  // namespace

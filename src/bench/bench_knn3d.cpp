@@ -87,12 +87,14 @@ void runKnn3d(const bench::Options& o, std::vector<bench::Row>& rows) {
         f();
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       };
-      for (int s = 0; s < o.warmup + o.steps; ++s) {
+      char label[64];
+      std::snprintf(label, sizeof label, "knn3d n=%zu threads=%d", n, threads);
+      bench::timeSteps(o, [&](bool measured) {
         const double g = timed(gridStep), t = timed(treeStep);
-        if (s < o.warmup) continue;
+        if (!measured) return;
         gridTimes.push_back(g);
         treeTimes.push_back(t);
-      }
+      }, label);
       const double gridMs = bench::medianMs(gridTimes);
       bench::Row r;
       r.caseName = "knn3d";
@@ -140,6 +142,6 @@ void runKnn3d(const bench::Options& o, std::vector<bench::Row>& rows) {
 }
 
 const bool registered = bench::registerCase(
-    {"knn3d", "7 nearest neighbours of every point in a 3D box: grid vs nanoflann k-d tree", &runKnn3d});
+    {"knn3d", "7 nearest neighbours of every point in a 3D box: grid vs nanoflann k-d tree", &runKnn3d, 128});
 
 }  // namespace

@@ -53,7 +53,10 @@ Episode runCircle(size_t n, int warmup, int maxSteps, bool classic) {
   Episode e;
   e.ms.reserve(size_t(maxSteps));
   const float r2 = c.params.radius * c.params.radius;
-  for (; e.steps < warmup + maxSteps; ++e.steps) {
+  char label[64];
+  std::snprintf(label, sizeof label, "orca-circle n=%zu%s", n, classic ? " classic" : "");
+  bench::Progress progress(label, warmup + maxSteps);
+  for (; e.steps < warmup + maxSteps; ++e.steps, progress.tick(e.steps)) {
     bool all = true;
     for (size_t i = 0; i < n; ++i) {
       const sim::Vec2 g = goal[i] - c.position[i];
@@ -77,6 +80,7 @@ Episode runCircle(size_t n, int warmup, int maxSteps, bool classic) {
     e.overlaps += c.lastStats().overlaps;  // of the state this step started from
     e.minDistance = std::min(e.minDistance, c.lastStats().minDistance);
   }
+  progress.finish();
   const sim::orca::Crowd::Stats last = c.measure();  // the final state
   e.overlaps += last.overlaps;
   e.minDistance = std::min(e.minDistance, last.minDistance);
@@ -125,6 +129,6 @@ void runOrcaCircle(const bench::Options& o, std::vector<bench::Row>& rows) {
 
 const bool registered = bench::registerCase(
     {"orca-circle", "ORCA agents on a circle swap to the antipodes (the classic example, density kept for any N)",
-     &runOrcaCircle});
+     &runOrcaCircle, 144});
 
 }  // namespace

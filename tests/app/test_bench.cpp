@@ -2,6 +2,7 @@
 // searches, and a long row shows progress.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include "app_util.hpp"
 
@@ -58,4 +59,27 @@ TEST(Bench, LanesBaselineRunsTheBaselineKernelsAndSaysSo) {
   apptest::RunResult bad = apptest::runCrowdlab("bench --lanes sse9");
   EXPECT_EQ(bad.exitCode, 2);
   EXPECT_NE(bad.err.find("--lanes: 'sse9' is not auto or baseline"), std::string::npos) << bad.err;
+}
+
+// Issue 29, item 13: at --n 50000000 knn3d, orca-circle and finale printed nothing for minutes while
+// growing to 5-10 GB. What a row will cost is known before it starts: above the limit (the memory
+// available, or --max-memory) the run is refused with one line before anything is allocated. The run
+// gets 1 GB of address space: a case that allocated its agents first would die of it, not refuse.
+TEST(Bench, ARunThatWouldNotFitInMemoryIsRefusedBeforeItAllocates) {
+  for (const char* name : {"knn3d", "orca-circle", "finale", "boids2d"}) {
+    const std::string base = apptest::outDir() + "/bench-memory-" + name;
+    const std::string cmd = std::string("ulimit -v 1000000; '" CROWDLAB_EXE "' bench --case ") + name +
+                            " --n 50000000 --threads 1 --max-memory 1 >'" + base + ".out' 2>'" + base + ".err' </dev/null";
+    const int status = std::system(cmd.c_str());
+    const std::string err = apptest::slurp(base + ".err");
+    ASSERT_TRUE(WIFEXITED(status)) << name << ": " << err;
+    EXPECT_EQ(WEXITSTATUS(status), 2) << name << ": " << err;
+    EXPECT_NE(err.find(std::string("crowdlab bench: ") + name + " at n=50000000 would need about "), std::string::npos) << err;
+    EXPECT_NE(err.find("more than the 1.0 GB --max-memory allows; nothing was run"), std::string::npos) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << "one line, no usage: the flags were right\n" << err;
+    EXPECT_EQ(apptest::slurp(base + ".out"), "") << "no table header for a run that never starts";
+  }
+  apptest::RunResult bad = apptest::runCrowdlab("bench --max-memory -3");
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("--max-memory: '-3' is not a size in GB above 0"), std::string::npos) << bad.err;
 }

@@ -250,6 +250,31 @@ TEST(SlowSteps, TheWindowAnswersAndQuitsDuringAHalfMinuteStep) {
   EXPECT_EQ(r.value("help_open"), "1") << "F1 during the step: the window answered";
 }
 
+// Item 8: choosing another scene during such a step waited for it (the number key was held back until
+// the step ended; the menu blocked the window). The switch abandons the step, as quitting does: the
+// new scene runs within a second, and quitting then does not wait for the old scene's step either.
+TEST(SlowSteps, ASceneSwitchDuringAHalfMinuteStepHappensAtOnce) {
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
+  const std::string dir = apptest::freshDir("slow-step-switch");
+  std::ofstream(dir + "/drive.sh")
+      << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' --scene finale --set hash=false --set N=100000"
+      << " --width 640 --height 360 >'" << dir << "/run.out' 2>&1 &\n"
+      << "pid=$!\n"
+      << "id=$(timeout 30 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+      << "sleep 2; xdotool key --window $id 2; sleep 2\n"
+      << "t0=$(date +%s%N); kill -TERM $pid; wait $pid; rc=$?; t1=$(date +%s%N)\n"
+      << "echo \"rc=$rc\" >'" << dir << "/quit.txt'; echo \"quit_ms=$(( (t1 - t0) / 1000000 ))\" >>'" << dir << "/quit.txt'\n";
+  const int status = std::system(("xvfb-run -a -s '-screen 0 1280x720x24' bash '" + dir + "/drive.sh'").c_str());
+  ASSERT_EQ(status, 0) << apptest::slurp(dir + "/run.out");
+  apptest::RunResult r;
+  r.out = apptest::slurp(dir + "/quit.txt") + apptest::slurp(dir + "/run.out");
+  EXPECT_EQ(r.value("rc"), "0") << r.out;
+  EXPECT_EQ(r.value("scene"), "boids") << "key 2 during the finale's step switched at once\n" << r.out;
+  EXPECT_NE(r.value("steps"), "0") << "the new scene ran meanwhile\n" << r.out;
+  EXPECT_LT(std::atof(r.value("frame_ms_median").c_str()), 1000.0) << "the window waited (the old step's threads?)\n" << r.out;
+  EXPECT_LT(std::atoi(r.value("quit_ms").c_str()), 10000) << "quitting waited for the abandoned step";
+}
+
 // Item 10: `windowX: 5000, windowY: 4000` on a smaller display opened the window invisible and saved
 // that again. A position off every display is dropped: the window opens centred and saves where it is.
 TEST(Files, AWindowPositionOffEveryDisplayIsDropped) {
@@ -283,6 +308,23 @@ TEST(HeadlessFlags, ClaimsAndBenchMistakesAreOneClearLine) {
   EXPECT_EQ(r.exitCode, 1) << r.err;
   EXPECT_NE(r.err.find(": cannot write (Is a directory)"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("usage"), std::string::npos) << "the flag was right; the path was not";
+}
+
+// Item 13 (the lead's review): claims, sweep and tune read their flags with one reader: a flag given
+// twice (other than the repeatable --set / --vary ones), an empty value and a number out of range are
+// each the same one line in all three.
+TEST(HeadlessFlags, ClaimsSweepAndTuneReadFlagsOneWay) {
+  const std::string tune = "tune --scene steering --objective clean-arrival ";
+  const std::string sweep = "sweep --scene boids --vary wAli=0:1:0.5 --metric polarization ";
+  for (const std::string& cmd : {std::string("claims "), tune, sweep}) {
+    apptest::expectRefused(cmd + "--csv a.csv --csv b.csv", "--csv is given more than once");
+    apptest::expectRefused(cmd + "--csv ''", "--csv needs a value, got an empty one");
+    apptest::expectRefused(cmd + "--csv", "--csv needs a value");
+  }
+  apptest::expectRefused(tune + "--seeds 1001", "--seeds expects a whole number from 1 to 1000, got '1001'");
+  apptest::expectRefused(sweep + "--threads 99999999999999999999", "--threads expects a whole number from 1 to 256, got");
+  apptest::expectRefused("claims --seeds 12x", "--seeds expects a whole number from 1 to 1000, got '12x'");
+  apptest::expectRefused(sweep + "--set ''", "--set needs a value, got an empty one");
 }
 
 // Item 13: gpu-boids ran 5 steps for `--steps 1`.

@@ -6,8 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
+#include "app/scene_keys.hpp"
 #include "app/stepper.hpp"
 
 namespace {
@@ -167,4 +170,90 @@ TEST(Stepper, WithoutBackgroundStepsAStepOfUnknownCostRunsInline) {
   EXPECT_FALSE(stepper.busy()) << "a worker was started";
   EXPECT_EQ(stepper.steps(), 1u);
   EXPECT_TRUE(sim.consistent());
+}
+
+// Issue 29, item 8: choosing another scene waited for the step in flight (half a minute at
+// `--scene finale --set hash=false --set N=100000`). A switch abandons it as quitting does: the old
+// simulation is handed over and freed once its step ends, a second switch during the first step
+// never waits either, and the new step function never reaches the step already running.
+TEST(Stepper, ASwitchAbandonsTheStepInFlightAndFreesTheOldSimulationAfterIt) {
+  auto first = std::make_shared<DoubleBufferedSim>(), second = std::make_shared<DoubleBufferedSim>();
+  first->cost = second->cost = std::chrono::milliseconds(300);
+  DoubleBufferedSim third;
+  std::weak_ptr<DoubleBufferedSim> firstAlive = first, secondAlive = second;
+  {
+    app::Stepper stepper([s = first.get()](float) { s->step(); });
+    stepper.restart();
+    stepper.advance(1.0 / 60.0, false);
+    ASSERT_TRUE(stepper.busy());
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_TRUE(stepper.abandon(std::move(first)));
+    stepper.setStep([s = second.get()](float) { s->step(); });
+    stepper.restart();
+    stepper.advance(1.0 / 60.0, false);  // the second simulation's first step, on the worker
+    ASSERT_TRUE(stepper.busy());
+    EXPECT_TRUE(stepper.abandon(std::move(second)));
+    stepper.setStep([&](float) { third.step(); });
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(150)) << "a switch waited for a step";
+    EXPECT_TRUE(stepper.abandonedRunning());
+    EXPECT_FALSE(firstAlive.expired()) << "freed under its own step";
+    EXPECT_EQ(stepper.steps(), 0u) << "nothing is booked from an abandoned step";
+    // The third simulation steps meanwhile; the abandoned ones end on their own and are freed.
+    for (int frame = 0; frame < 400 && stepper.abandonedRunning(); ++frame) {
+      stepper.advance(1.0 / 60.0, false);
+      if (stepper.idle()) {
+        EXPECT_TRUE(third.consistent());
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    EXPECT_FALSE(stepper.abandonedRunning());
+    EXPECT_TRUE(firstAlive.expired() && secondAlive.expired()) << "kept after their steps ended";
+    stepper.waitIdle();
+    EXPECT_EQ(uint64_t(third.steps), stepper.steps()) << "only the third simulation's steps are booked";
+  }
+}
+
+// Issue 29, item 9: F read agent positions during a step (as Home once did). The app's keys that
+// read the scene (N, F, the follow camera) are the handlers in scene_keys.hpp, which reach the scene
+// only through the app's guard; here they run against steps on the worker with the same guard
+// (waitIdle, then the scene). Under ThreadSanitizer a handler that bypassed it is a reported race.
+TEST(Stepper, TheKeysThatReadTheSceneWaitForAStepInFlight) {
+  struct Agents : DoubleBufferedSim {
+    size_t selected = 0;
+    bool any = false;
+    bool selectNextAgent() {  // reads every agent, as a scene's search for the next one does
+      for (size_t k = 1; k <= current.size(); ++k)
+        if (current[(selected + k) % current.size()] >= 0) {
+          selected = (selected + k) % current.size();
+          any = true;
+          return true;
+        }
+      return false;
+    }
+    std::optional<int> selectedAgent() const { return any ? std::optional<int>(current[selected]) : std::nullopt; }
+  } agents;
+  agents.cost = std::chrono::milliseconds(4);
+  app::Stepper stepper([&](float) { agents.step(); }, /*asyncAfterMs=*/0.5);
+  auto guarded = [&]() -> Agents& {
+    stepper.waitIdle();  // App::scene()
+    return agents;
+  };
+  bool following = false;
+  int inFlight = 0, noAgent = 0;
+  for (int frame = 0; frame < 40; ++frame) {
+    stepper.advance(1.0 / 60.0, /*lockstep=*/false);
+    inFlight += stepper.busy();
+    switch (frame % 3) {
+      case 0: following = app::toggleFollow(guarded, following, [&] { ++noAgent; }); break;
+      case 1: EXPECT_TRUE(app::selectNextAgent(guarded)); break;
+      default: break;
+    }
+    if (const std::optional<int> at = app::followedPosition(guarded)) {
+      EXPECT_EQ(*at, agents.steps) << "a half-written state";
+    }
+    EXPECT_TRUE(agents.consistent());
+  }
+  EXPECT_GT(inFlight, 10) << "the keys ran while steps were on the worker";
+  EXPECT_EQ(noAgent, 0);
+  stepper.waitIdle();
 }

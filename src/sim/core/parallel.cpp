@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace sim {
 
@@ -12,6 +13,7 @@ namespace sim {
 // One thread, always: threadCount() == 1 sends every loop down its serial branch.
 int hardwareThreads() { return 1; }
 void setThreadCount(int) {}
+void leaveArenasToAbandonedWork() {}
 int threadCount() { return 1; }
 #else
 namespace {
@@ -30,6 +32,18 @@ std::map<int, std::unique_ptr<tbb::task_arena>>& arenas() {
 }  // namespace
 
 int hardwareThreads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+void leaveArenasToAbandonedWork() {
+  static std::vector<std::unique_ptr<tbb::task_arena>> left;  // still in use: never destroyed
+  {
+    const std::lock_guard<std::mutex> lock(gArenasMutex);
+    for (auto& [count, arena] : arenas()) left.push_back(std::move(arena));
+    arenas().clear();
+  }
+  const int count = gThreads;
+  gArena = nullptr;
+  if (count > 0) setThreadCount(count);
+}
 
 void setThreadCount(int threads) {
   int t = threads <= 0 ? hardwareThreads() : threads;

@@ -16,6 +16,11 @@ namespace sim {
 void setThreadCount(int threads);
 int threadCount();        // threads parallelFor uses now
 int hardwareThreads();    // cores the machine offers (1 in a serial build)
+// Work started from now on gets new arenas (on the calling thread at once, on a new thread at its
+// first loop); the old ones stay, never freed, with whatever still runs in them: a step the app
+// abandoned (a scene switch during a slow step). Otherwise a new scene's loops would share the old
+// step's arena and wait behind its long chunks.
+void leaveArenasToAbandonedWork();
 #if !CROWDLAB_SERIAL
 tbb::task_arena& arena();
 #endif
