@@ -9,6 +9,13 @@
 
 namespace sim {
 
+// Two agents of radius r overlap when their centres are closer than 0.99 * 2r, and an agent is inside
+// a wall or an obstacle when its centre is closer than 0.99 * r: the 1 % keeps agents that merely
+// touch (ORCA's contact distance, float rounding) from counting. The overlap claims rest on it.
+constexpr float kOverlapShare = 0.99f;
+constexpr float overlapDistance(float radius) { return kOverlapShare * 2.0f * radius; }
+constexpr float penetrationDistance(float radius) { return kOverlapShare * radius; }
+
 // |mean unit heading|: 0 for disorder, 1 when every agent moves the same way. Agents at rest are skipped.
 template <int D>
 double polarization(std::span<const Vec<D>> velocities);

@@ -1,4 +1,5 @@
 #include "sim/models/corridor.hpp"
+#include "sim/core/metrics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -341,7 +342,7 @@ void CorridorSim::afterMove(float dt) {
       Vec2 q;
       const float d = orca::distanceToSegment(crowd_.position[i], w, &q);
       if (d >= r) continue;
-      if (d < 0.99f * r) ++metrics_.wallPenetrations;
+      if (d < penetrationDistance(r)) ++metrics_.wallPenetrations;
       const Vec2 out = d > 1e-6f ? (crowd_.position[i] - q) / d : Vec2{0.0f, 1.0f};
       crowd_.position[i] = q + out * r;
     }
@@ -349,7 +350,7 @@ void CorridorSim::afterMove(float dt) {
   // Pairs: overlaps and the closest distance, on the new positions.
   grid_.build(crowd_.position, box_, 4.0f * r);
   const auto sorted = grid_.sortedPositions();
-  const float close = 0.99f * 2.0f * r;
+  const float close = overlapDistance(r);
   parallelFor(n, [&](size_t k) {
     uint32_t count = 0;
     float nearest = 16.0f * r * r;

@@ -1,4 +1,5 @@
 #include "sim/models/finale.hpp"
+#include "sim/core/metrics.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -247,7 +248,7 @@ struct AxisState {
 // pushed within the separation radius (<), close within 0.99 * 2r (<).
 BoidsBounds finaleBounds(const FinaleParams& p) {
   const float perception = p.perceptionRadius * p.perceptionRadius;
-  const float close = 0.99f * 2.0f * p.agentRadius;
+  const float close = overlapDistance(p.agentRadius);
   BoidsBounds b{perception, perception, std::nextafter(p.separationRadius * p.separationRadius, 0.0f), perception,
                 perception};
   b.law = SeparationLaw::LinearFade;
@@ -576,7 +577,7 @@ void FinaleSim::orcaPhase(float dt) {
 void FinaleSim::integratePhase(float dt) {
   const FinaleParams& p = params;
   const size_t n = size();
-  const float inside = 0.99f * p.agentRadius;
+  const float inside = penetrationDistance(p.agentRadius);
   const float arrivalSq = arrivalRadius() * arrivalRadius();
   time_ += dt;
   const float now = float(time_);
@@ -713,7 +714,7 @@ uint64_t FinaleSim::countOverlaps() const {
   UniformGrid<2> grid;
   World<2> box = world;
   box.boundary = Boundary::Open;
-  const float close = 0.99f * 2.0f * params.agentRadius;
+  const float close = overlapDistance(params.agentRadius);
   grid.build(position_, box, std::max(close, 8.0f));
   uint64_t pairs = 0;
   const auto sorted = grid.sortedPositions();
@@ -726,7 +727,7 @@ uint64_t FinaleSim::countOverlaps() const {
 
 uint32_t FinaleSim::countInObstacle() const {
   uint32_t count = 0;
-  const float inside = 0.99f * params.agentRadius;
+  const float inside = penetrationDistance(params.agentRadius);
   for (const Vec2& q : position_)
     for (const CircleObstacle& o : obstacles_)
       if (lengthSq(q - o.center) < (o.radius + inside) * (o.radius + inside)) {

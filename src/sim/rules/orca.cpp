@@ -1,4 +1,5 @@
 #include "sim/rules/orca.hpp"
+#include "sim/core/metrics.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -642,7 +643,7 @@ void Crowd::step(float dt) {
   // lie well inside the neighbour distance: it first asks within a radius that held its k nearest
   // last step (plus what a step can change), and only when that finds fewer than k asks again with
   // the full distance. Exact: when a radius holds k agents, the k nearest are among them.
-  const float close = 0.99f * 2.0f * params.radius;
+  const float close = overlapDistance(params.radius);
   const float reach = stepReach(params, dt);
   parallelForRange(n, [&](size_t firstAgent, size_t lastAgent) {
     // Reused across the chunk's agents: their arrays need no zeroing per agent.
@@ -706,7 +707,7 @@ Crowd::Stats Crowd::measure() {
   minDistSq_.resize(n);
   buildGrid();
   const auto sorted = grid_.sortedPositions();
-  const float closeSq = (0.99f * 2.0f * params.radius) * (0.99f * 2.0f * params.radius);
+  const float closeSq = overlapDistance(params.radius) * overlapDistance(params.radius);
   parallelFor(n, [&](size_t k) {
     uint32_t within = 0, close = 0;
     float minSq = 3.4e38f;
