@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <set>
 #include <string>
 #include <vector>
 #include "app/hud.hpp"
@@ -158,6 +159,7 @@ class App {
       for (const Command& c : input_.poll(sceneUnguarded(), ctx_, stepper_.idle())) onCommand(c);
       if (!(pendingLook_ == look_)) {
         look_ = pendingLook_;
+        framesAtLook_ = 0;
         applyLook(look_, pixelsPerPoint());  // between frames: the font atlas cannot change inside one
         if (!ctx_.userView && !following_) fitView();  // a theme keeps the viewport; the view is framed again all the same
       }
@@ -191,6 +193,8 @@ class App {
     std::printf("fit_control_at=%.0f,%.0f\nglyph_px=%.1f\npanel_overflow=%.0f\npanel_overflow_in=%s\npanel_left=%.0f\n",
                 double(fitControlAt_.x), double(fitControlAt_.y), double(glyphPixels()), double(panelOverflow_),
                 panelOverflowAt_.c_str(), double(windowSize_.x - DockLayout::panelWidth()));
+    std::printf("panel_overflow_max=%.0f\npanel_overflow_max_at_ui=%.2f\npanel_overflow_scales=%zu\n", double(panelOverflowMax_),
+                double(panelOverflowMaxAtScale_), overflowScales_.size());
     std::printf("hud_right=%.0f\nreserved_bottom=%.0f\n", double(DockLayout::hudWidth()), double(panel_.reservedBottom));
     const std::optional<glm::vec3> selected = abandoned_ ? std::nullopt : scene().selectedAgent();
     std::printf("following=%d\nfollowed_frames=%d\nfollow_max_offset=%.2f\nselected=", int(following_), followedFrames_,
@@ -846,6 +850,13 @@ class App {
         if (over > panelOverflow_) panelOverflowAt_ = name;
         panelOverflow_ = std::max(panelOverflow_, over);
       }
+    // The most over the run, at each UI scale once it has held for three frames (the first frames at a new
+    // scale are laid out before its windows and scroll bars settle): a test steps Ctrl+= from 1x to 3x in one run.
+    if (++framesAtLook_ >= 3) {
+      overflowScales_.insert(int(std::lround(look_.uiScale * 100.0f)));
+      if (panelOverflow_ > panelOverflowMax_) panelOverflowMaxAtScale_ = look_.uiScale;
+      panelOverflowMax_ = std::max(panelOverflowMax_, panelOverflow_);
+    }
   }
 
   // ---- settings: only a person's session is remembered, never a scripted run's ----
@@ -921,6 +932,9 @@ class App {
   glm::vec2 fitControlAt_{-1.0f};  // the Fit control's centre as last drawn, window points
   float panelOverflow_ = 0.0f;     // window points the panels' content reached past their width
   std::string panelOverflowAt_;    // in which panel ("" none)
+  float panelOverflowMax_ = 0.0f, panelOverflowMaxAtScale_ = 0.0f;  // the most over the run, and at which UI scale
+  int framesAtLook_ = 0;             // frames drawn since the look (UI scale, theme) last changed
+  std::set<int> overflowScales_;     // UI scales (percent) the overflow was measured at
 };
 
 }  // namespace

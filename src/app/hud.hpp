@@ -8,6 +8,7 @@
 #include "app/sweep_panel.hpp"
 #include "render/renderer.hpp"
 #include "scenes/claims.hpp"
+#include "scenes/param_ui.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 
@@ -67,8 +68,7 @@ struct HudActions {
   std::string switchTo;
 };
 
-// After an item: the next button on the same line when it fits there, else on the next (no cut text).
-void sameLineIfFits(const char* buttonLabel);
+using scenes::sameLineIfFits;  // rows of widgets wrap instead of running past a panel's edge
 
 HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::SceneEntry>& scenes,
                    const std::string& current, float& speed, bool& vsync, const MetricsLog& log);

@@ -88,15 +88,16 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
         m.deleting = path;
         m.renaming.clear();
       }
-      ImGui::SameLine();
-      ImGui::TextWrapped("%s", presetNameOfStem(stem).c_str());
+      const std::string name = presetNameOfStem(stem);
+      sameLineIfFits(std::min(scenes::textWidth(name.c_str()), 6.0f * ImGui::GetFontSize()));  // a long name wraps beside them
+      ImGui::TextWrapped("%s", name.c_str());
     }
     ImGui::PopID();
   }
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
   ImGui::InputText("##savename", m.saveName, sizeof(m.saveName));
   itemCentre(m.presetNameAt);
-  ImGui::SameLine();
+  sameLineIfFits("Save preset");
   const std::string dir = userPresetDir(sceneName);
   const std::string path = dir + "/" + presetFileStem(m.saveName) + ".json";
   auto save = [&] {
@@ -126,7 +127,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   }
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
   ImGui::InputTextWithHint("##loadpath", "path/to/preset.json", m.loadPath, sizeof(m.loadPath));
-  ImGui::SameLine();
+  sameLineIfFits("Load file");
   if (ImGui::Button("Load file")) load(m.loadPath);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
   ImGui::TextWrapped("user presets: %s", userPresetDir(sceneName).c_str());  // a long path wraps, never cut
@@ -143,13 +144,12 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
     ImGui::TextWrapped("Experiments: the article's claims (each restarts the scene):");
     ImGui::PopStyleColor();
   }
-  float x = 0, avail = ImGui::GetContentRegionAvail().x;
+  // As many buttons on a line as fit; a title wider than the panel wraps inside its button.
+  bool firstButton = true;
   for (const scenes::Claim* c : claims) {
-    const float w = ImGui::CalcTextSize(c->title).x + ImGui::GetStyle().FramePadding.x * 2;
-    if (x > 0 && x + w < avail) ImGui::SameLine();
-    else x = 0;
-    x += w + ImGui::GetStyle().ItemSpacing.x;
-    if (ImGui::Button(c->title)) m.requested = c;  // the app restarts into it after the panel
+    if (!firstButton) sameLineIfFits(c->title);
+    firstButton = false;
+    if (scenes::wrappingButton(c->title)) m.requested = c;  // the app restarts into it after the panel
     if (ImGui::IsItemHovered()) {
       // Wrapped to the panel's width, so it stays over the panel, off the world and the banner's strip.
       ImGui::BeginTooltip();
@@ -162,7 +162,6 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
   }
   // Built-in presets no claim uses (pursuit, formations, huge N...): set-ups to explore, applied as they are.
   bool changed = false, first = true;
-  x = 0;
   for (const auto& p : scenes::builtinPresets(sceneName)) {
     bool claimed = false;
     for (const scenes::Claim* c : claims) claimed |= std::string(c->preset) == p.file;
@@ -172,13 +171,10 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
       ImGui::TextWrapped("More set-ups (presets, no claim):");
       ImGui::PopStyleColor();
     }
-    first = false;
     const std::string label = scenes::presetTitle(p);
-    const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
-    if (x > 0 && x + w < avail) ImGui::SameLine();
-    else x = 0;
-    x += w + ImGui::GetStyle().ItemSpacing.x;
-    if (ImGui::Button(label.c_str())) {
+    if (!first) sameLineIfFits(label.c_str());
+    first = false;
+    if (scenes::wrappingButton(label.c_str())) {
       std::string error;
       if (scenes::applyBuiltinPreset(scene.params(), p, error)) {
         report(m, "applied " + label, false);
