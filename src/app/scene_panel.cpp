@@ -193,7 +193,8 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
 // above it: PanelMemory::reservedBottom), so it never covers an agent. Line 1 the claim, line 2 the
 // countdown, then the result in the class's words with the verdict; line 3, smaller and dim, the
 // program's metric and threshold. Large enough to read from the back of a hall: lines 1-2 twice the
-// UI's text size and at least 3.6 % of the window's height; a line too wide for the view wraps.
+// UI's text size and at least 3.6 % of the window's height, smaller where the strip would take more
+// than 15 % of the window's height; a line too wide for the view wraps.
 void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m) {
   m.reservedBottom = 0.0f;
   m.banner.clear();
@@ -267,25 +268,37 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
   const float left = m.worldLeft >= 0 ? m.worldLeft : DockLayout::hudWidth();
   const float right = m.worldRight > left ? m.worldRight : io.DisplaySize.x - DockLayout::panelWidth();
   const float room = std::max(right - left - 24.0f, 100.0f);
-  const float size = std::max(ImGui::GetFontSize() * 2.0f, io.DisplaySize.y * 0.036f);
-  const float small = std::max(ImGui::GetFontSize(), size * 0.55f);
   struct Line {
     std::string text;
     ImU32 colour;
     float size;
     ImVec2 extent;
   };
-  std::vector<Line> lines = {{claimLine, white, size, {}}, {status, colour, size, {}}, {detail, IM_COL32(160, 165, 180, 255), small, {}}};
-  // The result line gets room for two lines from the start: the strip then keeps its height from the
-  // countdown to the verdict, and the world is not framed again at the moment the verdict shows.
-  const float lineHeight = font->CalcTextSizeA(size, FLT_MAX, 0.0f, "A").y;
-  float height = 0;
-  for (Line& l : lines) {
-    l.extent = font->CalcTextSizeA(l.size, FLT_MAX, room, l.text.c_str());
-    if (&l == &lines[1]) l.extent.y = std::max(l.extent.y, 2.0f * lineHeight);
-    height += l.extent.y;
+  std::vector<Line> lines = {{claimLine, white, 0, {}}, {status, colour, 0, {}}, {detail, IM_COL32(160, 165, 180, 255), 0, {}}};
+  // The strip takes at most kBannerShare of the window's height, so the world keeps its share of it
+  // (a long claim in the narrow room between the panels of a 720 p window wraps into many lines):
+  // the letters shrink to fit.
+  constexpr float kBannerShare = 0.15f;
+  float size = std::max(ImGui::GetFontSize() * 2.0f, io.DisplaySize.y * 0.036f), height = 0, pad = 0;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    lines[0].size = lines[1].size = size;
+    lines[2].size = std::min(size, std::max(ImGui::GetFontSize(), size * 0.55f));
+    // The result line gets room for two lines from the start: the strip then keeps its height from the
+    // countdown to the verdict, and the world is not framed again at the moment the verdict shows.
+    const float lineHeight = font->CalcTextSizeA(size, FLT_MAX, 0.0f, "A").y;
+    height = 0;
+    for (Line& l : lines) {
+      l.extent = font->CalcTextSizeA(l.size, FLT_MAX, room, l.text.c_str());
+      if (&l == &lines[1]) l.extent.y = std::max(l.extent.y, 2.0f * lineHeight);
+      height += l.extent.y;
+    }
+    pad = size * 0.25f;
+    // Never smaller than the UI's text, nor than letters 2 % of the window's height (the hall's
+    // measure) where the UI's text is larger than that (3x in a 720 p window).
+    const float most = io.DisplaySize.y * kBannerShare, smallest = std::min(ImGui::GetFontSize(), io.DisplaySize.y * 0.028f);
+    if (height + 2 * pad <= most || size <= smallest) break;
+    size = std::max(smallest, size * std::min(0.95f, most / (height + 2 * pad)));  // wrapping changes with the size: measure again
   }
-  const float pad = size * 0.25f;
   m.reservedBottom = height + 2 * pad;
   const float top = io.DisplaySize.y - m.reservedBottom;
   ImDrawList* draw = ImGui::GetForegroundDrawList();  // over everything: no tooltip hides it

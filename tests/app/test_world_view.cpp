@@ -279,6 +279,39 @@ TEST(WorldView, PanelsNeverCutTextAtUiScalesOneToThree) {
     }
 }
 
+// The claim banner's strip takes at most 15 % of the window's height, so the world keeps its share:
+// the longest claims at 1280 x 720 and 1920 x 1080, UI 1.5x and 3x. Measured on the screenshot: the
+// strip's dark rows (rgb 10, 12, 18) across the window, from the bottom up to the first row that is
+// not the strip's. Before: 227 of 720 px (31.5 %) at 1.5x, 544 (76 %) at 3x, 182 of 1080 at 1.5x.
+TEST(WorldView, TheClaimBannerTakesAtMostFifteenPercentOfTheWindowsHeight) {
+  for (const auto& [size, scale] : {std::pair{"1280x720", "1.5"}, std::pair{"1280x720", "3.0"}, std::pair{"1920x1080", "1.5"}}) {
+    SCOPED_TRACE(std::string(size) + " at " + scale);
+    const std::string w = std::string(size).substr(0, 4), h = std::string(size).substr(5);
+    const std::string png = apptest::outDir() + "/banner_share_" + size + "_" + scale + ".png";
+    apptest::RunResult r = run("--claim spatial-hash.grid --width " + w + " --height " + h + " --frames 4 --screenshot '" + png + "'", scale);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const apptest::Pixels p = apptest::loadPixels(png);
+    ASSERT_EQ(std::to_string(p.height), h);
+    // A row belongs to the strip while most of its pixels across the window are the strip's colour
+    // (its text, centred, covers less than half of any row).
+    auto stripRow = [&](int y) {
+      int dark = 0;
+      for (int x = 0; x < p.width; ++x) {
+        const unsigned char* c = p.at(x, y);
+        dark += std::abs(c[0] - 10) + std::abs(c[1] - 12) + std::abs(c[2] - 18) < 8;
+      }
+      return dark * 2 >= p.width;
+    };
+    int top = p.height - 1;
+    while (top > 0 && stripRow(top - 1)) --top;
+    const int strip = p.height - top;
+    std::printf("banner strip %d of %d px (reported %s)\n", strip, p.height, r.value("reserved_bottom").c_str());
+    EXPECT_NEAR(strip, std::atof(r.value("reserved_bottom").c_str()), 3.0) << png;
+    EXPECT_GT(strip, 0.05 * p.height) << png;
+    EXPECT_LE(strip, 0.15 * p.height + 1) << png;
+  }
+}
+
 // A first start (no settings yet, no size given) opens over the display's usable area in the first
 // scene of the teaching order. The test display is 1920 x 1080 without a window manager, so the
 // usable area is the whole screen. Before: 1280 x 720 in the boids playground.
