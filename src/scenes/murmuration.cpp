@@ -325,7 +325,8 @@ class MurmurationScene final : public scenes::Scene {
     const uint32_t base = threeD ? kBirdColor : kBirdColor2D;
     const glm::vec3 baseRgb = glm::vec3(render::unpackRgba(base));
     const glm::vec3 tint = !threeD ? kStartledTint2D : ctx && ctx->lightTheme ? kStartledTintLight : kStartledTint;
-    const float size = threeD ? s_.birdSize : s_.birdSize * 2.0f;  // arrows read smaller than birds
+    // Arrows read smaller than birds; 2D ones at least 8 px long in a 720 p window at the default view.
+    const float size = threeD ? s_.birdSize : s_.birdSize * 3.0f;
     const float fearSeconds = flock.params.fearSeconds;
     if (s_.colorGroups) {
       sim::World<D> open;

@@ -144,9 +144,10 @@ TEST(WorldView, AUserZoomIsKeptThroughAResizeAndTheFitControlBringsTheWorldBack)
 }
 
 // Each 2D scene's agents at 1280 x 720, its default N and view: at least 8 px long on screen (the
-// glyph's length times the zoom). Before: boids 4, spatial hash 3, finale 3, gpu 1.
+// glyph's length times the zoom); the murmuration in its 2D mode (its default is 3D, whose birds
+// are drawn in perspective). Before: boids 4, spatial hash 3, finale 3, gpu 1, murmuration 2D 5.8.
 TEST(WorldView, AgentGlyphsAreAtLeastEightPixelsAt1280x720) {
-  for (const char* scene : {"boids", "spatial-hash", "orca-corridor", "steering", "finale", "gpu"}) {
+  for (const char* scene : {"boids", "spatial-hash", "orca-corridor", "steering", "finale", "gpu", "murmuration --set mode2D=1"}) {
     SCOPED_TRACE(scene);
     apptest::RunResult r = run(std::string("--scene ") + scene + " --width 1280 --height 720 --frames 4");
     ASSERT_EQ(r.exitCode, 0) << r.err;
