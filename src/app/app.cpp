@@ -206,6 +206,11 @@ class App {
     std::printf("panel_scroll=%.0f\npreset_name=%s\npanel_message=%s\npresets_header_at=%.0f,%.0f\npreset_name_at=%.0f,%.0f\n",
                 double(panel_.scrollY), panel_.saveName, panel_.message.c_str(), double(panel_.presetsHeaderAt[0]),
                 double(panel_.presetsHeaderAt[1]), double(panel_.presetNameAt[0]), double(panel_.presetNameAt[1]));
+    std::printf("last_param_at=%.0f,%.0f\n", double(panel_.lastParamAt[0]), double(panel_.lastParamAt[1]));
+    std::printf("preset_rename_at=%.0f,%.0f\npreset_delete_at=%.0f,%.0f\npreset_confirm_at=%.0f,%.0f\npanel_message_in_view=%d\n",
+                double(panel_.presetRenameAt[0]), double(panel_.presetRenameAt[1]), double(panel_.presetDeleteAt[0]),
+                double(panel_.presetDeleteAt[1]), double(panel_.presetConfirmAt[0]), double(panel_.presetConfirmAt[1]),
+                int(panel_.messageInView));
     // The frame time over the last 10 s: a running sweep must leave the live scene its pace.
     std::printf("frame_ms_median=%.2f\nsweep_header_at=%.0f,%.0f\n%s", median(frameMs_.last(kBenchmarkSeconds)),
                 double(panel_.sweepHeaderAt[0]), double(panel_.sweepHeaderAt[1]), sweepStateLines(panel_.sweep).c_str());

@@ -101,6 +101,11 @@ struct PanelMemory {
   float scrollY = 0.0f;
   float contentHeight = 0.0f;  // the panel's content last frame (kept while a step runs on the worker)
   float presetsHeaderAt[2] = {-1.0f, -1.0f}, presetNameAt[2] = {-1.0f, -1.0f};
+  // The first user preset's row: its rename and delete buttons, and the button that confirms (OK
+  // while renaming, Delete while asking); and whether the status line lay inside the panel's view.
+  float presetRenameAt[2] = {-1.0f, -1.0f}, presetDeleteAt[2] = {-1.0f, -1.0f}, presetConfirmAt[2] = {-1.0f, -1.0f};
+  bool messageInView = false;
+  float lastParamAt[2] = {-1.0f, -1.0f};  // the last parameter's widget (the tests drag it)
   // The Tune section (tune_panel.hpp); shared so that a panel reset for a new scene stops its search.
   std::shared_ptr<TunePanel> tune = std::make_shared<TunePanel>();
   float sweepHeaderAt[2] = {-1.0f, -1.0f};

@@ -48,15 +48,19 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
       report(m, error + " (nothing changed)", true);
     }
   };
+  bool firstRow = true;
   for (const auto& file : userPresets(sceneName)) {
     const std::string path = file.string(), stem = file.stem().string();
     ImGui::PushID(path.c_str());
+    auto note = [&](float (&at)[2]) { if (firstRow) itemCentre(at); };  // the first row's points, for the tests
     if (m.renaming == path) {
       // Renaming: the new name, then OK or Cancel.
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
       const bool entered = ImGui::InputText("##newname", m.newName, sizeof(m.newName), ImGuiInputTextFlags_EnterReturnsTrue);
       sameLineIfFits("OK");
-      if (ImGui::SmallButton("OK") || entered) {
+      const bool ok = ImGui::SmallButton("OK");
+      note(m.presetConfirmAt);
+      if (ok || entered) {
         std::string renamedTo;
         if (renameUserPreset(path, presetFileStem(m.newName), renamedTo, error)) report(m, "renamed to " + renamedTo, false);
         else report(m, error, true);
@@ -67,7 +71,9 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
       if (ImGui::SmallButton("Cancel")) m.renaming.clear();
     } else if (m.deleting == path) {
       ImGui::TextWrapped("Delete %s?", presetNameOfStem(stem).c_str());
-      if (ImGui::SmallButton("Delete")) {
+      const bool confirmed = ImGui::SmallButton("Delete");
+      note(m.presetConfirmAt);
+      if (confirmed) {
         if (deleteUserPreset(path, error)) report(m, "deleted " + path, false);
         else report(m, error, true);
         m.deleting.clear();
@@ -78,13 +84,17 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
     } else {
       if (ImGui::SmallButton("load")) load(path);
       sameLineIfFits("rename");
-      if (ImGui::SmallButton("rename")) {
+      const bool rename = ImGui::SmallButton("rename");
+      note(m.presetRenameAt);
+      if (rename) {
         m.renaming = path;
         m.deleting.clear();
         std::snprintf(m.newName, sizeof(m.newName), "%s", stem.c_str());
       }
       sameLineIfFits("delete");
-      if (ImGui::SmallButton("delete")) {
+      const bool remove = ImGui::SmallButton("delete");
+      note(m.presetDeleteAt);
+      if (remove) {
         m.deleting = path;
         m.renaming.clear();
       }
@@ -93,6 +103,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
       ImGui::TextWrapped("%s", name.c_str());
     }
     ImGui::PopID();
+    firstRow = false;
   }
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
   ImGui::InputText("##savename", m.saveName, sizeof(m.saveName));
@@ -376,6 +387,7 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
         changed = true;
       }
       changed |= scenes::paramWidgets(scene.params());
+      itemCentre(m.lastParamAt);
     }
     const bool presetsOpen = ImGui::CollapsingHeader("Presets");
     itemCentre(m.presetsHeaderAt);
@@ -383,10 +395,12 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
     const bool sweepOpen = ImGui::CollapsingHeader("Sweep");
     itemCentre(m.sweepHeaderAt);
     if (sweepOpen) changed |= drawSweepSection(m.sweep, scene, sceneName);
+    m.messageInView = false;
     if (!m.message.empty()) {
       const Rgb error = readableAccent({1, 0.45f, 0.4f});
       if (m.messageIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(error.r, error.g, error.b, 1));
       ImGui::TextWrapped("%s", m.message.c_str());
+      m.messageInView = ImGui::IsItemVisible();
       if (m.messageIsError) ImGui::PopStyleColor();
     }
   }
