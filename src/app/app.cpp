@@ -206,7 +206,8 @@ class App {
     std::printf("panel_scroll=%.0f\npreset_name=%s\npanel_message=%s\npresets_header_at=%.0f,%.0f\npreset_name_at=%.0f,%.0f\n",
                 double(panel_.scrollY), panel_.saveName, panel_.message.c_str(), double(panel_.presetsHeaderAt[0]),
                 double(panel_.presetsHeaderAt[1]), double(panel_.presetNameAt[0]), double(panel_.presetNameAt[1]));
-    std::printf("last_param_at=%.0f,%.0f\n", double(panel_.lastParamAt[0]), double(panel_.lastParamAt[1]));
+    std::printf("last_param_at=%.0f,%.0f\npanel_notice_at_cursor=%d\n", double(panel_.lastParamAt[0]), double(panel_.lastParamAt[1]),
+                int(panel_.noticeShown));
     std::printf("preset_rename_at=%.0f,%.0f\npreset_delete_at=%.0f,%.0f\npreset_confirm_at=%.0f,%.0f\npanel_message_in_view=%d\n",
                 double(panel_.presetRenameAt[0]), double(panel_.presetRenameAt[1]), double(panel_.presetDeleteAt[0]),
                 double(panel_.presetDeleteAt[1]), double(panel_.presetConfirmAt[0]), double(panel_.presetConfirmAt[1]),

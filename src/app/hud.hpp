@@ -105,6 +105,8 @@ struct PanelMemory {
   // while renaming, Delete while asking); and whether the status line lay inside the panel's view.
   float presetRenameAt[2] = {-1.0f, -1.0f}, presetDeleteAt[2] = {-1.0f, -1.0f}, presetConfirmAt[2] = {-1.0f, -1.0f};
   bool messageInView = false;
+  double noticeUntil = 0.0;  // ImGui time until which the message also stands by the cursor (an experiment ended by hand)
+  bool noticeShown = false;
   float lastParamAt[2] = {-1.0f, -1.0f};  // the last parameter's widget (the tests drag it)
   // The Tune section (tune_panel.hpp); shared so that a panel reset for a new scene stops its search.
   std::shared_ptr<TunePanel> tune = std::make_shared<TunePanel>();

@@ -412,12 +412,23 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
   }
   ImGui::End();
   if (changed && m.experiment.claim()) {
-    // Hand-tuned now: no longer the claim's experiment, and the panel says so.
-    if (m.experimentScene == sceneName)
+    // Hand-tuned now: no longer the claim's experiment, and the panel says so; for a few seconds the
+    // line also stands by the cursor, where the user looks (the panel's line may lie below its view).
+    if (m.experimentScene == sceneName) {
       report(m, std::string("Experiment \"") + m.experiment.claim()->title +
                     "\" ended: a parameter was changed by hand (its button runs it again)", false);
+      m.noticeUntil = ImGui::GetTime() + 4.0;
+    }
     m.experiment = scenes::ClaimTracker();
     m.after = nullptr;
+  }
+  m.noticeShown = ImGui::GetTime() < m.noticeUntil && !m.message.empty();
+  if (m.noticeShown) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(DockLayout::panelWidth() * 0.85f);
+    ImGui::TextUnformatted(m.message.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
   }
   return changed;
 }

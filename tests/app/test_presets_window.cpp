@@ -58,8 +58,8 @@ TEST(PresetsWindow, AUserPresetIsRenamedAndDeletedWithTheMouse) {
   EXPECT_NE(deleted.value("panel_message").find("deleted"), std::string::npos) << deleted.value("panel_message");
 }
 
-// A slider dragged while an experiment runs ends the experiment, and a line in the panel's view says
-// so (the banner goes).
+// A slider dragged while an experiment runs ends the experiment, and a line says so, in the panel's
+// view and for a few seconds by the cursor (the banner goes).
 TEST(PresetsWindow, MovingASliderDuringAnExperimentEndsItWithALineInView) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
   const std::string args = "--claim boids.separation-scatters --width 1280 --height 720";
@@ -75,6 +75,7 @@ TEST(PresetsWindow, MovingASliderDuringAnExperimentEndsItWithALineInView) {
       " xdotool mousemove_relative -- 40 0; sleep 0.2; xdotool mouseup 1; sleep 0.5");
   EXPECT_NE(moved.value("panel_message").find("ended: a parameter was changed by hand"), std::string::npos)
       << moved.value("panel_message");
-  EXPECT_EQ(moved.value("panel_message_in_view"), "1") << "the line is where the user looks, not below the fold";
+  EXPECT_EQ(moved.value("panel_message_in_view"), "1") << "the line is in the panel's view, not below the fold";
+  EXPECT_EQ(moved.value("panel_notice_at_cursor"), "1") << "and by the cursor for a few seconds";
   EXPECT_EQ(moved.value("reserved_bottom"), "0") << "the banner is gone";
 }
