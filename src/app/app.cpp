@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <set>
 #include <string>
 #include <vector>
 #include "app/hud.hpp"
@@ -160,6 +161,7 @@ class App {
       for (const Command& c : input_.poll(sceneUnguarded(), ctx_, stepper_.idle())) onCommand(c);
       if (!(pendingLook_ == look_)) {
         look_ = pendingLook_;
+        framesAtLook_ = 0;
         applyLook(look_, pixelsPerPoint());  // between frames: the font atlas cannot change inside one
         if (!ctx_.userView && !following_) fitView();  // a theme keeps the viewport; the view is framed again all the same
       }
@@ -193,6 +195,8 @@ class App {
     std::printf("fit_control_at=%.0f,%.0f\nglyph_px=%.1f\npanel_overflow=%.0f\npanel_overflow_in=%s\npanel_left=%.0f\n",
                 double(fitControlAt_.x), double(fitControlAt_.y), double(glyphPixels()), double(panelOverflow_),
                 panelOverflowAt_.c_str(), double(windowSize_.x - DockLayout::panelWidth()));
+    std::printf("panel_overflow_max=%.0f\npanel_overflow_max_at_ui=%.2f\npanel_overflow_scales=%zu\n", double(panelOverflowMax_),
+                double(panelOverflowMaxAtScale_), overflowScales_.size());
     std::printf("hud_right=%.0f\nreserved_bottom=%.0f\n", double(DockLayout::hudWidth()), double(panel_.reservedBottom));
     const std::optional<glm::vec3> selected = abandoned_ ? std::nullopt : scene().selectedAgent();
     std::printf("following=%d\nfollowed_frames=%d\nfollow_max_offset=%.2f\nselected=", int(following_), followedFrames_,
@@ -207,6 +211,12 @@ class App {
     std::printf("save_preset_at=%.0f,%.0f\nreplace_preset_at=%.0f,%.0f\nreplace_pending=%d\n", double(panel_.savePresetAt[0]),
                 double(panel_.savePresetAt[1]), double(panel_.replacePresetAt[0]), double(panel_.replacePresetAt[1]),
                 int(!panel_.replacePending.empty()));
+    std::printf("last_param_at=%.0f,%.0f\npanel_notice_at_cursor=%d\n", double(panel_.lastParamAt[0]), double(panel_.lastParamAt[1]),
+                int(panel_.noticeShown));
+    std::printf("preset_rename_at=%.0f,%.0f\npreset_delete_at=%.0f,%.0f\npreset_confirm_at=%.0f,%.0f\npanel_message_in_view=%d\n",
+                double(panel_.presetRenameAt[0]), double(panel_.presetRenameAt[1]), double(panel_.presetDeleteAt[0]),
+                double(panel_.presetDeleteAt[1]), double(panel_.presetConfirmAt[0]), double(panel_.presetConfirmAt[1]),
+                int(panel_.messageInView));
     // The frame time over the last 10 s: a running sweep must leave the live scene its pace.
     std::printf("frame_ms_median=%.2f\nsweep_header_at=%.0f,%.0f\n%s", median(frameMs_.last(kBenchmarkSeconds)),
                 double(panel_.sweepHeaderAt[0]), double(panel_.sweepHeaderAt[1]), sweepStateLines(panel_.sweep).c_str());
@@ -878,6 +888,13 @@ class App {
         if (over > panelOverflow_) panelOverflowAt_ = name;
         panelOverflow_ = std::max(panelOverflow_, over);
       }
+    // The most over the run, at each UI scale once it has held for three frames (the first frames at a new
+    // scale are laid out before its windows and scroll bars settle): a test steps Ctrl+= from 1x to 3x in one run.
+    if (++framesAtLook_ >= 3) {
+      overflowScales_.insert(int(std::lround(look_.uiScale * 100.0f)));
+      if (panelOverflow_ > panelOverflowMax_) panelOverflowMaxAtScale_ = look_.uiScale;
+      panelOverflowMax_ = std::max(panelOverflowMax_, panelOverflow_);
+    }
   }
 
   // ---- settings: only a person's session is remembered, never a scripted run's ----
@@ -959,6 +976,9 @@ class App {
   glm::vec2 fitControlAt_{-1.0f};  // the Fit control's centre as last drawn, window points
   float panelOverflow_ = 0.0f;     // window points the panels' content reached past their width
   std::string panelOverflowAt_;    // in which panel ("" none)
+  float panelOverflowMax_ = 0.0f, panelOverflowMaxAtScale_ = 0.0f;  // the most over the run, and at which UI scale
+  int framesAtLook_ = 0;             // frames drawn since the look (UI scale, theme) last changed
+  std::set<int> overflowScales_;     // UI scales (percent) the overflow was measured at
 };
 
 }  // namespace

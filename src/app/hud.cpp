@@ -33,20 +33,6 @@ const char* metricUnit(const std::string& name) {
 }
 }  // namespace
 
-namespace {
-// A button with this label fits in the rest of the line.
-bool fits(const char* buttonLabel) {
-  return ImGui::CalcTextSize(buttonLabel).x + 2 * ImGui::GetStyle().FramePadding.x <= ImGui::GetContentRegionAvail().x;
-}
-}  // namespace
-
-void sameLineIfFits(const char* buttonLabel) {
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float w = ImGui::CalcTextSize(buttonLabel, nullptr, true).x + 2 * style.FramePadding.x;
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + w <= right) ImGui::SameLine();
-}
-
 HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::SceneEntry>& scenes,
                    const std::string& current, float& speed, bool& vsync, const MetricsLog& log) {
   HudActions act;
@@ -125,7 +111,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       if (used < room) ImGui::Dummy(ImVec2(1.0f, room - used - ImGui::GetStyle().ItemSpacing.y));
     }
     if (s.benchmarkSecondsLeft > 0) ImGui::TextWrapped("benchmarking... %.0f s", s.benchmarkSecondsLeft);
-    else if (ImGui::Button(fits("Benchmark this scene (10 s)") ? "Benchmark this scene (10 s)" : "Benchmark (10 s)")) act.benchmark = true;
+    else if (ImGui::Button(scenes::buttonWidth("Benchmark this scene (10 s)") <= ImGui::GetContentRegionAvail().x ? "Benchmark this scene (10 s)" : "Benchmark (10 s)")) act.benchmark = true;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     // Kept as an empty line until it says something, for the same reason.
     if (s.stepsDropped) ImGui::TextWrapped("steps dropped to keep up: %d", s.stepsDropped);

@@ -8,6 +8,7 @@
 #include "app/sweep_panel.hpp"
 #include "render/renderer.hpp"
 #include "scenes/claims.hpp"
+#include "scenes/param_ui.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 
@@ -67,8 +68,7 @@ struct HudActions {
   std::string switchTo;
 };
 
-// After an item: the next button on the same line when it fits there, else on the next (no cut text).
-void sameLineIfFits(const char* buttonLabel);
+using scenes::sameLineIfFits;  // rows of widgets wrap instead of running past a panel's edge
 
 HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::SceneEntry>& scenes,
                    const std::string& current, float& speed, bool& vsync, const MetricsLog& log);
@@ -102,6 +102,13 @@ struct PanelMemory {
   float contentHeight = 0.0f;  // the panel's content last frame (kept while a step runs on the worker)
   float presetsHeaderAt[2] = {-1.0f, -1.0f}, presetNameAt[2] = {-1.0f, -1.0f};
   float savePresetAt[2] = {-1.0f, -1.0f}, replacePresetAt[2] = {-1.0f, -1.0f};  // the Replace? prompt's button
+  // The first user preset's row: its rename and delete buttons, and the button that confirms (OK
+  // while renaming, Delete while asking); and whether the status line lay inside the panel's view.
+  float presetRenameAt[2] = {-1.0f, -1.0f}, presetDeleteAt[2] = {-1.0f, -1.0f}, presetConfirmAt[2] = {-1.0f, -1.0f};
+  bool messageInView = false;
+  double noticeUntil = 0.0;  // ImGui time until which the message also stands by the cursor (an experiment ended by hand)
+  bool noticeShown = false;
+  float lastParamAt[2] = {-1.0f, -1.0f};  // the last parameter's widget (the tests drag it)
   // The Tune section (tune_panel.hpp); shared so that a panel reset for a new scene stops its search.
   std::shared_ptr<TunePanel> tune = std::make_shared<TunePanel>();
   float sweepHeaderAt[2] = {-1.0f, -1.0f};

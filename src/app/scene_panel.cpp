@@ -48,15 +48,19 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
       report(m, error + " (nothing changed)", true);
     }
   };
+  bool firstRow = true;
   for (const auto& file : userPresets(sceneName)) {
     const std::string path = file.string(), stem = file.stem().string();
     ImGui::PushID(path.c_str());
+    auto note = [&](float (&at)[2]) { if (firstRow) itemCentre(at); };  // the first row's points, for the tests
     if (m.renaming == path) {
       // Renaming: the new name, then OK or Cancel.
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
       const bool entered = ImGui::InputText("##newname", m.newName, sizeof(m.newName), ImGuiInputTextFlags_EnterReturnsTrue);
       sameLineIfFits("OK");
-      if (ImGui::SmallButton("OK") || entered) {
+      const bool ok = ImGui::SmallButton("OK");
+      note(m.presetConfirmAt);
+      if (ok || entered) {
         std::string renamedTo;
         if (renameUserPreset(path, presetFileStem(m.newName), renamedTo, error)) report(m, "renamed to " + renamedTo, false);
         else report(m, error, true);
@@ -67,7 +71,9 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
       if (ImGui::SmallButton("Cancel")) m.renaming.clear();
     } else if (m.deleting == path) {
       ImGui::TextWrapped("Delete %s?", presetNameOfStem(stem).c_str());
-      if (ImGui::SmallButton("Delete")) {
+      const bool confirmed = ImGui::SmallButton("Delete");
+      note(m.presetConfirmAt);
+      if (confirmed) {
         if (deleteUserPreset(path, error)) report(m, "deleted " + path, false);
         else report(m, error, true);
         m.deleting.clear();
@@ -78,25 +84,31 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
     } else {
       if (ImGui::SmallButton("load")) load(path);
       sameLineIfFits("rename");
-      if (ImGui::SmallButton("rename")) {
+      const bool rename = ImGui::SmallButton("rename");
+      note(m.presetRenameAt);
+      if (rename) {
         m.renaming = path;
         m.deleting.clear();
         std::snprintf(m.newName, sizeof(m.newName), "%s", stem.c_str());
       }
       sameLineIfFits("delete");
-      if (ImGui::SmallButton("delete")) {
+      const bool remove = ImGui::SmallButton("delete");
+      note(m.presetDeleteAt);
+      if (remove) {
         m.deleting = path;
         m.renaming.clear();
       }
-      ImGui::SameLine();
-      ImGui::TextWrapped("%s", presetNameOfStem(stem).c_str());
+      const std::string name = presetNameOfStem(stem);
+      sameLineIfFits(std::min(scenes::textWidth(name.c_str()), 6.0f * ImGui::GetFontSize()));  // a long name wraps beside them
+      ImGui::TextWrapped("%s", name.c_str());
     }
     ImGui::PopID();
+    firstRow = false;
   }
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
   ImGui::InputText("##savename", m.saveName, sizeof(m.saveName));
   itemCentre(m.presetNameAt);
-  ImGui::SameLine();
+  sameLineIfFits("Save preset");
   const std::string dir = userPresetDir(sceneName);
   const std::string path = dir + "/" + presetFileStem(m.saveName) + ".json";
   auto save = [&] {
@@ -130,7 +142,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   }
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
   ImGui::InputTextWithHint("##loadpath", "path/to/preset.json", m.loadPath, sizeof(m.loadPath));
-  ImGui::SameLine();
+  sameLineIfFits("Load file");
   if (ImGui::Button("Load file")) load(m.loadPath);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
   ImGui::TextWrapped("user presets: %s", userPresetDir(sceneName).c_str());  // a long path wraps, never cut
@@ -147,13 +159,12 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
     ImGui::TextWrapped("Experiments: the article's claims (each restarts the scene):");
     ImGui::PopStyleColor();
   }
-  float x = 0, avail = ImGui::GetContentRegionAvail().x;
+  // As many buttons on a line as fit; a title wider than the panel wraps inside its button.
+  bool firstButton = true;
   for (const scenes::Claim* c : claims) {
-    const float w = ImGui::CalcTextSize(c->title).x + ImGui::GetStyle().FramePadding.x * 2;
-    if (x > 0 && x + w < avail) ImGui::SameLine();
-    else x = 0;
-    x += w + ImGui::GetStyle().ItemSpacing.x;
-    if (ImGui::Button(c->title)) m.requested = c;  // the app restarts into it after the panel
+    if (!firstButton) sameLineIfFits(c->title);
+    firstButton = false;
+    if (scenes::wrappingButton(c->title)) m.requested = c;  // the app restarts into it after the panel
     if (ImGui::IsItemHovered()) {
       // Wrapped to the panel's width, so it stays over the panel, off the world and the banner's strip.
       ImGui::BeginTooltip();
@@ -166,7 +177,6 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
   }
   // Built-in presets no claim uses (pursuit, formations, huge N...): set-ups to explore, applied as they are.
   bool changed = false, first = true;
-  x = 0;
   for (const auto& p : scenes::builtinPresets(sceneName)) {
     bool claimed = false;
     for (const scenes::Claim* c : claims) claimed |= std::string(c->preset) == p.file;
@@ -176,13 +186,10 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
       ImGui::TextWrapped("More set-ups (presets, no claim):");
       ImGui::PopStyleColor();
     }
-    first = false;
     const std::string label = scenes::presetTitle(p);
-    const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
-    if (x > 0 && x + w < avail) ImGui::SameLine();
-    else x = 0;
-    x += w + ImGui::GetStyle().ItemSpacing.x;
-    if (ImGui::Button(label.c_str())) {
+    if (!first) sameLineIfFits(label.c_str());
+    first = false;
+    if (scenes::wrappingButton(label.c_str())) {
       std::string error;
       if (scenes::applyBuiltinPreset(scene.params(), p, error)) {
         report(m, "applied " + label, false);
@@ -201,7 +208,8 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
 // above it: PanelMemory::reservedBottom), so it never covers an agent. Line 1 the claim, line 2 the
 // countdown, then the result in the class's words with the verdict; line 3, smaller and dim, the
 // program's metric and threshold. Large enough to read from the back of a hall: lines 1-2 twice the
-// UI's text size and at least 3.6 % of the window's height; a line too wide for the view wraps.
+// UI's text size and at least 3.6 % of the window's height, smaller where the strip would take more
+// than 15 % of the window's height; a line too wide for the view wraps.
 void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m) {
   m.reservedBottom = 0.0f;
   m.banner.clear();
@@ -275,25 +283,37 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
   const float left = m.worldLeft >= 0 ? m.worldLeft : DockLayout::hudWidth();
   const float right = m.worldRight > left ? m.worldRight : io.DisplaySize.x - DockLayout::panelWidth();
   const float room = std::max(right - left - 24.0f, 100.0f);
-  const float size = std::max(ImGui::GetFontSize() * 2.0f, io.DisplaySize.y * 0.036f);
-  const float small = std::max(ImGui::GetFontSize(), size * 0.55f);
   struct Line {
     std::string text;
     ImU32 colour;
     float size;
     ImVec2 extent;
   };
-  std::vector<Line> lines = {{claimLine, white, size, {}}, {status, colour, size, {}}, {detail, IM_COL32(160, 165, 180, 255), small, {}}};
-  // The result line gets room for two lines from the start: the strip then keeps its height from the
-  // countdown to the verdict, and the world is not framed again at the moment the verdict shows.
-  const float lineHeight = font->CalcTextSizeA(size, FLT_MAX, 0.0f, "A").y;
-  float height = 0;
-  for (Line& l : lines) {
-    l.extent = font->CalcTextSizeA(l.size, FLT_MAX, room, l.text.c_str());
-    if (&l == &lines[1]) l.extent.y = std::max(l.extent.y, 2.0f * lineHeight);
-    height += l.extent.y;
+  std::vector<Line> lines = {{claimLine, white, 0, {}}, {status, colour, 0, {}}, {detail, IM_COL32(160, 165, 180, 255), 0, {}}};
+  // The strip takes at most kBannerShare of the window's height, so the world keeps its share of it
+  // (a long claim in the narrow room between the panels of a 720 p window wraps into many lines):
+  // the letters shrink to fit.
+  constexpr float kBannerShare = 0.15f;
+  float size = std::max(ImGui::GetFontSize() * 2.0f, io.DisplaySize.y * 0.036f), height = 0, pad = 0;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    lines[0].size = lines[1].size = size;
+    lines[2].size = std::min(size, std::max(ImGui::GetFontSize(), size * 0.55f));
+    // The result line gets room for two lines from the start: the strip then keeps its height from the
+    // countdown to the verdict, and the world is not framed again at the moment the verdict shows.
+    const float lineHeight = font->CalcTextSizeA(size, FLT_MAX, 0.0f, "A").y;
+    height = 0;
+    for (Line& l : lines) {
+      l.extent = font->CalcTextSizeA(l.size, FLT_MAX, room, l.text.c_str());
+      if (&l == &lines[1]) l.extent.y = std::max(l.extent.y, 2.0f * lineHeight);
+      height += l.extent.y;
+    }
+    pad = size * 0.25f;
+    // Never smaller than the UI's text, nor than letters 2 % of the window's height (the hall's
+    // measure) where the UI's text is larger than that (3x in a 720 p window).
+    const float most = io.DisplaySize.y * kBannerShare, smallest = std::min(ImGui::GetFontSize(), io.DisplaySize.y * 0.028f);
+    if (height + 2 * pad <= most || size <= smallest) break;
+    size = std::max(smallest, size * std::min(0.95f, most / (height + 2 * pad)));  // wrapping changes with the size: measure again
   }
-  const float pad = size * 0.25f;
   m.reservedBottom = height + 2 * pad;
   const float top = io.DisplaySize.y - m.reservedBottom;
   ImDrawList* draw = ImGui::GetForegroundDrawList();  // over everything: no tooltip hides it
@@ -371,6 +391,7 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
         changed = true;
       }
       changed |= scenes::paramWidgets(scene.params());
+      itemCentre(m.lastParamAt);
     }
     const bool presetsOpen = ImGui::CollapsingHeader("Presets");
     itemCentre(m.presetsHeaderAt);
@@ -378,10 +399,12 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
     const bool sweepOpen = ImGui::CollapsingHeader("Sweep");
     itemCentre(m.sweepHeaderAt);
     if (sweepOpen) changed |= drawSweepSection(m.sweep, scene, sceneName);
+    m.messageInView = false;
     if (!m.message.empty()) {
       const Rgb error = readableAccent({1, 0.45f, 0.4f});
       if (m.messageIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(error.r, error.g, error.b, 1));
       ImGui::TextWrapped("%s", m.message.c_str());
+      m.messageInView = ImGui::IsItemVisible();
       if (m.messageIsError) ImGui::PopStyleColor();
     }
   }
@@ -393,12 +416,23 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
   }
   ImGui::End();
   if (changed && m.experiment.claim()) {
-    // Hand-tuned now: no longer the claim's experiment, and the panel says so.
-    if (m.experimentScene == sceneName)
+    // Hand-tuned now: no longer the claim's experiment, and the panel says so; for a few seconds the
+    // line also stands by the cursor, where the user looks (the panel's line may lie below its view).
+    if (m.experimentScene == sceneName) {
       report(m, std::string("Experiment \"") + m.experiment.claim()->title +
                     "\" ended: a parameter was changed by hand (its button runs it again)", false);
+      m.noticeUntil = ImGui::GetTime() + 4.0;
+    }
     m.experiment = scenes::ClaimTracker();
     m.after = nullptr;
+  }
+  m.noticeShown = ImGui::GetTime() < m.noticeUntil && !m.message.empty();
+  if (m.noticeShown) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(DockLayout::panelWidth() * 0.85f);
+    ImGui::TextUnformatted(m.message.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
   }
   return changed;
 }

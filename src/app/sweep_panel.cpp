@@ -19,6 +19,7 @@
 #include "app/recording.hpp"
 #include "experiments/sweep.hpp"
 #include "render/atomic_file.hpp"
+#include "scenes/param_ui.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace app {
@@ -425,17 +426,17 @@ bool SweepPanel::draw(scenes::Scene& scene, const std::string& sceneName) {
     }
     centre(stopAt_);
   }
-  ImGui::SameLine();
+  scenes::sameLineIfFits("Export");
   ImGui::BeginDisabled(running || table_.rows.empty());
   if (ImGui::Button("Export")) exportFiles(sceneName);
   ImGui::EndDisabled();
   if (!jobs_.empty()) {
-    ImGui::SameLine();
     const double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
-    if (running)
-      ImGui::Text("%zu/%zu jobs, %.0f s", done_, jobs_.size(), elapsed);
-    else
-      ImGui::Text("%zu/%zu jobs%s", done_, jobs_.size(), done_ < jobs_.size() ? " (stopped)" : "");
+    char progress[96];
+    if (running) std::snprintf(progress, sizeof progress, "%zu/%zu jobs, %.0f s", done_, jobs_.size(), elapsed);
+    else std::snprintf(progress, sizeof progress, "%zu/%zu jobs%s", done_, jobs_.size(), done_ < jobs_.size() ? " (stopped)" : "");
+    scenes::sameLineIfFits(scenes::textWidth(progress));
+    ImGui::TextUnformatted(progress);
   }
   const bool changed = plot(scene);
   if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());

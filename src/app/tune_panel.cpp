@@ -19,6 +19,7 @@
 #include "app/settings.hpp"
 #include "experiments/tuner.hpp"
 #include "render/atomic_file.hpp"
+#include "scenes/param_ui.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace app {
@@ -170,9 +171,9 @@ struct TunePanel::Impl {
     }
     ImGui::Dummy(ImVec2(width, height));
     ImGui::TextColored(ImVec4(0.35f, 0.86f, 0.47f, 1), "best");
-    ImGui::SameLine();
+    scenes::sameLineIfFits(scenes::textWidth("median"));
     ImGui::TextColored(ImVec4(0.63f, 0.65f, 0.7f, 1), "median");
-    ImGui::SameLine();
+    scenes::sameLineIfFits(scenes::textWidth("score per generation (lower is better)"));
     ImGui::TextDisabled("score per generation (lower is better)");
   }
 };
@@ -256,7 +257,7 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
     const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
     m.startAt[0] = 0.5f * (lo.x + hi.x), m.startAt[1] = 0.5f * (lo.y + hi.y);
   }
-  ImGui::SameLine();
+  scenes::sameLineIfFits(scenes::textWidth(sh.status.c_str()));
   ImGui::TextDisabled("%s", sh.status.c_str());
   if (sh.objective == o.name || sh.history.empty()) m.plot(sh.history);
   // Both lines always take one line each, so the buttons below stay where they are.
@@ -290,7 +291,7 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
   ImGui::InputText("##tunedname", m.saveName, sizeof m.saveName);
-  ImGui::SameLine();
+  scenes::sameLineIfFits("Save as preset");
   if (ImGui::Button("Save as preset")) {
     std::string error;
     // The name as typed (UTF-8 kept, app/preset_names.hpp); never over an existing preset: "name-2"...

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include "render/color.hpp"
+#include "scenes/param_ui.hpp"
 #include "scenes/boids_params.hpp"
 #include "scenes/group_colors.hpp"
 #include "scenes/plot_history.hpp"
@@ -134,17 +135,17 @@ class BoidsPlayground final : public scenes::Scene {
 
   void panel() override {
     if (ImGui::Button(s_.frozen ? "Resume" : "Freeze")) s_.frozen = !s_.frozen;
-    ImGui::SameLine();
+    scenes::sameLineIfFits("Step");
     if (ImGui::Button("Step")) { s_.frozen = true; stepOnce_ = true; }
-    ImGui::SameLine();
+    scenes::sameLineIfFits(scenes::checkboxWidth("show radii"));
     ImGui::Checkbox("show radii", &s_.showRadii);
     if (s_.showRadii) {
       ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1), "separation");
-      ImGui::SameLine();
+      scenes::sameLineIfFits(scenes::textWidth("alignment"));
       ImGui::TextColored(ImVec4(0.3f, 0.86f, 0.4f, 1), "alignment");
-      ImGui::SameLine();
+      scenes::sameLineIfFits(scenes::textWidth("cohesion"));
       ImGui::TextColored(ImVec4(0.3f, 0.55f, 1.0f, 1), "cohesion");
-      ImGui::SameLine();
+      scenes::sameLineIfFits(scenes::textWidth("(click an agent to follow it)"));
       ImGui::TextDisabled("(click an agent to follow it)");
     }
     // Its line is kept when empty: the controls below never jump when it comes and goes.

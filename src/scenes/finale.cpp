@@ -11,6 +11,7 @@
 #include <string>
 #include <nlohmann/json.hpp>
 #include "render/color.hpp"
+#include "scenes/param_ui.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/presets.hpp"
 #include "scenes/scene.hpp"
@@ -264,13 +265,14 @@ class Finale final : public scenes::Scene {
       ++drops_;
       placed_ = sim_.dropObstacles(kDropCount, seed + 7919u * uint64_t(drops_));
     }
-    ImGui::SameLine();
+    scenes::sameLineIfFits("Clear obstacles");
     if (ImGui::Button("Clear obstacles")) {
       sim_.clearObstacles();
       placed_ = 0;
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled("%zu obstacles", sim_.obstacles().size());
+    const std::string count = std::to_string(sim_.obstacles().size()) + " obstacles";
+    scenes::sameLineIfFits(scenes::textWidth(count.c_str()));
+    ImGui::TextDisabled("%s", count.c_str());
     if (placed_ >= 0 && placed_ < kDropCount && drops_ > 0)
       ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "only %d fitted clear of the agents", placed_);
     ImGui::Text("tiers: ORCA %.0f   boids %.0f%s", metrics_["orca_tier"], metrics_["boids_tier"],
@@ -291,8 +293,10 @@ class Finale final : public scenes::Scene {
     auto flagged = [](bool bad) { return bad ? ImVec4(1, 0.45f, 0.4f, 1) : ImGui::GetStyleColorVec4(ImGuiCol_Text); };
     const double overlaps = metrics_["overlaps_total"], inObstacle = metrics_["in_obstacle"], nanCount = metrics_["nan_count"];
     ImGui::TextColored(flagged(overlaps > 0), "overlapping pairs %.0f", overlaps);
-    ImGui::SameLine();
-    ImGui::TextColored(flagged(inObstacle > 0), "   in obstacles %.0f", inObstacle);
+    char inObstacles[48];
+    std::snprintf(inObstacles, sizeof inObstacles, "in obstacles %.0f", inObstacle);
+    scenes::sameLineIfFits(scenes::textWidth(inObstacles));
+    ImGui::TextColored(flagged(inObstacle > 0), "%s", inObstacles);
     ImGui::Text("mean speed %.1f   mean neighbours %.1f   most %.0f", metrics_["mean_speed"], metrics_["mean_neighbors"],
                 metrics_["max_neighbors"]);
     if (nanCount > 0) ImGui::TextColored(flagged(true), "non-finite agents %.0f (held in place)", nanCount);
@@ -303,7 +307,7 @@ class Finale final : public scenes::Scene {
     neighborHistory_.plot("##neighbours", 0, std::max(1.0f, neighborHistory_.max()) * 1.1f, plotSize, "mean neighbours");
 
     ImGui::Text("arrived %.0f %%   mean arrival %.1f s", 100.0 * metrics_["arrived_share"], metrics_["mean_arrival_s"]);
-    if (ImGui::CollapsingHeader("Density-aware weights: curves",
+    if (ImGui::CollapsingHeader("Density-aware weights",
                                 p.weights == sim::WeightMode::Curves ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       if (p.weights != sim::WeightMode::Curves) ImGui::TextDisabled("(set 'rule weights' to curves below to use them)");
       densityEditor();
@@ -382,10 +386,17 @@ class Finale final : public scenes::Scene {
       x += w;
     }
     ImGui::Dummy(ImVec2(width, height));
+    // Two columns where the widest entry fits in half the width, else one: a narrow panel never overlaps them.
+    char entries[PhaseTimes::kCount][64];
+    float widest = 0.0f;
     for (int i = 0; i < PhaseTimes::kCount; ++i) {
-      const uint32_t c = PhaseTimes::kColors[i];
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%-20s %7.2f", PhaseTimes::kNames[i], phases_.ms[size_t(i)]);
-      if (i % 2 == 0) ImGui::SameLine(width * 0.5f);
+      std::snprintf(entries[i], sizeof entries[i], "%s  %.2f", PhaseTimes::kNames[i], phases_.ms[size_t(i)]);
+      widest = std::max(widest, scenes::textWidth(entries[i]));
+    }
+    const bool twoColumns = widest + ImGui::GetStyle().ItemSpacing.x <= width * 0.5f;
+    for (int i = 0; i < PhaseTimes::kCount; ++i) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(PhaseTimes::kColors[i]), "%s", entries[i]);
+      if (twoColumns && i % 2 == 0 && i + 1 < PhaseTimes::kCount) ImGui::SameLine(width * 0.5f);
     }
     const int threads = std::min(s_.threads, sim::hardwareThreads());
     ImGui::TextDisabled("step %.2f ms on %d thread%s, %zu agents", sim_.timings().stepMs, threads, threads == 1 ? "" : "s",

@@ -13,6 +13,7 @@
 #include "render/color.hpp"
 #include "render/gpu_boids.hpp"
 #include "render/renderer.hpp"
+#include "scenes/param_ui.hpp"
 #include "scenes/boids_params.hpp"
 #include "scenes/scene.hpp"
 #include "sim/core/metrics.hpp"
@@ -103,14 +104,16 @@ class GpuScene final : public scenes::Scene {
   void panel() override {
     scenes::sectionTitle("Simulation");
     ImGui::RadioButton("CPU", &s_.sim, 0);
-    ImGui::SameLine();
+    scenes::sameLineIfFits(scenes::checkboxWidth("GPU (compute shaders)"));
     ImGui::BeginDisabled(probed_ && !support_.available);
     ImGui::RadioButton("GPU (compute shaders)", &s_.sim, 1);
     ImGui::EndDisabled();
     if (probed_ && !support_.available) ImGui::TextWrapped("GPU simulation unavailable: %s", support_.reason.c_str());
     ImGui::Text("CPU step: %s", cpuStepMs_ > 0 ? formatMs(cpuStepMs_).c_str() : "not run yet");
-    ImGui::SameLine();
-    ImGui::TextDisabled("(grid + rules + integrate, %d threads)", sim::threadCount());
+    char what[64];
+    std::snprintf(what, sizeof what, "(grid + rules + integrate, %d threads)", sim::threadCount());
+    scenes::sameLineIfFits(scenes::textWidth(what));
+    ImGui::TextDisabled("%s", what);
     if (gpuTimings_.valid)
       ImGui::Text("GPU step: %s  (grid %.2f + rules %.2f ms, timer queries)", formatMs(gpuTimings_.totalMs()).c_str(),
                   gpuTimings_.gridMs, gpuTimings_.rulesMs);
@@ -122,7 +125,7 @@ class GpuScene final : public scenes::Scene {
 
     scenes::sectionTitle("Drawing");
     ImGui::RadioButton("instanced", &s_.render, 0);
-    ImGui::SameLine();
+    scenes::sameLineIfFits(scenes::checkboxWidth("per-agent"));
     ImGui::RadioButton("per-agent", &s_.render, 1);
     if (s_.render == 1 && flock_.size() > size_t(kPerAgentCap))
       ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1),

@@ -4,7 +4,10 @@
 #include <imgui.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include "render/color.hpp"
+#include "scenes/param_ui.hpp"
 #include "scenes/group_colors.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
@@ -161,15 +164,20 @@ class MurmurationScene final : public scenes::Scene {
 
   void panel() override {
     if (ImGui::Button("Alarm (falcon)")) alarm();
-    ImGui::SameLine();
-    if (planarNow_ ? flock2_.falcon().active : flock3_.falcon().active)
-      ImGui::TextColored(ImVec4(1, 0.4f, 0.35f, 1), "falcon: %.1f s", planarNow_ ? flock2_.falcon().timeLeft : flock3_.falcon().timeLeft);
-    else
-      ImGui::TextDisabled("key A; Shift+click places it");
+    char falcon[64] = "key A; Shift+click places it";
+    const bool active = planarNow_ ? flock2_.falcon().active : flock3_.falcon().active;
+    if (active) std::snprintf(falcon, sizeof falcon, "falcon: %.1f s", double(planarNow_ ? flock2_.falcon().timeLeft : flock3_.falcon().timeLeft));
+    scenes::sameLineIfFits(scenes::textWidth(falcon));
+    if (active) ImGui::TextColored(ImVec4(1, 0.4f, 0.35f, 1), "%s", falcon);
+    else ImGui::TextDisabled("%s", falcon);
     if (ImGui::Checkbox("2D (as in the article)", &s_.planar)) paramsChanged();
     const sim::MurmurationParams& p = flock3_.params;
     ImGui::TextDisabled("neighbours: %s", p.metric ? "metric" : "topological");
-    if (!p.metric) { ImGui::SameLine(); ImGui::TextDisabled("k = %d", p.k); }
+    if (!p.metric) {
+      const std::string k = "k = " + std::to_string(p.k);
+      scenes::sameLineIfFits(scenes::textWidth(k.c_str()));
+      ImGui::TextDisabled("%s", k.c_str());
+    }
 
     scenes::sectionTitle("Flock");
     ImGui::Text("polarisation %.3f  (0 disorder, 1 parade)", metrics_["polarization"]);
@@ -317,7 +325,8 @@ class MurmurationScene final : public scenes::Scene {
     const uint32_t base = threeD ? kBirdColor : kBirdColor2D;
     const glm::vec3 baseRgb = glm::vec3(render::unpackRgba(base));
     const glm::vec3 tint = !threeD ? kStartledTint2D : ctx && ctx->lightTheme ? kStartledTintLight : kStartledTint;
-    const float size = threeD ? s_.birdSize : s_.birdSize * 2.0f;  // arrows read smaller than birds
+    // Arrows read smaller than birds; 2D ones at least 8 px long in a 720 p window at the default view.
+    const float size = threeD ? s_.birdSize : s_.birdSize * 3.0f;
     const float fearSeconds = flock.params.fearSeconds;
     if (s_.colorGroups) {
       sim::World<D> open;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <vector>
 #include "render/color.hpp"
+#include "scenes/param_ui.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/models/corridor.hpp"
@@ -377,7 +378,7 @@ class OrcaCorridor final : public scenes::Scene {
       ImGui::EndTable();
     }
     if (ImGui::SmallButton("Clear table")) runs_.clear();
-    ImGui::SameLine();
+    scenes::sameLineIfFits(scenes::textWidth("(green: running now; hover for details)"));
     ImGui::TextDisabled("(green: running now; hover for details)");
   }
 

@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cstring>
 #include <string>
+#include "scenes/param_ui.hpp"
 #include "scenes/scene.hpp"
 
 namespace scenes {
@@ -77,10 +78,7 @@ void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries) {
   for (const auto& [name, color] : entries) {
     // The next entry on the same line where it fits, else on the next: a narrow panel never cuts it.
     const float width = side + 0.3f * side + ImGui::CalcTextSize(name).x;
-    if (!first) {
-      ImGui::SameLine();
-      if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
-    }
+    if (!first) sameLineIfFits(width);
     first = false;
     ImVec4 swatch = ImGui::ColorConvertU32ToFloat4(color);  // RGBA8 packs as IM_COL32 does
     swatch.w = 1.0f;
@@ -88,6 +86,42 @@ void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries) {
     ImGui::SameLine(0.0f, 0.3f * side);
     ImGui::TextUnformatted(name);
   }
+}
+
+float buttonWidth(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+}
+
+float checkboxWidth(const char* label) {
+  const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+  return ImGui::GetFrameHeight() + (text > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + text : 0.0f);
+}
+
+float textWidth(const char* text) { return ImGui::CalcTextSize(text).x; }
+
+void sameLineIfFits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+void sameLineIfFits(const char* buttonLabel) { sameLineIfFits(buttonWidth(buttonLabel)); }
+
+bool wrappingButton(const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float room = ImGui::GetContentRegionAvail().x;
+  if (buttonWidth(label) <= room) return ImGui::Button(label);
+  // An unlabelled button of the room's width and the wrapped label's height, the label drawn over it.
+  const char* end = std::strstr(label, "##");
+  const float wrap = std::max(room - 2.0f * style.FramePadding.x, 1.0f);
+  const ImVec2 text = ImGui::CalcTextSize(label, end, false, wrap);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::PushID(label);
+  const bool pressed = ImGui::Button("##wrapped", ImVec2(room, text.y + 2.0f * style.FramePadding.y));
+  ImGui::PopID();
+  ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(),
+                                      ImVec2(at.x + style.FramePadding.x, at.y + style.FramePadding.y),
+                                      ImGui::GetColorU32(ImGuiCol_Text), label, end, wrap);
+  return pressed;
 }
 
 }  // namespace scenes

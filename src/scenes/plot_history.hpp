@@ -37,7 +37,7 @@ inline void plotWithAxes(const char* id, const float* data, int count, int offse
                          const char* overlay, const char* unit) {
   const float line = ImGui::GetTextLineHeight();
   char top[32], bottom[32];
-  std::snprintf(top, sizeof top, "%.3g%s%s", double(hi), *unit ? " " : "", unit);
+  std::snprintf(top, sizeof top, "%.*g%s%s", hi >= 1000.0f && hi < 10000.0f ? 4 : 3, double(hi), *unit ? " " : "", unit);  // 1170, not 1.17e+03
   std::snprintf(bottom, sizeof bottom, "%.3g", double(lo));
   const float axis = std::max(ImGui::CalcTextSize(top).x, ImGui::CalcTextSize(bottom).x) + ImGui::GetStyle().ItemSpacing.x;
   const float height = std::max(size.y * ImGui::GetIO().FontGlobalScale, 3.5f * line);
@@ -50,7 +50,7 @@ inline void plotWithAxes(const char* id, const float* data, int count, int offse
   ImGui::SetCursorScreenPos(ImVec2(at.x + axis, at.y));
   const float room = ImGui::GetContentRegionAvail().x;
   const float width = std::min(size.x > 0 ? size.x : room + std::min(size.x, 0.0f), room);  // never past the panel's edge
-  ImGui::PlotLines(id, data, count, offset, overlay, lo, hi, ImVec2(std::max(width, 4.0f * line), height));
+  ImGui::PlotLines(id, data, count, offset, overlay, lo, hi, ImVec2(std::max(width, std::min(4.0f * line, room)), height));
   const ImVec2 end = ImGui::GetItemRectMax();
   ImGui::SetCursorScreenPos(ImVec2(at.x + axis, end.y));
   ImGui::TextDisabled("older");

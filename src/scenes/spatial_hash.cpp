@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <limits>
 #include "render/color.hpp"
+#include "scenes/param_ui.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "sim/models/flock.hpp"
@@ -207,8 +208,10 @@ class SpatialHash final : public scenes::Scene {
       if (ImGui::Button("Count exactly now")) countExactly();
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Brute force over every agent: N^2 distance checks (seconds at N=50,000)");
       if (exactStep_ >= 0) {
-        ImGui::SameLine();
-        ImGui::Text("exact: %s at step %d (%.0f ms)", withCommas(exactMissed_, a), exactStep_, exactMs_);
+        char exact[128];
+        std::snprintf(exact, sizeof exact, "exact: %s at step %d (%.0f ms)", withCommas(exactMissed_, a), exactStep_, exactMs_);
+        scenes::sameLineIfFits(scenes::textWidth(exact));
+        ImGui::TextUnformatted(exact);
       }
     }
     explainSearch();

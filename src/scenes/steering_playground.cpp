@@ -4,7 +4,9 @@
 #include <imgui.h>
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include "render/color.hpp"
+#include "scenes/param_ui.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/trails.hpp"
@@ -174,10 +176,11 @@ class SteeringPlayground final : public scenes::Scene {
   void panel() override {
     scenes::sectionTitle("Obstacles");
     if (ImGui::Button("Add obstacle")) addRandomObstacle();
-    ImGui::SameLine();
+    scenes::sameLineIfFits("Clear obstacles");
     if (ImGui::Button("Clear obstacles")) { drag_ = Drag::None; world_.clearObstacles(); }
-    ImGui::SameLine();
-    ImGui::Text("%zu", world_.obstacles().size());
+    const std::string count = std::to_string(world_.obstacles().size());
+    scenes::sameLineIfFits(scenes::textWidth(count.c_str()));
+    ImGui::TextUnformatted(count.c_str());
 
     scenes::sectionTitle("Legend");
     scenes::legend({{"target", kTargetColor}, {"quarry", kQuarryColor}, {"obstacle", kObstacleColor}, {"avoiding", kAvoidingColor}});

@@ -1,0 +1,20 @@
+// Layout helpers for panels that must never cut text (issue 23): a row of widgets wraps to the next
+// line where the panel is too narrow for it (a large UI scale, a 720 p window), instead of running
+// past the panel's edge. The scenes' panels and the app's use the same ones.
+#pragma once
+
+namespace scenes {
+
+// After an item: the next one, `width` points wide, on the same line where it fits, else on the next.
+void sameLineIfFits(float width);
+// The same, for a button with this label next (as ImGui::Button sizes it).
+void sameLineIfFits(const char* buttonLabel);
+// Widths of the next item, for sameLineIfFits.
+float buttonWidth(const char* label);
+float checkboxWidth(const char* label);  // a checkbox or a radio button with its label
+float textWidth(const char* text);
+// A button whose label wraps over several lines where the room left on the line is too narrow for it
+// (a long claim title at 3x); otherwise ImGui::Button. True when pressed.
+bool wrappingButton(const char* label);
+
+}  // namespace scenes
