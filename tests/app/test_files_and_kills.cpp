@@ -225,25 +225,32 @@ TEST(HeadlessFlags, SeedsUpToTwoToTheSixtyTwoAreTaken) {
                          "--seed must be between 0 and 4611686018427387904");
 }
 
+// The finale with the hash off at 100,000 agents (a step of half a minute or more): 2 s after the
+// window appears, `key` is pressed, 1-2 s later SIGTERM; the run's lines, `rc` and `quit_ms`.
+static apptest::RunResult keyDuringASlowStepThenQuit(const std::string& name, const char* key, int secondsAfterKey) {
+  const std::string dir = apptest::freshDir(name);
+  std::ofstream(dir + "/drive.sh")
+      << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' --scene finale --set hash=false --set N=100000"
+      << " --width 640 --height 360 >'" << dir << "/run.out' 2>&1 &\n"
+      << "pid=$!\n"
+      << "id=$(timeout 30 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+      << "sleep 2; xdotool key --window $id " << key << "; sleep " << secondsAfterKey << "\n"
+      << "t0=$(date +%s%N); kill -TERM $pid; wait $pid; rc=$?; t1=$(date +%s%N)\n"
+      << "echo \"rc=$rc\" >'" << dir << "/quit.txt'; echo \"quit_ms=$(( (t1 - t0) / 1000000 ))\" >>'" << dir << "/quit.txt'\n";
+  const int status = std::system(("xvfb-run -a -s '-screen 0 1280x720x24' bash '" + dir + "/drive.sh'").c_str());
+  EXPECT_EQ(status, 0) << apptest::slurp(dir + "/run.out");
+  apptest::RunResult r;
+  r.out = apptest::slurp(dir + "/quit.txt") + apptest::slurp(dir + "/run.out");
+  return r;
+}
+
 // Item 8: `--scene finale --set hash=false --set N=100000` froze the window (the first step ran on
 // the UI thread) and SIGTERM took 86.7 s (quitting started another step and waited for it). Now the
 // step starts on the worker, the window keeps answering keys (F1 opens the help during the step),
 // and a quit abandons the step: the run ends within seconds with nothing booked from it.
 TEST(SlowSteps, TheWindowAnswersAndQuitsDuringAHalfMinuteStep) {
   if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
-  const std::string dir = apptest::freshDir("slow-step");
-  std::ofstream(dir + "/drive.sh")
-      << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' --scene finale --set hash=false --set N=100000"
-      << " --width 640 --height 360 >'" << dir << "/run.out' 2>&1 &\n"
-      << "pid=$!\n"
-      << "id=$(timeout 30 xdotool search --sync --pid $pid | head -1) || exit 3\n"
-      << "sleep 2; xdotool key --window $id F1; sleep 1\n"
-      << "t0=$(date +%s%N); kill -TERM $pid; wait $pid; rc=$?; t1=$(date +%s%N)\n"
-      << "echo \"rc=$rc\" >'" << dir << "/quit.txt'; echo \"quit_ms=$(( (t1 - t0) / 1000000 ))\" >>'" << dir << "/quit.txt'\n";
-  const int status = std::system(("xvfb-run -a -s '-screen 0 1280x720x24' bash '" + dir + "/drive.sh'").c_str());
-  ASSERT_EQ(status, 0) << apptest::slurp(dir + "/run.out");
-  apptest::RunResult r;
-  r.out = apptest::slurp(dir + "/quit.txt") + apptest::slurp(dir + "/run.out");
+  const apptest::RunResult r = keyDuringASlowStepThenQuit("slow-step", "F1", 1);
   EXPECT_EQ(r.value("rc"), "0") << r.out;
   EXPECT_LT(std::atoi(r.value("quit_ms").c_str()), 10000) << "a brute-force step of 100,000 agents takes far longer";
   EXPECT_EQ(r.value("steps"), "0") << "nothing is booked from the abandoned step";
@@ -255,19 +262,7 @@ TEST(SlowSteps, TheWindowAnswersAndQuitsDuringAHalfMinuteStep) {
 // new scene runs within a second, and quitting then does not wait for the old scene's step either.
 TEST(SlowSteps, ASceneSwitchDuringAHalfMinuteStepHappensAtOnce) {
   if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
-  const std::string dir = apptest::freshDir("slow-step-switch");
-  std::ofstream(dir + "/drive.sh")
-      << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' --scene finale --set hash=false --set N=100000"
-      << " --width 640 --height 360 >'" << dir << "/run.out' 2>&1 &\n"
-      << "pid=$!\n"
-      << "id=$(timeout 30 xdotool search --sync --pid $pid | head -1) || exit 3\n"
-      << "sleep 2; xdotool key --window $id 2; sleep 2\n"
-      << "t0=$(date +%s%N); kill -TERM $pid; wait $pid; rc=$?; t1=$(date +%s%N)\n"
-      << "echo \"rc=$rc\" >'" << dir << "/quit.txt'; echo \"quit_ms=$(( (t1 - t0) / 1000000 ))\" >>'" << dir << "/quit.txt'\n";
-  const int status = std::system(("xvfb-run -a -s '-screen 0 1280x720x24' bash '" + dir + "/drive.sh'").c_str());
-  ASSERT_EQ(status, 0) << apptest::slurp(dir + "/run.out");
-  apptest::RunResult r;
-  r.out = apptest::slurp(dir + "/quit.txt") + apptest::slurp(dir + "/run.out");
+  const apptest::RunResult r = keyDuringASlowStepThenQuit("slow-step-switch", "2", 2);
   EXPECT_EQ(r.value("rc"), "0") << r.out;
   EXPECT_EQ(r.value("scene"), "boids") << "key 2 during the finale's step switched at once\n" << r.out;
   EXPECT_NE(r.value("steps"), "0") << "the new scene ran meanwhile\n" << r.out;
