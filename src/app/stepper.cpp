@@ -1,7 +1,9 @@
 #include "app/stepper.hpp"
+#include "sim/core/metrics.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace app {
 
@@ -20,13 +22,7 @@ std::vector<double> RecentSamples::last(double seconds) const {
   return out;
 }
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  const size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + long(mid), values.end());
-  if (values.size() % 2) return values[mid];
-  return 0.5 * (values[mid] + *std::max_element(values.begin(), values.begin() + long(mid)));
-}
+double median(std::vector<double> values) { return sim::median(std::move(values)); }
 
 double Stepper::realTimeShare(double seconds) const {
   const double window = std::min(seconds, std::chrono::duration<double>(Clock::now() - restartedAt_).count());

@@ -1,5 +1,6 @@
 // `crowdlab bench`: the case registry, the command line, and the table / CSV output.
 #include "bench/bench.hpp"
+#include "sim/core/metrics.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -175,15 +176,7 @@ bool registerCase(const Case& c) {
 
 const std::vector<Case>& cases() { return registry(); }
 
-double medianMs(std::vector<double>& samples) {
-  if (samples.empty()) return 0.0;
-  const size_t mid = samples.size() / 2;
-  std::nth_element(samples.begin(), samples.begin() + long(mid), samples.end());
-  double upper = samples[mid];
-  if (samples.size() % 2) return upper;
-  double lower = *std::max_element(samples.begin(), samples.begin() + long(mid));
-  return 0.5 * (lower + upper);
-}
+double medianMs(std::vector<double>& samples) { return sim::median(samples); }
 
 namespace {
 double nowSeconds() {

@@ -34,3 +34,12 @@ TEST(MeanNearestNeighbor, GridEqualsBruteForce) {
   const std::vector<sim::Vec2> one{sim::Vec2(1.0f)};
   EXPECT_EQ(sim::meanNearestNeighborDistance<2>(one, makeWorld<2>(sim::Boundary::Wrap, sim::Vec2(0.0f), sim::Vec2(10.0f)), scratch), 0.0);
 }
+
+// The program's one median: the middle value, the mean of the middle two for an even count, 0 for none.
+TEST(Median, MiddleValueOrMeanOfTheMiddleTwo) {
+  EXPECT_EQ(sim::median({}), 0.0);
+  EXPECT_EQ(sim::median({7.0}), 7.0);
+  EXPECT_EQ(sim::median({5.0, 1.0, 3.0}), 3.0);
+  EXPECT_EQ(sim::median({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_EQ(sim::median({9.0, 9.0, 1.0, 100.0}), 9.0);
+}

@@ -1,5 +1,6 @@
 // Flock measurements that turn what the eye sees into numbers.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -15,6 +16,17 @@ namespace sim {
 constexpr float kOverlapShare = 0.99f;
 constexpr float overlapDistance(float radius) { return kOverlapShare * 2.0f * radius; }
 constexpr float penetrationDistance(float radius) { return kOverlapShare * radius; }
+
+// The median of the values, the mean of the middle two for an even count; 0 for none. The one median
+// of the program: step times in the HUD and the benchmarks, frame times, figures of repeated runs.
+// In the header: the app's stepper links it without the rest of the core (its TSan build).
+inline double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + long(mid), values.end());
+  if (values.size() % 2) return values[mid];
+  return 0.5 * (values[mid] + *std::max_element(values.begin(), values.begin() + long(mid)));
+}
 
 // |mean unit heading|: 0 for disorder, 1 when every agent moves the same way. Agents at rest are skipped.
 template <int D>
