@@ -1,6 +1,7 @@
 // The scene window: about + experiments, the scene's own controls, parameters, presets.
 #include <imgui.h>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include "app/hud.hpp"
@@ -265,8 +266,15 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
       detail = "now the claim itself, measured against it";
       if (!m.requested) m.requested = m.after;
     } else if (!known) {
-      status = std::string("the baseline \"") + c->relativeTo + "\" measured nothing to compare with";
+      // The verdict `crowdlab claims` gives too (a ratio to nothing is not a measurement): shown, so
+      // a run until the verdict (--claim ID --screenshot, --hidden) ends here as well.
+      const double none[1] = {std::nan("")};
+      const scenes::ClaimVerdict v = scenes::judge(*c, none);
+      status = std::string("the baseline \"") + c->relativeTo + "\" measured nothing to compare with  ->  " +
+               scenes::verdictWords(v, *c);
       detail = scenes::describeRule(*c);
+      colour = IM_COL32(255, 170, 80, 255);
+      m.bannerVerdict = true;
     } else {
       const double one[1] = {value};
       const scenes::ClaimVerdict v = scenes::judge(*c, one);
