@@ -40,6 +40,7 @@
 #include "scenes/user_input.hpp"
 #include "render/renderer.hpp"
 #include "scenes/digest.hpp"
+#include "sim/core/metrics.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace app {
@@ -186,7 +187,7 @@ class App {
                 "step_ms_median=%.4f\nui_scale=%.2f\ntheme=%s\nstyle=%s\nworld_area=%.0f,%.0f,%.0fx%.0f\nagents_outside_view=%zu\ntext_contrast=%.2f\nspeed=%.2f\n",
                 sceneName_.c_str(), frame_, static_cast<unsigned long long>(stepper_.steps()), lastStats_.agents,
                 lastStats_.drawCalls, lastStats_.agentDrawCalls, int(uiVisible_), int(hud_.showHelp),
-                median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
+                sim::median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
                 styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
                 agentsOutsideView_, panelTextContrast(), double(stepper_.speed));
     std::printf("user_view=%d\nfit_control=%d\npause_mark=%d\nzoom=%.4f\nagents_box=%.0f,%.0f,%.0fx%.0f\nwindow=%.0fx%.0f\n",
@@ -218,7 +219,7 @@ class App {
                 double(panel_.presetDeleteAt[1]), double(panel_.presetConfirmAt[0]), double(panel_.presetConfirmAt[1]),
                 int(panel_.messageInView));
     // The frame time over the last 10 s: a running sweep must leave the live scene its pace.
-    std::printf("frame_ms_median=%.2f\nsweep_header_at=%.0f,%.0f\n%s", median(frameMs_.last(kBenchmarkSeconds)),
+    std::printf("frame_ms_median=%.2f\nsweep_header_at=%.0f,%.0f\n%s", sim::median(frameMs_.last(kBenchmarkSeconds)),
                 double(panel_.sweepHeaderAt[0]), double(panel_.sweepHeaderAt[1]), sweepStateLines(panel_.sweep).c_str());
     bool csvFailed = false, stateFailed = false;
     if (std::string error; !csv_.close(error)) fail(error, csvFailed);
@@ -253,7 +254,7 @@ class App {
       j["experiment"]["also"] = also;
     }
     panel_.tune->writeState(j);
-    j["step_ms_median"] = median(stepper_.recentStepMs(kBenchmarkSeconds));
+    j["step_ms_median"] = sim::median(stepper_.recentStepMs(kBenchmarkSeconds));
     j["agents"] = lastStats_.agents;
     nlohmann::json metrics = nlohmann::json::object();
     for (const sim::Metric& m : metrics_) metrics[m.name] = m.value;
@@ -523,7 +524,7 @@ class App {
     benchmarkEnds_.reset();
     char line[512];
     std::snprintf(line, sizeof(line), "crowdlab benchmark: scene=%s N=%zu median_step_ms=%.3f fps=%.1f steps=%zu gl=\"%s\" cpu=\"%s\"",
-                  sceneName_.c_str(), scene().agentCount(), median(stepper_.recentStepMs(kBenchmarkSeconds)),
+                  sceneName_.c_str(), scene().agentCount(), sim::median(stepper_.recentStepMs(kBenchmarkSeconds)),
                   fpsOver(kBenchmarkSeconds), stepper_.recentStepMs(kBenchmarkSeconds).size(), glInfo_.c_str(), cpuName().c_str());
     std::printf("%s\n", line);
     std::fflush(stdout);
@@ -824,8 +825,8 @@ class App {
   void drawUi(bool sceneIdle) {
     HudState state;
     state.fps = float(fpsOver(kHudSeconds));
-    state.stepMs = median(stepper_.recentStepMs(kHudSeconds));
-    state.metricsMs = median(metricsMs_.last(kHudSeconds));
+    state.stepMs = sim::median(stepper_.recentStepMs(kHudSeconds));
+    state.metricsMs = sim::median(metricsMs_.last(kHudSeconds));
     state.behindRealTime = !stepper_.paused && !lockstep() && (!sceneIdle || stepper_.realTimeShare(kHudSeconds) < 0.9);
     state.realTimeShare = stepper_.realTimeShare(kHudSeconds);
     state.benchmarkSecondsLeft = benchmarkEnds_ ? -secondsSince(*benchmarkEnds_) : 0.0;

@@ -1,9 +1,7 @@
 #include "app/stepper.hpp"
-#include "sim/core/metrics.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
 namespace app {
 
@@ -21,8 +19,6 @@ std::vector<double> RecentSamples::last(double seconds) const {
     if (at >= horizon) out.push_back(value);
   return out;
 }
-
-double median(std::vector<double> values) { return sim::median(std::move(values)); }
 
 double Stepper::realTimeShare(double seconds) const {
   const double window = std::min(seconds, std::chrono::duration<double>(Clock::now() - restartedAt_).count());

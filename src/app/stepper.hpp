@@ -14,10 +14,6 @@
 
 namespace app {
 
-// The median of `values` (0 when empty): robust to the odd slow step a garbage collector or a
-// compiler running beside us causes.
-double median(std::vector<double> values);
-
 // Values with the time they were taken, kept for `keepSeconds`: "the last 2 s" of anything.
 class RecentSamples {
  public:
