@@ -233,12 +233,10 @@ class Finale final : public scenes::Scene {
     const sim::FinaleParams& p = sim_.params;
     const double checks = double(sim_.metrics().checks);
     const double perAgent = sim_.size() ? checks / double(sim_.size()) : 0.0;
-    std::string count = std::to_string(uint64_t(checks));
-    for (int at = int(count.size()) - 3; at > 0; at -= 3) count.insert(size_t(at), ",");
-    char line[160];
+    char count[32], line[160];
     // Short lines: the gap between the panels at 1280 x 720 is narrow, and each line reads on its own.
     std::snprintf(line, sizeof line, "%s\n%s checks a step\n(%.0f per agent)\n%.1f ms a step", p.spatialHash ? "spatial hash" : "brute force",
-                  count.c_str(), perAgent, sim_.timings().stepMs);
+                  scenes::withCommas(uint64_t(checks), count), perAgent, sim_.timings().stepMs);
     Vec2 corner = sim_.world.min;
     float zoom = 1.0f;
     if (ctx) {

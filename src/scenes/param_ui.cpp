@@ -2,12 +2,25 @@
 #include <imgui.h>
 #include <algorithm>
 #include <cfloat>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include "scenes/param_ui.hpp"
 #include "scenes/scene.hpp"
 
 namespace scenes {
+
+const char* withCommas(uint64_t v, char (&out)[32]) {
+  char digits[24];
+  const int n = std::snprintf(digits, sizeof digits, "%llu", static_cast<unsigned long long>(v));
+  int o = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
+    out[o++] = digits[i];
+  }
+  out[o] = '\0';
+  return out;
+}
 
 bool paramWidgets(std::span<const Param> params, std::initializer_list<const char*> only) {
   bool changed = false;

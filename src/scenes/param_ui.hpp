@@ -2,8 +2,12 @@
 // line where the panel is too narrow for it (a large UI scale, a 720 p window), instead of running
 // past the panel's edge. The scenes' panels and the app's use the same ones.
 #pragma once
+#include <cstdint>
 
 namespace scenes {
+
+// 1234567 -> "1,234,567" into a caller's buffer (no allocation): counts a room reads at a glance.
+const char* withCommas(uint64_t v, char (&out)[32]);
 
 // After an item: the next one, `width` points wide, on the same line where it fits, else on the next.
 void sameLineIfFits(float width);

@@ -55,19 +55,6 @@ struct SceneSettings {
   bool showChecks;  // the checks themselves: one agent's lines to every agent it tests, checks per cell, the step time
 };
 
-// 1234567 -> "1,234,567" into a caller's buffer (no allocation).
-const char* withCommas(uint64_t v, char (&out)[32]) {
-  char digits[24];
-  int n = std::snprintf(digits, sizeof digits, "%llu", static_cast<unsigned long long>(v));
-  int o = 0;
-  for (int i = 0; i < n; ++i) {
-    if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
-    out[o++] = digits[i];
-  }
-  out[o] = '\0';
-  return out;
-}
-
 // Cold to hot: dark blue, cyan, yellow, red.
 uint32_t heatColor(float t) {
   static constexpr glm::vec3 stops[] = {{0.12f, 0.2f, 0.55f}, {0.15f, 0.75f, 0.8f}, {0.98f, 0.85f, 0.25f}, {0.95f, 0.22f, 0.15f}};
@@ -185,9 +172,9 @@ class SpatialHash final : public scenes::Scene {
     scenes::sectionTitle("Cost of the last step");
     ImGui::Text("sim %.2f ms per step (mean %.2f), %d thread%s", stepMs_, stepMsAverage_, sim::threadCount(),
                 sim::threadCount() == 1 ? "" : "s");
-    ImGui::Text("distance checks %s per frame", withCommas(flock_.lastChecks(), a));
+    ImGui::Text("distance checks %s per frame", scenes::withCommas(flock_.lastChecks(), a));
     ImGui::Text("checks per agent %.1f", checksPerAgent());
-    ImGui::Text("neighbours found %.2f per agent (%s in all)", flock_.meanNeighbors(), withCommas(flock_.lastNeighbors(), b));
+    ImGui::Text("neighbours found %.2f per agent (%s in all)", flock_.meanNeighbors(), scenes::withCommas(flock_.lastNeighbors(), b));
     // Headroom above the peak, so a steady value is a line below the overlay text, not on it.
     checksHistory_.plot("##checks", 0, std::max(1.0f, checksHistory_.max()) * 1.6f, ImVec2(0, 50), "checks per frame");
     stepMsHistory_.plot("##ms", 0, std::max(1.0f, stepMsHistory_.max()) * 1.6f, ImVec2(0, 50), "sim ms per step");
@@ -197,7 +184,7 @@ class SpatialHash final : public scenes::Scene {
       ImGui::Text("missed 0: brute force tests every pair");
     } else {
       const double all = missed_ + double(flock_.lastNeighbors());
-      ImGui::Text("missed %s a step (%.0f%% of all neighbours)", withCommas(uint64_t(std::llround(missed_)), a),
+      ImGui::Text("missed %s a step (%.0f%% of all neighbours)", scenes::withCommas(uint64_t(std::llround(missed_)), a),
                   all > 0 ? 100.0 * missed_ / all : 0.0);
       if (auditSamples_ >= n)
         dimWrapped("(exact over all %zu agents, every %d steps; last at step %d, took %.1f ms outside sim ms)", n,
@@ -209,7 +196,7 @@ class SpatialHash final : public scenes::Scene {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Brute force over every agent: N^2 distance checks (seconds at N=50,000)");
       if (exactStep_ >= 0) {
         char exact[128];
-        std::snprintf(exact, sizeof exact, "exact: %s at step %d (%.0f ms)", withCommas(exactMissed_, a), exactStep_, exactMs_);
+        std::snprintf(exact, sizeof exact, "exact: %s at step %d (%.0f ms)", scenes::withCommas(exactMissed_, a), exactStep_, exactMs_);
         scenes::sameLineIfFits(scenes::textWidth(exact));
         ImGui::TextUnformatted(exact);
       }
@@ -463,7 +450,7 @@ class SpatialHash final : public scenes::Scene {
     char a[32], line[160];
     const bool brute = flock_.method == sim::NeighborMethod::BruteForce;
     std::snprintf(line, sizeof line, "%s\n%s checks a step\n%.1f ms a step", brute ? "brute force" : "grid",
-                  withCommas(flock_.lastChecks(), a), stepMsAverage_);
+                  scenes::withCommas(flock_.lastChecks(), a), stepMsAverage_);
     const ViewRect view = visibleRect();
     debug.bigText(view.lo + Vec2(12.0f, 12.0f) / zoom(), line, render::colors::white, 2.2f);
   }
