@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include "sim/core/lanes.hpp"
+#include "sim/core/nearest_keys.hpp"
 
 namespace sim::orca {
 
@@ -585,6 +586,63 @@ void feasibleRegion(std::span<const HalfPlane> planes, float maxSpeed, std::vect
 // ---- Crowd ----
 namespace sim::orca {
 
+namespace {
+
+// What one agent's neighbour query in Crowd::step saw, beside its nearest neighbours.
+struct CrowdQuery {
+  uint32_t checks = 0;      // candidates looked at (self excluded)
+  uint32_t closePairs = 0;  // within closeSq and later in cell order (each pair counted once)
+  float minDistSq = 3.4e38f;
+};
+
+// One agent's query in lanes: eight candidates of a grid row at a time from the cell-ordered
+// coordinates, those within `radius` appended to `near` (in increasing index order, so ties keep
+// the lower index, the order orca::NearestNeighbors gives), then cut to the nearest `keep`. One
+// candidate at a time, the insertion into a sorted list lost a branch about once per candidate.
+template <class L>
+CROWDLAB_LANES_INLINE CrowdQuery queryNearest(const UniformGrid<2>& grid, const float* xs, const float* ys,
+                                              uint32_t self, const Vec2& p, float radius, float closeSq, int keep,
+                                              NearestKeys& near) {
+  using Floats = typename L::Floats;
+  using Ints = typename L::Ints;
+  const Floats px = L::splat(p.x), py = L::splat(p.y), r2 = L::splat(radius * radius), c2 = L::splat(closeSq);
+  const Ints own = L::splat(int32_t(self));
+  Floats minSq = L::splat(3.4e38f);
+  Ints checks = L::splat(int32_t(0)), close = L::splat(int32_t(0));
+  near.count = 0;
+  grid.forEachRange(grid.block(p, radius, SearchMode::AutoRings), [&](uint32_t begin, uint32_t end, const Vec2&) {
+    const Ints last = L::splat(int32_t(end));
+    for (uint32_t j0 = begin; j0 < end; j0 += uint32_t(lanes::kLanes)) {
+      const Ints j = L::laneIndex() + L::splat(int32_t(j0));
+      const Ints live = (j < last) & (j != own);
+      const Floats dx = L::load(xs + j0) - px, dy = L::load(ys + j0) - py;
+      const Floats d2 = dx * dx + dy * dy;
+      const Ints in = live & (d2 <= r2);
+      checks -= live;  // a true lane is -1
+      close -= in & (d2 < c2) & (j > own);
+      minSq = L::choose(in & (d2 < minSq), d2, minSq);
+      if (const unsigned bits = L::bits(in)) near.append<L>(d2, j, bits, keep);
+    }
+  });
+  near.selectNearest<L>(keep);
+  CrowdQuery q;
+  q.checks = uint32_t(L::sum(checks));
+  q.closePairs = uint32_t(L::sum(close));
+  for (int l = 0; l < lanes::kLanes; ++l) q.minDistSq = std::min(q.minDistSq, L::lane(minSq, l));
+  return q;
+}
+
+CrowdQuery queryBaseline(const UniformGrid<2>& grid, const float* xs, const float* ys, uint32_t self, const Vec2& p,
+                         float radius, float closeSq, int keep, NearestKeys& near) {
+  return queryNearest<lanes::Baseline>(grid, xs, ys, self, p, radius, closeSq, keep, near);
+}
+CROWDLAB_LANES_AVX2 CrowdQuery queryAvx2(const UniformGrid<2>& grid, const float* xs, const float* ys, uint32_t self,
+                                         const Vec2& p, float radius, float closeSq, int keep, NearestKeys& near) {
+  return queryNearest<lanes::Avx2>(grid, xs, ys, self, p, radius, closeSq, keep, near);
+}
+
+}  // namespace
+
 void Crowd::resize(size_t n) {
   position.resize(n);
   velocity.resize(n);
@@ -645,42 +703,78 @@ void Crowd::step(float dt) {
   // the full distance. Exact: when a radius holds k agents, the k nearest are among them.
   const float close = overlapDistance(params.radius);
   const float reach = stepReach(params, dt);
+  sortedX_.resize(n + size_t(lanes::kLanes));  // padded: a row's last register reads past its end
+  sortedY_.resize(n + size_t(lanes::kLanes));
+  for (size_t k = 0; k < n; ++k) {
+    sortedX_[k] = sorted[k].x;
+    sortedY_[k] = sorted[k].y;
+  }
+  const auto query = lanes::wide() ? &queryAvx2 : &queryBaseline;
   parallelForRange(n, [&](size_t firstAgent, size_t lastAgent) {
+    // Programs are built and solved eight at a time (buildPrograms, solve over programs: the same
+    // bits as one at a time). An agent with nothing near and no wall has the empty program: its
+    // preferred velocity within max speed, at once, so sparse crowds do not half-fill the lanes.
+    constexpr size_t kBatch = lanes::kLanes;
     // Reused across the chunk's agents: their arrays need no zeroing per agent.
-    NearestNeighbors near;
-    PlaneSet planes;
+    NearestKeys near;
+    std::array<PlaneSet, kBatch> programs;
+    std::array<std::array<uint32_t, kMaxNeighbors>, kBatch> neighbors;
+    std::array<std::array<Vec2, kMaxNeighbors>, kBatch> offsets;
+    std::array<ProgramInput, kBatch> inputs;
+    std::array<Vec2, kBatch> preferredOf;
+    std::array<uint32_t, kBatch> slot;
+    std::array<LpResult, kBatch> results;
+    size_t batched = 0;
+    auto solveBatch = [&] {
+      buildPrograms(std::span<PlaneSet>(programs.data(), batched), std::span<const ProgramInput>(inputs.data(), batched),
+                    sortedVelocity_, params, dt, stepSafety);
+      solve(std::span<const PlaneSet>(programs.data(), batched), std::span<const Vec2>(preferredOf.data(), batched),
+            params.maxSpeed, std::span<LpResult>(results.data(), batched));
+      for (size_t b = 0; b < batched; ++b) {
+        nextSorted_[slot[b]] = results[b].velocity;
+        feasible_[slot[b]] = results[b].feasible ? 1 : 0;
+      }
+      batched = 0;
+    };
     for (size_t k = firstAgent; k < lastAgent; ++k) {
       const uint32_t i = order[k];
-      uint32_t closePairs = 0, checks = 0;
-      float minSq = 3.4e38f;
+      uint32_t checks = 0;
+      CrowdQuery q;
       float radius = std::clamp(queryRadius_[i], std::min(reach, params.neighborDist), params.neighborDist);
       for (;;) {
-        near.count = 0;
-        near.capacity = capacity_;
-        closePairs = 0;
-        minSq = 3.4e38f;
-        checks += grid_.forEachInRadius(uint32_t(k), sorted[k], radius, [&](uint32_t j, const Vec2& off, float d2) {
-          near.offer(j, off, d2);
-          minSq = std::min(minSq, d2);
-          if (d2 < close * close && j > k) ++closePairs;
-        });
+        q = query(grid_, sortedX_.data(), sortedY_.data(), uint32_t(k), sorted[k], radius, close * close, capacity_,
+                  near);
+        checks += q.checks;
         if (near.count >= maxNeighbors || radius >= params.neighborDist) break;
         radius = params.neighborDist;
       }
       queryRadius_[i] = near.count >= maxNeighbors
-                            ? 1.1f * (std::sqrt(near.distSq[maxNeighbors - 1]) + 2.0f * params.maxSpeed * dt)
+                            ? 1.1f * (std::sqrt(near.distSq(maxNeighbors - 1)) + 2.0f * params.maxSpeed * dt)
                             : params.neighborDist;
       checks_[k] = checks;
-      overlaps_[k] = closePairs;
-      minDistSq_[k] = minSq;
-      const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
+      overlaps_[k] = q.closePairs;
+      minDistSq_[k] = q.minDistSq;
+      const int kept = keptNeighbors(near.count, maxNeighbors, stepSafety ? reach * reach : 0.0f,
+                                     [&](int m) { return near.distSq(m); });
       within_[k] = uint32_t(kept);
-      buildProgram(planes, uint32_t(k), sorted[k], sortedVelocity_[k], near, kept, sortedVelocity_, obstaclesOf(i), params,
-                   dt, stepSafety);
-      const LpResult r = solve(planes.span(), sortedPreferred_[k], params.maxSpeed);
-      nextSorted_[k] = r.velocity;
-      feasible_[k] = r.feasible ? 1 : 0;
+      const std::span<const Segment> walls = obstaclesOf(i);
+      if (kept == 0 && walls.empty()) {
+        nextSorted_[k] = clampLength(sortedPreferred_[k], params.maxSpeed);
+        feasible_[k] = 1;
+        continue;
+      }
+      for (int m = 0; m < kept; ++m) {
+        neighbors[batched][size_t(m)] = near.index[m];
+        offsets[batched][size_t(m)] = sorted[near.index[m]] - sorted[k];
+      }
+      inputs[batched] = {uint32_t(k), sorted[k], sortedVelocity_[k],
+                         std::span<const uint32_t>(neighbors[batched].data(), size_t(kept)),
+                         std::span<const Vec2>(offsets[batched].data(), size_t(kept)), walls};
+      preferredOf[batched] = sortedPreferred_[k];
+      slot[batched++] = uint32_t(k);
+      if (batched == kBatch) solveBatch();
     }
+    if (batched) solveBatch();
   }, 64);
 
   stats_ = {};
