@@ -54,6 +54,7 @@ std::string extra(double gridMs, double rulesMs, const char* more = "") {
 
 bench::Row cpuRow(const bench::Options& o, size_t n) {
   const int threads = sim::threadCount();
+  bench::startRow(threads);
   sim::Flock<2> flock = makeFlock(n);
   sim::UniformGrid<2> grid;
   std::vector<double> gridSamples;

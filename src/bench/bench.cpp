@@ -223,6 +223,11 @@ double timeSteps(const Options& options, const std::function<void(bool measured)
   return medianMs(ms);
 }
 
+void startRow(int threads) {
+  sim::setThreadCount(threads);
+  sim::resetThreadsAtWork();
+}
+
 std::vector<int> threadCounts(const Options& options) {
   std::vector<int> t;
   if (options.threads.empty()) {
@@ -380,7 +385,8 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
       if (csv) std::fclose(csv);
       return 1;
     }
-    for (const Row& r : rows) {
+    for (Row& r : rows) {
+      r.extra += (r.extra.empty() ? "" : ";") + std::string("threads_at_work=") + std::to_string(r.threadsAtWork);
       printRow(r);
       errno = 0;
       if (csv && !csvErrno && !writeCsvRow(csv, r)) csvErrno = errno ? errno : EIO;

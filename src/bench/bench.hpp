@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <vector>
+#include "sim/core/parallel.hpp"
 
 namespace bench {
 
@@ -34,6 +35,9 @@ struct Row {
   double checksPerAgent = 0;   // distance checks per agent per step
   double neighborsPerAgent = 0;
   std::string extra;           // case-specific "key=value;key=value"
+  // The threads that really did the row's loop work, counted since its startRow(): a row is built
+  // once its steps have run, so the count is taken here. Shown as threads_at_work= in `extra`.
+  int threadsAtWork = sim::threadsAtWork();
 };
 
 using CaseFn = void (*)(const Options& options, std::vector<Row>& rows);
@@ -74,6 +78,9 @@ class Progress {
   double start_, lastShown_;
   bool shown_ = false;
 };
+
+// Sets the thread count of the row about to run and starts counting the threads that do its work.
+void startRow(int threads);
 
 // The thread counts a case runs: --threads (0 = all cores), or 1 and all cores; no repeats.
 std::vector<int> threadCounts(const Options& options);

@@ -23,7 +23,7 @@ constexpr int kBruteSampleSteps = 20;
 constexpr size_t kRatioN = 20000;      // brute vs grid, always measured with the default N list
 
 bench::Row measure(const bench::Options& o, size_t n, sim::NeighborMethod method, int threads) {
-  sim::setThreadCount(threads);
+  bench::startRow(threads);
   sim::Flock<2> flock;
   const double side = std::sqrt(double(n) * 3.14159265358979 * kRadius * kRadius / kExpectedNeighbors);
   flock.world.size = sim::Vec2(float(side));

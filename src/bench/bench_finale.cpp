@@ -21,7 +21,7 @@ constexpr float kDt = 1.0f / 60.0f;
 
 bench::Row measure(const bench::Options& o, size_t n, bool orca, int threads,
                    sim::WeightMode weights = sim::WeightMode::Constant) {
-  sim::setThreadCount(threads);
+  bench::startRow(threads);
   sim::FinaleSim s;
   s.params.orca = orca;
   s.params.weights = weights;

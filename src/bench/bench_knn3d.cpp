@@ -45,7 +45,7 @@ void runKnn3d(const bench::Options& o, std::vector<bench::Row>& rows) {
     const float cellSize = float(std::cbrt(kPointsPerCell));
 
     for (int threads : bench::threadCounts(o)) {
-      sim::setThreadCount(threads);
+      bench::startRow(threads);
       sim::UniformGrid<3> grid;
       std::vector<uint32_t> found(n * kK);
       uint64_t checks = 0;

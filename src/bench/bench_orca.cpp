@@ -113,14 +113,14 @@ void runOrcaCircle(const bench::Options& o, std::vector<bench::Row>& rows) {
   for (size_t n : ns) {
     const bool full = n <= kFullEpisodeMaxN;
     for (int t : threads) {
-      sim::setThreadCount(t);
+      bench::startRow(t);
       Episode e = full ? runCircle(n, 0, kMaxEpisodeSteps, false) : runCircle(n, o.warmup, o.steps, false);
       rows.push_back(row(n, "orca", t, e));
     }
   }
   if (o.n.empty() || std::find(o.n.begin(), o.n.end(), size_t(250)) != o.n.end()) {
     const int t = *std::max_element(threads.begin(), threads.end());
-    sim::setThreadCount(t);
+    bench::startRow(t);
     Episode e = runCircle(250, 0, kMaxEpisodeSteps, true);
     rows.push_back(row(250, "classic", t, e));
   }

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
 #include "app_util.hpp"
 
 namespace {
@@ -82,4 +85,20 @@ TEST(Bench, ARunThatWouldNotFitInMemoryIsRefusedBeforeItAllocates) {
   apptest::RunResult bad = apptest::runCrowdlab("bench --max-memory -3");
   EXPECT_EQ(bad.exitCode, 2);
   EXPECT_NE(bad.err.find("--max-memory: '-3' is not a size in GB above 0"), std::string::npos) << bad.err;
+}
+
+// Issue 28: each row of `--threads 1,2` runs on the threads it names, counted as the threads that
+// really did its loops' work (threads_at_work=), not as the count it asked for.
+TEST(Bench, EachRowRunsOnTheThreadsItNames) {
+  const apptest::RunResult r =
+      apptest::runCrowdlab("bench --case orca-circle --n 4000 --threads 1,2 --steps 100 --warmup 0");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::vector<std::string> rows;
+  for (size_t at = r.out.find("orca-circle"); at != std::string::npos; at = r.out.find("orca-circle", at + 1))
+    rows.push_back(r.out.substr(at, r.out.find('\n', at) - at));
+  ASSERT_EQ(rows.size(), 2u) << r.out;
+  EXPECT_NE(rows[0].find("threads_at_work=1"), std::string::npos) << rows[0];
+  if (std::thread::hardware_concurrency() >= 2) {
+    EXPECT_NE(rows[1].find("threads_at_work=2"), std::string::npos) << rows[1];
+  }
 }

@@ -9,6 +9,28 @@
 
 namespace sim {
 
+namespace detail {
+std::atomic<uint64_t> gWorkEpoch{1};
+}  // namespace detail
+namespace {
+std::mutex gAtWorkMutex;
+uint64_t gAtWorkEpoch = 1;
+int gAtWork = 0;
+}  // namespace
+void detail::markThreadAtWork(uint64_t epoch) {
+  const std::lock_guard<std::mutex> lock(gAtWorkMutex);
+  if (epoch == gAtWorkEpoch) ++gAtWork;  // a mark from before the last reset counts for nothing
+}
+void resetThreadsAtWork() {
+  const std::lock_guard<std::mutex> lock(gAtWorkMutex);
+  gAtWork = 0;
+  gAtWorkEpoch = detail::gWorkEpoch.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+int threadsAtWork() {
+  const std::lock_guard<std::mutex> lock(gAtWorkMutex);
+  return gAtWork;
+}
+
 #if CROWDLAB_SERIAL
 // One thread, always: threadCount() == 1 sends every loop down its serial branch.
 int hardwareThreads() { return 1; }

@@ -3,7 +3,9 @@
 // Without oneTBB (CROWDLAB_SERIAL: the browser build, which has no threads) every loop runs on the
 // calling thread in index order; by the rule above its results are the same as the parallel build's.
 #pragma once
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #if !CROWDLAB_SERIAL
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -38,16 +40,35 @@ class ScopedThreadCount {
   int previous_;
 };
 
+// The threads that did some loop's work since resetThreadsAtWork(): how many threads a benchmark
+// row really ran on, not just how many it asked for. Each loop chunk marks its thread, once per
+// reset (a relaxed load and a compare; one atomic OR a thread).
+void resetThreadsAtWork();
+int threadsAtWork();
+namespace detail {
+extern std::atomic<uint64_t> gWorkEpoch;
+void markThreadAtWork(uint64_t epoch);
+inline void noteThreadAtWork() {
+  thread_local uint64_t marked = 0;
+  const uint64_t epoch = gWorkEpoch.load(std::memory_order_relaxed);
+  if (marked == epoch) return;
+  marked = epoch;
+  markThreadAtWork(epoch);
+}
+}  // namespace detail
+
 template <class Body>
 void parallelFor(size_t n, Body&& body, size_t grain = 128) {
   if (n == 0) return;
   if (threadCount() == 1 || n <= grain) {
+    detail::noteThreadAtWork();
     for (size_t i = 0; i < n; ++i) body(i);
     return;
   }
 #if !CROWDLAB_SERIAL
   arena().execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain), [&](const tbb::blocked_range<size_t>& r) {
+      detail::noteThreadAtWork();
       for (size_t i = r.begin(); i != r.end(); ++i) body(i);
     });
   });
@@ -58,11 +79,17 @@ void parallelFor(size_t n, Body&& body, size_t grain = 128) {
 template <class Body>
 void parallelForRange(size_t n, Body&& body, size_t grain = 128) {
   if (n == 0) return;
-  if (threadCount() == 1 || n <= grain) { body(size_t(0), n); return; }
+  if (threadCount() == 1 || n <= grain) {
+    detail::noteThreadAtWork();
+    body(size_t(0), n);
+    return;
+  }
 #if !CROWDLAB_SERIAL
   arena().execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain),
-                      [&](const tbb::blocked_range<size_t>& r) { body(r.begin(), r.end()); });
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain), [&](const tbb::blocked_range<size_t>& r) {
+      detail::noteThreadAtWork();
+      body(r.begin(), r.end());
+    });
   });
 #endif
 }
