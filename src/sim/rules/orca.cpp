@@ -632,6 +632,20 @@ CROWDLAB_LANES_INLINE CrowdQuery queryNearest(const UniformGrid<2>& grid, const 
   return q;
 }
 
+constexpr size_t kBatch = lanes::kLanes;  // programs built and solved at once
+
+// What one thread of Crowd::step reuses from agent to agent: the arrays need no zeroing per agent.
+struct CrowdScratch {
+  NearestKeys near;
+  std::array<PlaneSet, kBatch> programs;
+  std::array<std::array<uint32_t, kMaxNeighbors>, kBatch> neighbors;
+  std::array<std::array<Vec2, kMaxNeighbors>, kBatch> offsets;
+  std::array<ProgramInput, kBatch> inputs;
+  std::array<Vec2, kBatch> preferredOf;
+  std::array<uint32_t, kBatch> slot;
+  std::array<LpResult, kBatch> results;
+};
+
 CrowdQuery queryBaseline(const UniformGrid<2>& grid, const float* xs, const float* ys, uint32_t self, const Vec2& p,
                          float radius, float closeSq, int keep, NearestKeys& near) {
   return queryNearest<lanes::Baseline>(grid, xs, ys, self, p, radius, closeSq, keep, near);
@@ -714,16 +728,17 @@ void Crowd::step(float dt) {
     // Programs are built and solved eight at a time (buildPrograms, solve over programs: the same
     // bits as one at a time). An agent with nothing near and no wall has the empty program: its
     // preferred velocity within max speed, at once, so sparse crowds do not half-fill the lanes.
-    constexpr size_t kBatch = lanes::kLanes;
-    // Reused across the chunk's agents: their arrays need no zeroing per agent.
-    NearestKeys near;
-    std::array<PlaneSet, kBatch> programs;
-    std::array<std::array<uint32_t, kMaxNeighbors>, kBatch> neighbors;
-    std::array<std::array<Vec2, kMaxNeighbors>, kBatch> offsets;
-    std::array<ProgramInput, kBatch> inputs;
-    std::array<Vec2, kBatch> preferredOf;
-    std::array<uint32_t, kBatch> slot;
-    std::array<LpResult, kBatch> results;
+    // Scratch kept per thread: chunks are small (a batch each, so that two threads share a jam's
+    // agents evenly) and setting 12 KB of planes up for every chunk would cost more than the batch.
+    thread_local CrowdScratch scratch;
+    NearestKeys& near = scratch.near;
+    auto& programs = scratch.programs;
+    auto& neighbors = scratch.neighbors;
+    auto& offsets = scratch.offsets;
+    auto& inputs = scratch.inputs;
+    auto& preferredOf = scratch.preferredOf;
+    auto& slot = scratch.slot;
+    auto& results = scratch.results;
     size_t batched = 0;
     auto solveBatch = [&] {
       buildPrograms(std::span<PlaneSet>(programs.data(), batched), std::span<const ProgramInput>(inputs.data(), batched),
@@ -775,7 +790,7 @@ void Crowd::step(float dt) {
       if (batched == kBatch) solveBatch();
     }
     if (batched) solveBatch();
-  }, 64);
+  }, kBatch);
 
   stats_ = {};
   float minSq = 3.4e38f;
