@@ -128,9 +128,9 @@ class BoidsPlayground final : public scenes::Scene {
       debug.circle(p, bp.cohesionRadius, rgba(70, 140, 255, 120));
     }
     const float len = 40.0f;
-    debug.arrow(p, p + probe_.separation * bp.wSeparation * len, rgba(255, 90, 80));
-    debug.arrow(p, p + probe_.alignment * bp.wAlignment * len, colors::green);
-    debug.arrow(p, p + probe_.cohesion * bp.wCohesion * len, colors::blue);
+    debug.arrow(p, p + probe_.separation * bp.weights.separation * len, rgba(255, 90, 80));
+    debug.arrow(p, p + probe_.alignment * bp.weights.alignment * len, colors::green);
+    debug.arrow(p, p + probe_.cohesion * bp.weights.cohesion * len, colors::blue);
   }
 
   void panel() override {
@@ -247,9 +247,9 @@ class BoidsPlayground final : public scenes::Scene {
 
   void keepRadiiAndSpeedsConsistent() {
     sim::BoidsParams& p = flock_.params;
-    clampedSeparation_ = p.separationRadius >= p.perceptionRadius;
-    if (clampedSeparation_) p.separationRadius = p.perceptionRadius * 0.9f;
-    p.minSpeed = std::min(p.minSpeed, p.maxSpeed);
+    const sim::BoidsParams consistent = p.normalized();
+    clampedSeparation_ = consistent.separationRadius != p.separationRadius;
+    p = consistent;
   }
 
   // Where the flock's centre is on the torus (the circular mean along each axis), or the world's centre

@@ -200,8 +200,7 @@ class GpuScene final : public scenes::Scene {
 
   void keepConsistent() {
     sim::BoidsParams& p = flock_.params;
-    p.separationRadius = std::min(p.separationRadius, p.perceptionRadius * 0.9f);
-    p.minSpeed = std::min(p.minSpeed, p.maxSpeed);
+    p = p.normalized();
     // The cell is the search radius: the 3x3 block covers it on the CPU and the GPU alike.
     if (gpuActive_ && flock_.cellSize != p.searchRadius()) gpuNeedsUpload_ = true;  // a new grid layout
     flock_.cellSize = p.searchRadius();

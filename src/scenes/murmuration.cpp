@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 #include "render/color.hpp"
+#include "scenes/boids_params.hpp"
 #include "scenes/param_ui.hpp"
 #include "scenes/group_colors.hpp"
 #include "scenes/plot_history.hpp"
@@ -65,9 +66,9 @@ class MurmurationScene final : public scenes::Scene {
         scenes::Param::e("neighbors", "neighbours by", &p.metric, "topological|metric", d.metric,
                          "topological: the k nearest; metric: every bird within the radius (for comparison)"),
         scenes::Param::f("radius", "metric radius (m)", &p.radius, 0.5f, 20, d.radius, "Metric mode: birds closer than this are neighbours"),
-        scenes::Param::f("wSep", "separation weight", &p.wSeparation, 0, 3, d.wSeparation, "Push away from neighbours closer than the separation distance"),
-        scenes::Param::f("wAli", "alignment weight", &p.wAlignment, 0, 3, d.wAlignment, "Steer towards the neighbours' mean velocity"),
-        scenes::Param::f("wCoh", "cohesion weight", &p.wCohesion, 0, 3, d.wCohesion, "Steer towards the neighbours' centroid"),
+    };
+    scenes::addBoidsWeightParams(params_, p.weights, d.weights);
+    params_.insert(params_.end(), {
         scenes::Param::f("sepDistance", "separation distance (m)", &p.separationDistance, 0.2f, 6, d.separationDistance, "Neighbours closer than this push away: about the flock's spacing"),
         scenes::Param::f("noise", "noise", &p.noise, 0, 3, d.noise, "Random steering per bird: what keeps the flock lively"),
         scenes::Param::f("speed", "speed (m/s)", &p.speed, 4, 25, d.speed, "Cruise speed; birds fly between 0.7x and 1.3x of it"),
@@ -95,7 +96,7 @@ class MurmurationScene final : public scenes::Scene {
                          "Birds turning fast glow: a wave is a band of turning birds that travels through the flock"),
         scenes::Param::b("fitFlock", "zoom to the flock", &s_.fitFlock, false,
                          "2D: the view zooms to the flock's extent as it follows it (the whole roost otherwise)"),
-    };
+    });
     params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
   }

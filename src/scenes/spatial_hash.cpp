@@ -285,7 +285,8 @@ class SpatialHash final : public scenes::Scene {
   // This scene is about the search, so separation follows the perception radius.
   void deriveSeparation() {
     sim::BoidsParams& p = flock_.params;
-    p.separationRadius = std::min(20.0f, 0.9f * p.perceptionRadius);
+    p.separationRadius = sim::BoidsParams{}.separationRadius;
+    p = p.normalized();
   }
 
   double checksPerAgent() const { return flock_.size() ? double(flock_.lastChecks()) / double(flock_.size()) : 0.0; }

@@ -115,8 +115,8 @@ class Flock {
       brute.forEachInRadius(static_cast<uint32_t>(i), position[i], params.searchRadius(), visit);
     }
     out.separation = separationRule(acc);
-    out.alignment = alignmentRule(acc, velocity[i], alignmentFade(params));
-    out.cohesion = cohesionRule(acc, cohesionFade(params));
+    out.alignment = alignmentRule(acc, velocity[i], boidsShape(params).alignmentFade);
+    out.cohesion = cohesionRule(acc, boidsShape(params).cohesionFade);
     out.acceleration = boidsAcceleration(acc, velocity[i], params);
   }
 

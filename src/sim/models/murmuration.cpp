@@ -245,7 +245,8 @@ void Murmuration<D>::step(float dt) {
 
   const float sep2 = P.separationDistance * P.separationDistance;
   const float minSpeed = kMinSpeedShare * P.speed, maxSpeed = kMaxSpeedShare * P.speed;
-  const float alignmentFade = 0.1f * P.speed, cohesionFade = kCohesionFade * P.separationDistance;
+  // The rules' fades: alignment at full strength a tenth of the cruise speed off, cohesion a spring over a few spacings.
+  const BoidsShape shape{SeparationLaw::InverseDistance, 0.1f * P.speed, kCohesionFade * P.separationDistance};
   const float sight2 = P.sightRadius * P.sightRadius;
   const float fearSeconds = std::max(P.fearSeconds, 1e-3f);
   const float receptiveAge = fearSeconds + P.refractorySeconds;
@@ -272,6 +273,8 @@ void Murmuration<D>::step(float dt) {
       sums.velocitySum += part.velocitySum;
       sums.offsetSum += part.offsetSum;
       sums.perceivedCount += part.perceivedCount;
+      sums.alignmentCount += part.alignmentCount;
+      sums.cohesionCount += part.cohesionCount;
       sums.separationCount += part.separationCount;
       copy.count = 0;
     };
@@ -296,7 +299,6 @@ void Murmuration<D>::step(float dt) {
     }
     if (copy.count) flush();
     const int count = sums.perceivedCount;
-    const Vec<D> separation = sums.separationSum, velocitySum = sums.velocitySum, offsetSum = sums.offsetSum;
 
     // Fear: seeing the falcon startles at once; otherwise enough alarming neighbours do, unless the
     // bird has only just calmed down (without that pause the wave would bounce back and forth forever).
@@ -326,13 +328,7 @@ void Murmuration<D>::step(float dt) {
     }
     const float fright = std::clamp(1.0f - age / fearSeconds, 0.0f, 1.0f);
 
-    Vec<D> steer(0.0f);
-    if (count > 0) {
-      const float inv = 1.0f / float(count);
-      steer += P.wSeparation * safeNormalize(separation);
-      steer += P.wAlignment * softNormalize(velocitySum * inv - v, alignmentFade);
-      steer += P.wCohesion * softNormalize(offsetSum * inv, cohesionFade);
-    }
+    Vec<D> steer = boidsSteering(sums, v, P.weights, shape);
     steer += kFleeWeight * fright * flee;
     // A little random steering per bird and step (a function of seed, id and step, so any thread
     // count draws the same): without it nothing ever disturbs a flock that starts in order.

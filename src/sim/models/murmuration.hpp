@@ -17,6 +17,7 @@
 #include "sim/core/metric.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/rules/boids.hpp"
 
 namespace sim {
 
@@ -24,7 +25,7 @@ struct MurmurationParams {
   int k = 7;                        // topological neighbours, 1..kMaxNeighbors
   bool metric = false;              // instead: every bird within `radius`
   float radius = 4.0f;              // metric neighbourhood, metres
-  float wSeparation = 1.5f, wAlignment = 1.0f, wCohesion = 0.5f;
+  BoidsWeights weights{1.5f, 1.0f, 0.5f};
   float separationDistance = 2.0f;  // neighbours closer than this push away (about the flock's spacing)
   float noise = 0.8f;               // random steering, on the rules' scale: keeps the flock lively
   float speed = 12.0f;              // cruise speed (m/s); birds fly between 0.7x and 1.3x of it
