@@ -205,12 +205,28 @@ void Murmuration<D>::buildGrid(UniformGrid<D>& grid, std::span<const Vec<D>> poi
 }
 
 template <int D>
-void Murmuration<D>::findNearest(const UniformGrid<D>& grid, int k, NeighborLists& out, bool withDistances) const {
+void Murmuration<D>::findNearest(const UniformGrid<D>& grid, int k, NeighborLists& out, bool withDistances,
+                                 std::span<const uint32_t> hints, size_t hintsPerBird) const {
   const size_t n = grid.size();
   out.k = k;
   out.lists.resize(n * size_t(k));
   out.distSq.resize(withDistances ? n * size_t(k) : 0);
-  nearestNeighborsAll<D>(grid, k, out.lists, out.distSq);
+  nearestNeighborsAll<D>(grid, k, out.lists, out.distSq, hints, hintsPerBird);
+}
+
+template <int D>
+std::span<const uint32_t> Murmuration<D>::lastNeighborsAsHints() {
+  const size_t n = size(), k = size_t(neighbors_.k);
+  if (k == 0 || grid_.size() != n || neighbors_.lists.size() != n * k) return {};  // none yet, or another N
+  const auto order = grid_.order();  // order[now] = the bird's index in the last step
+  newIndexOf_.resize(n);
+  hints_.resize(n * k);
+  parallelFor(n, [&](size_t now) { newIndexOf_[order[now]] = uint32_t(now); }, 4096);
+  parallelFor(n, [&](size_t now) {
+    const uint32_t* last = neighbors_.lists.data() + size_t(order[now]) * k;
+    for (size_t m = 0; m < k; ++m) hints_[now * k + m] = last[m] < n ? newIndexOf_[last[m]] : kNoNeighbor;
+  }, 4096);
+  return hints_;
 }
 
 template <int D>
@@ -241,7 +257,10 @@ void Murmuration<D>::step(float dt) {
   grid_.reorder(fleeDir, scratchVec_);
   grid_.reorder(fearAge, scratchFloat_);
   grid_.reorder(id, scratchId_);
-  if (!metric) findNearest(grid_, effectiveK(), neighbors_, false);
+  if (!metric) {
+    const std::span<const uint32_t> hints = lastNeighborsAsHints();
+    findNearest(grid_, effectiveK(), neighbors_, false, hints, hints.empty() ? 0 : size_t(neighbors_.k));
+  }
 
   const float sep2 = P.separationDistance * P.separationDistance;
   const float minSpeed = kMinSpeedShare * P.speed, maxSpeed = kMaxSpeedShare * P.speed;

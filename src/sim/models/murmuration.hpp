@@ -126,7 +126,11 @@ class Murmuration {
   void resizeStorage(size_t n);
   int effectiveK() const;
   void buildGrid(UniformGrid<D>& grid, std::span<const Vec<D>> points, float cellSize) const;
-  void findNearest(const UniformGrid<D>& grid, int k, NeighborLists& out, bool withDistances) const;
+  void findNearest(const UniformGrid<D>& grid, int k, NeighborLists& out, bool withDistances,
+                   std::span<const uint32_t> hints = {}, size_t hintsPerBird = 0) const;
+  // Last step's neighbour lists in this step's order (grid_ just reordered the birds), as hints for
+  // the k-nearest search: a flock moves little in a step, so they are nearly this step's lists.
+  std::span<const uint32_t> lastNeighborsAsHints();
   void launchFalcon(const Vec<D>& from, const Vec<D>& aim);
   float rmsRadius(const Vec<D>& center) const;
 
@@ -140,6 +144,7 @@ class Murmuration {
   std::vector<Vec<D>> nextPosition_, nextVelocity_, nextFleeDir_, scratchVec_;
   std::vector<float> nextFearAge_, scratchFloat_;
   std::vector<uint32_t> scratchId_;
+  std::vector<uint32_t> newIndexOf_, hints_;  // lastNeighborsAsHints()
   GroupScratch<D> groupScratch_;
 };
 
