@@ -216,8 +216,8 @@ class MurmurationScene final : public scenes::Scene {
     float best = 5.0f * 5.0f;
     bool found = false;
     for (size_t i = 0; i < flock2_.size(); ++i) {
-      const Vec2 d = flock2_.position[i] - at;
-      if (glm::dot(d, d) < best) { best = glm::dot(d, d); watched_ = flock2_.id[i]; found = true; }
+      const Vec2 d = flock2_.positions()[i] - at;
+      if (glm::dot(d, d) < best) { best = glm::dot(d, d); watched_ = flock2_.ids()[i]; found = true; }
     }
     return found;
   }
@@ -291,10 +291,10 @@ class MurmurationScene final : public scenes::Scene {
  private:
   template <int D>
   static std::optional<glm::vec3> positionOf(const sim::Murmuration<D>& flock, uint32_t id) {
-    const size_t i = size_t(std::find(flock.id.begin(), flock.id.end(), id) - flock.id.begin());
+    const size_t i = size_t(std::find(flock.ids().begin(), flock.ids().end(), id) - flock.ids().begin());
     if (i >= flock.size()) return std::nullopt;
     glm::vec3 p(0.0f);
-    for (int k = 0; k < D; ++k) p[k] = flock.position[i][k];
+    for (int k = 0; k < D; ++k) p[k] = flock.positions()[i][k];
     return p;
   }
 
@@ -332,7 +332,7 @@ class MurmurationScene final : public scenes::Scene {
     if (s_.colorGroups) {
       sim::World<D> open;
       open.boundary = sim::Boundary::Open;  // linkedGroups takes the birds' bounding box
-      groupColors_.update<D>(flock.position, flock.id, open, flock.params.groupLink * sim::Murmuration<D>::kBodyLength);
+      groupColors_.update<D>(flock.positions(), flock.ids(), open, flock.params.groupLink * sim::Murmuration<D>::kBodyLength);
     }
     if (s_.colorTurning) updateTurning(flock);
     for (size_t i = 0; i < flock.size(); ++i) {
@@ -340,12 +340,12 @@ class MurmurationScene final : public scenes::Scene {
       a.position = glm::vec3(0.0f);
       a.heading = glm::vec3(0.0f);
       for (int k = 0; k < D; ++k) {
-        a.position[k] = flock.position[i][k];
-        a.heading[k] = flock.velocity[i][k];
+        a.position[k] = flock.positions()[i][k];
+        a.heading[k] = flock.velocities()[i][k];
       }
       a.scale = size;
       // Startled birds beat their wings faster for a while.
-      a.phase = wingPhase(flock.id[i]) + 9.0f * std::min(flock.fearAge[i], fearSeconds);
+      a.phase = wingPhase(flock.ids()[i]) + 9.0f * std::min(flock.fearAges()[i], fearSeconds);
       const float fear = flock.fear(i);
       // Full colour for most of the fright, a short fade at its end: a half-mixed colour can match the sky's brightness.
       a.color = fear > 0.0f ? tinted(baseRgb, tint, std::min(1.0f, 4.0f * fear)) : base;
@@ -366,11 +366,11 @@ class MurmurationScene final : public scenes::Scene {
   // it reacts to: its k nearest, or all within the radius.
   template <int D>
   void drawNeighbors(const sim::Murmuration<D>& flock, render::AgentBatch& agents, render::DebugDraw& debug) const {
-    const size_t me = size_t(std::find(flock.id.begin(), flock.id.end(), watched_) - flock.id.begin());
+    const size_t me = size_t(std::find(flock.ids().begin(), flock.ids().end(), watched_) - flock.ids().begin());
     if (me >= flock.size()) return;
     auto point = [&](size_t i) {
       glm::vec3 p(0.0f);
-      for (int k = 0; k < D; ++k) p[k] = flock.position[i][k];
+      for (int k = 0; k < D; ++k) p[k] = flock.positions()[i][k];
       return p;
     };
     const glm::vec3 p = point(me);
@@ -395,7 +395,7 @@ class MurmurationScene final : public scenes::Scene {
   void drawLinks(const sim::Murmuration<D>& flock, const render::AgentBatch& agents, render::DebugDraw& debug) const {
     auto point = [&](size_t i) {
       glm::vec3 p(0.0f);
-      for (int k = 0; k < D; ++k) p[k] = flock.position[i][k];
+      for (int k = 0; k < D; ++k) p[k] = flock.positions()[i][k];
       return p;
     };
     for (size_t i = 0; i < flock.size(); ++i) {
@@ -414,10 +414,10 @@ class MurmurationScene final : public scenes::Scene {
     const float follow = 1.0f - std::exp(-dt / 0.3f);
     turnRate_.resize(flock.size());
     for (size_t i = 0; i < flock.size(); ++i) {
-      const uint32_t id = flock.id[i];
+      const uint32_t id = flock.ids()[i];
       if (turnHeading_.size() <= id) turnHeading_.resize(size_t(id) + 1, glm::vec3(0.0f));
       glm::vec3 v(0.0f);
-      for (int k = 0; k < D; ++k) v[k] = flock.velocity[i][k];
+      for (int k = 0; k < D; ++k) v[k] = flock.velocities()[i][k];
       const float len = glm::length(v);
       const glm::vec3 h = len > 1e-5f ? v / len : glm::vec3(1, 0, 0);
       glm::vec3& slow = turnHeading_[id];

@@ -73,13 +73,19 @@ class Murmuration {
   MurmurationParams params;
   Vec<D> roostCenter{0.0f};
 
-  // Birds, structure of arrays, in the order of the last step's grid. `id` is stable.
-  std::vector<Vec<D>> position, velocity;
-  std::vector<uint32_t> id;
-  std::vector<float> fearAge;       // seconds since the bird was last startled (kCalm: never)
-  std::vector<Vec<D>> fleeDir;      // escape direction of its last startle (unit)
+  // Birds, structure of arrays, in the order of the last step's grid. `ids()` are stable. The
+  // model's functions alone change them.
+  std::span<const Vec<D>> positions() const { return position_; }
+  std::span<const Vec<D>> velocities() const { return velocity_; }
+  std::span<const uint32_t> ids() const { return id_; }
+  std::span<const float> fearAges() const { return fearAge_; }  // seconds since last startled (kCalm: never)
 
-  size_t size() const { return position.size(); }
+  size_t size() const { return position_.size(); }
+
+  // Birds exactly where given, calm, ids 0..n-1 in that order (tests, set pieces).
+  void setBirds(std::span<const Vec<D>> positions, std::span<const Vec<D>> velocities);
+  // New velocities for the birds there are, in their current order.
+  void setVelocities(std::span<const Vec<D>> velocities);
 
   // n birds in a ball around the roost centre, params.separationDistance apart, flying roughly one way.
   void spawn(size_t n, uint64_t seed);
@@ -97,7 +103,7 @@ class Murmuration {
   void placeFalcon(const Vec<D>& p, const Vec<D>& velocity);
   const Falcon& falcon() const { return falcon_; }
 
-  bool startled(size_t i) const { return fearAge[i] < params.fearSeconds; }
+  bool startled(size_t i) const { return fearAge_[i] < params.fearSeconds; }
   // 0..1: how strongly bird i is startled now (1 just startled, 0 calm).
   float fear(size_t i) const;
   double time() const { return time_; }
@@ -134,6 +140,10 @@ class Murmuration {
   void launchFalcon(const Vec<D>& from, const Vec<D>& aim);
   float rmsRadius(const Vec<D>& center) const;
 
+  std::vector<Vec<D>> position_, velocity_;
+  std::vector<uint32_t> id_;
+  std::vector<float> fearAge_;   // seconds since the bird was last startled (kCalm: never)
+  std::vector<Vec<D>> fleeDir_;  // escape direction of its last startle (unit)
   size_t primedFor_ = size_t(-1);  // N the grids' cell arrays were last sized for
   float time_ = 0.0f;
   uint64_t seed_ = 1, stepCount_ = 0;
