@@ -96,7 +96,7 @@ class GpuScene final : public scenes::Scene {
     } else {
       agents.instances.resize(shown);
       for (size_t i = 0; i < shown; ++i)
-        agents.instances[i] = {glm::vec3(flock_.position[i], 0), glm::vec3(flock_.velocity[i], 0), s_.agentSize, 0.0f, kCpuColor};
+        agents.instances[i] = {glm::vec3(flock_.positions()[i], 0), glm::vec3(flock_.velocities()[i], 0), s_.agentSize, 0.0f, kCpuColor};
     }
     debug.rect({0, 0}, flock_.world.size, rgba(70, 76, 90));
   }
@@ -208,9 +208,10 @@ class GpuScene final : public scenes::Scene {
 
   // The one read-back: the GPU's agents (in its cell order, ids with them) become the CPU flock.
   void takeAgentsFromGpu() {
+    std::vector<Vec2> positions, velocities;
     std::vector<uint32_t> ids;
-    gpu_.download(&flock_.position, &flock_.velocity, &ids, nullptr);
-    flock_.id = ids;
+    gpu_.download(&positions, &velocities, &ids, nullptr);
+    flock_.setState(positions, velocities, ids);
   }
 
   // Moves the agents to where the chosen simulation runs. Main thread, context current.
@@ -238,7 +239,7 @@ class GpuScene final : public scenes::Scene {
       gpuAhead_ = false;
     } else if (wantGpu && (!gpuActive_ || gpuNeedsUpload_)) {
       if (gpuActive_ && gpuAhead_) takeAgentsFromGpu();  // a new grid layout mid-run
-      gpu_.upload(flock_.position, flock_.velocity, flock_.id, flock_.world, flock_.cellSize);
+      gpu_.upload(flock_.positions(), flock_.velocities(), flock_.ids(), flock_.world, flock_.cellSize);
       gpuActive_ = true;
       gpuAhead_ = false;
     }

@@ -162,7 +162,8 @@ Flock<2> makeFlock(size_t n, uint64_t seed, float worldSize = 600.0f) {
 }
 template <int D>
 bool sameState(const Flock<D>& a, const Flock<D>& b) {
-  return a.position == b.position && a.velocity == b.velocity;
+  auto same = [](auto x, auto y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
+  return same(a.positions(), b.positions()) && same(a.velocities(), b.velocities());
 }
 }  // namespace
 
@@ -188,36 +189,37 @@ TEST(FlockDeterminism, OneThreadEqualsTwoThreads) {
 TEST(FlockBehaviour, SeparationOnlySpreadsTheFlock) {
   Flock<2> f = makeFlock(300, 3, 1000);
   Rng rng(11);  // crowd them into a 120 x 120 box: mean spacing far below the separation radius
-  for (Vec2& p : f.position) p = Vec2{440, 440} + Vec2{rng.uniform(0, 120), rng.uniform(0, 120)};
+  std::vector<Vec2> crowded(f.size());
+  for (Vec2& p : crowded) p = Vec2{440, 440} + Vec2{rng.uniform(0, 120), rng.uniform(0, 120)};
   f.params.weights.alignment = 0; f.params.weights.cohesion = 0; f.params.weights.separation = 1;
   // Start at rest and allow rest, so only the separation rule can move anyone.
   f.params.minSpeed = 0;
-  for (Vec2& v : f.velocity) v = Vec2{0, 0};
+  f.setAgents(crowded, std::vector<Vec2>(f.size(), Vec2{0, 0}));
   Flock<2> control = f;
   control.params.weights.separation = 0;
-  double before = meanNearestNeighborDistance<2>(f.position, f.world);
+  double before = meanNearestNeighborDistance<2>(f.positions(), f.world);
   for (int s = 0; s < 300; ++s) f.step(1.0f / 60);
-  double after = meanNearestNeighborDistance<2>(f.position, f.world);
+  double after = meanNearestNeighborDistance<2>(f.positions(), f.world);
   EXPECT_GT(after, before * 1.2);
   for (int s = 0; s < 300; ++s) control.step(1.0f / 60);
-  EXPECT_NEAR(meanNearestNeighborDistance<2>(control.position, control.world), before, 1e-6);
+  EXPECT_NEAR(meanNearestNeighborDistance<2>(control.positions(), control.world), before, 1e-6);
 }
 
 TEST(FlockBehaviour, CohesionOnlyContracts) {
   Flock<2> f = makeFlock(300, 3, 800);
   f.params.weights.alignment = 0; f.params.weights.cohesion = 1; f.params.weights.separation = 0;
-  double before = meanNearestNeighborDistance<2>(f.position, f.world);
+  double before = meanNearestNeighborDistance<2>(f.positions(), f.world);
   for (int s = 0; s < 600; ++s) f.step(1.0f / 60);
-  double after = meanNearestNeighborDistance<2>(f.position, f.world);
+  double after = meanNearestNeighborDistance<2>(f.positions(), f.world);
   EXPECT_LT(after, before * 0.75);
 }
 
 TEST(FlockBehaviour, AlignmentOnlyPolarises) {
   Flock<2> f = makeFlock(300, 5, 400);
   f.params.weights.alignment = 1; f.params.weights.cohesion = 0; f.params.weights.separation = 0;
-  EXPECT_LT(polarization<2>(f.velocity), 0.3);
+  EXPECT_LT(polarization<2>(f.velocities()), 0.3);
   for (int s = 0; s < 600; ++s) f.step(1.0f / 60);
-  EXPECT_GT(polarization<2>(f.velocity), 0.9);
+  EXPECT_GT(polarization<2>(f.velocities()), 0.9);
 }
 
 TEST(Metrics, PolarizationOfAlignedAndOpposedFlocks) {
