@@ -12,6 +12,7 @@
 #include "alloc_counter.hpp"
 #include "sim/core/lanes.hpp"
 #include "sim/models/finale.hpp"
+#include "sim/models/orca_crowd.hpp"
 #include "sim/rules/orca.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
