@@ -32,7 +32,8 @@ template <int D>
 std::vector<uint32_t> hintsFor(const std::vector<std::pair<float, uint32_t>>& expected, uint32_t self, uint32_t n,
                                int k, Rng& rng) {
   std::vector<uint32_t> hints;
-  for (int m = 0; m < k && m < int(expected.size()); ++m) {
+  const int count = k >= 20 ? 2 * k : k;  // more hints than kMaxNearest too
+  for (int m = 0; m < count && m < int(expected.size()); ++m) {
     const uint32_t roll = rng.below(10);
     hints.push_back(roll < 6 ? expected[size_t(m)].second
                     : roll < 8 ? rng.below(n)

@@ -109,9 +109,30 @@ void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p
     }
     return d2;
   };
-  hintsTaken = !hints.empty();
-  for (uint32_t j : hints)
-    if (j < n) offer(j, distSqTo(j));
+  if (hints.size() <= size_t(kMaxNearest)) {
+    // A handful of keys: sorted and held at once, not inserted one by one.
+    uint64_t keys[kMaxNearest];
+    int held = 0;
+    for (uint32_t j : hints) {
+      if (j >= n || j == self) continue;
+      const float d2 = distSqTo(j);
+      uint32_t bits;
+      std::memcpy(&bits, &d2, sizeof bits);
+      keys[held++] = uint64_t(bits) << 32 | j;
+    }
+    std::sort(keys, keys + held);
+    held = int(std::unique(keys, keys + held) - keys);
+    std::copy_n(keys, std::min(held, want), best);
+    if (held >= want) {
+      const uint32_t worstBits = uint32_t(best[want - 1] >> 32);
+      std::memcpy(&worst, &worstBits, sizeof worst);
+    }
+    hintsTaken = held > 0;
+  } else {
+    hintsTaken = true;
+    for (uint32_t j : hints)
+      if (j < n) offer(j, distSqTo(j));
+  }
   // Agents begin..end-1.
   auto scan = [&](uint32_t begin, uint32_t end) {
     out.checks += end - begin;
@@ -188,9 +209,9 @@ void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p
     // The cell along axis a holding coordinate x, clamped to the grid (up to rounding, which the
     // margins cover, cellOf's).
     auto cellAlong = [&](int a, float x) {
-      const float f = std::floor((x - world.min[a]) / ext[a]);
-      const float top = float(dims[a] - 1);
-      return int(f > 0.0f ? (f < top ? f : top) : 0.0f);
+      const float t = (x - world.min[a]) / ext[a];
+      const int top = dims[a] - 1;
+      return t > 0.0f ? (t < float(top) ? int(t) : top) : 0;  // int() is floor here; NaN gives 0
     };
     const float r = std::sqrt(worst);
     Coord ballLo = c, ballHi = c;
@@ -198,11 +219,27 @@ void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p
       ballLo[a] = cellAlong(a, q[a] - r - margin[a]);
       ballHi[a] = cellAlong(a, q[a] + r + margin[a]);
     }
+    // The squared gaps of the ball's rows along y and z, once per query (a ball spans a few cells;
+    // a wider one, from far hints, computes them as it goes).
+    constexpr int kGapCache = 16;
+    float gapSqAlong[D][kGapCache];
+    for (int a = 1; a < D; ++a)
+      for (int i = 0; i < kGapCache && ballLo[a] + i <= ballHi[a]; ++i) {
+        const float g = gap(a, ballLo[a] + i, ballLo[a] + i);
+        gapSqAlong[a][i] = g * g;
+      }
     auto ballRow = [&](Coord row) {
       float gapSq = 0.0f;
       for (int a = 1; a < D; ++a) {
-        const float g = gap(a, row[a], row[a]);
-        gapSq += g * g;
+        const int i = row[a] - ballLo[a];
+        float g2;
+        if (i < kGapCache) {
+          g2 = gapSqAlong[a][i];
+        } else {
+          const float g = gap(a, row[a], row[a]);
+          g2 = g * g;
+        }
+        gapSq += g2;
       }
       if (gapSq > worst) return;
       const float rx = std::sqrt(worst - gapSq) + margin[0];
