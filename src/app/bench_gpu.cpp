@@ -62,7 +62,7 @@ bench::Row cpuRow(const bench::Options& o, size_t n) {
   const double ms = bench::timeSteps(o, [&](bool measured) {
     if (measured) {  // the grid build alone, on the positions the step is about to use
       const auto t0 = std::chrono::steady_clock::now();
-      grid.build(flock.position, flock.world, flock.cellSize);
+      grid.build(flock.positions(), flock.world, flock.cellSize);
       gridSamples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     flock.step(kDt);
@@ -84,7 +84,7 @@ bench::Row cpuRow(const bench::Options& o, size_t n) {
 
 bench::Row gpuRow(const bench::Options& o, size_t n, render::GpuBoids& gpu) {
   sim::Flock<2> flock = makeFlock(n);
-  gpu.upload(flock.position, flock.velocity, flock.id, flock.world, flock.cellSize);
+  gpu.upload(flock.positions(), flock.velocities(), flock.ids(), flock.world, flock.cellSize);
   std::vector<double> grid, rules, total;
   // Each step waits for its own timer queries: nothing else is queued, so the figures are the step's.
   const double wallMs = bench::timeSteps(o, [&](bool measured) {

@@ -24,7 +24,7 @@ bench::Row measure(const bench::Options& o, size_t n, bool orca, int threads,
   bench::startRow(threads);
   sim::FinaleSim s;
   s.params.orca = orca;
-  s.params.weights = weights;
+  s.params.weightMode = weights;
   sim::Rng rng(kSeed);  // any weights cost the same; these are fixed so the run is
   for (float& w : s.params.learned.w) w = rng.uniform(-1.0f, 1.0f);
   s.world = sim::FinaleSim::worldFor(n);

@@ -20,7 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include "bench/bench.hpp"
-#include "sim/rules/orca.hpp"
+#include "sim/models/orca_crowd.hpp"
 
 namespace {
 

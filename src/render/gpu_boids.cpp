@@ -223,14 +223,14 @@ void GpuBoids::step(const sim::BoidsParams& p, float dt, Timings* wallClock) {
   const unsigned rules = programs_[kStep];
   setGridUniforms(rules);
   glUniform1f(uniform(rules, "uDt"), dt);
-  glUniform1f(uniform(rules, "uWeightSeparation"), p.wSeparation);
-  glUniform1f(uniform(rules, "uWeightAlignment"), p.wAlignment);
-  glUniform1f(uniform(rules, "uWeightCohesion"), p.wCohesion);
+  glUniform1f(uniform(rules, "uWeightSeparation"), p.weights.separation);
+  glUniform1f(uniform(rules, "uWeightAlignment"), p.weights.alignment);
+  glUniform1f(uniform(rules, "uWeightCohesion"), p.weights.cohesion);
   glUniform1f(uniform(rules, "uMinSpeed"), p.minSpeed);
   glUniform1f(uniform(rules, "uMaxSpeed"), p.maxSpeed);
   glUniform1f(uniform(rules, "uMaxForce"), p.maxForce);
-  glUniform1f(uniform(rules, "uAlignmentFade"), sim::alignmentFade(p));
-  glUniform1f(uniform(rules, "uCohesionFade"), sim::cohesionFade(p));
+  glUniform1f(uniform(rules, "uAlignmentFade"), sim::boidsShape(p).alignmentFade);
+  glUniform1f(uniform(rules, "uCohesionFade"), sim::boidsShape(p).cohesionFade);
   // The CPU's distance tests as squared bounds; one radius for perception, alignment and cohesion
   // (the GPU path has no separate radii or field of view).
   const sim::BoidsBounds bounds = sim::BoidsBounds::of(p);

@@ -85,8 +85,8 @@ class BoidsPlayground final : public scenes::Scene {
     for (size_t i = 0; i < flock_.size(); ++i) {
       // Sunflower spiral (golden angle): points about `spacing` apart, evenly over a disc.
       const float r = 0.525f * spacing * std::sqrt(float(i)), a = float(i) * 2.39996323f;
-      flock_.position[i] = center + r * Vec2(std::cos(a), std::sin(a));
-      flock_.velocity[i] = (heading + 0.1f * rng.unitVec2()) * (0.5f * (p.minSpeed + p.maxSpeed));
+      flock_.setAgent(i, center + r * Vec2(std::cos(a), std::sin(a)),
+                      (heading + 0.1f * rng.unitVec2()) * (0.5f * (p.minSpeed + p.maxSpeed)));
     }
     updateMetrics();
     return true;
@@ -102,21 +102,21 @@ class BoidsPlayground final : public scenes::Scene {
     agents.instances.resize(flock_.size());
     const size_t hi = indexOf(highlighted_);
     if (s_.showRadii) flock_.probe(hi, probe_);
-    if (s_.colorGroups) groupColors_.update<2>(flock_.position, flock_.id, flock_.world, flock_.groupLink);
+    if (s_.colorGroups) groupColors_.update<2>(flock_.positions(), flock_.ids(), flock_.world, flock_.groupLink);
     const Vec2 centre = flockCentre();
     for (size_t i = 0; i < flock_.size(); ++i) {
-      Vec2 v = flock_.velocity[i];
+      Vec2 v = flock_.velocities()[i];
       float hue = std::atan2(v.y, v.x) / 6.2831853f;  // colour by heading: aligned groups share a colour
       const uint32_t color = s_.colorGroups ? groupColors_.colorOf(i) : hueColor(hue, 0.35f, 0.95f);
-      agents.instances[i] = {glm::vec3(shown(flock_.position[i], centre), 0), glm::vec3(v, 0), 10.0f, 0.0f, color};
+      agents.instances[i] = {glm::vec3(shown(flock_.positions()[i], centre), 0), glm::vec3(v, 0), 10.0f, 0.0f, color};
     }
     debug.rect({0, 0}, flock_.world.size, rgba(70, 76, 90));
     if (s_.showLinks) drawLinks(agents, debug, centre);
     if (!s_.showRadii || flock_.size() == 0) return;
-    const Vec2 p = shown(flock_.position[hi], centre);
+    const Vec2 p = shown(flock_.positions()[hi], centre);
     for (uint32_t j : probe_.neighbors) {
       agents.instances[j].color = colors::yellow;
-      debug.line(p, p + flock_.world.delta(p, flock_.position[j]), rgba(250, 210, 60, 110));
+      debug.line(p, p + flock_.world.delta(p, flock_.positions()[j]), rgba(250, 210, 60, 110));
     }
     agents.instances[hi].color = colors::red;
     agents.instances[hi].scale = 14.0f;
@@ -128,9 +128,9 @@ class BoidsPlayground final : public scenes::Scene {
       debug.circle(p, bp.cohesionRadius, rgba(70, 140, 255, 120));
     }
     const float len = 40.0f;
-    debug.arrow(p, p + probe_.separation * bp.wSeparation * len, rgba(255, 90, 80));
-    debug.arrow(p, p + probe_.alignment * bp.wAlignment * len, colors::green);
-    debug.arrow(p, p + probe_.cohesion * bp.wCohesion * len, colors::blue);
+    debug.arrow(p, p + probe_.separation * bp.weights.separation * len, rgba(255, 90, 80));
+    debug.arrow(p, p + probe_.alignment * bp.weights.alignment * len, colors::green);
+    debug.arrow(p, p + probe_.cohesion * bp.weights.cohesion * len, colors::blue);
   }
 
   void panel() override {
@@ -190,7 +190,7 @@ class BoidsPlayground final : public scenes::Scene {
   }
   std::optional<glm::vec3> selectedAgent() const override {
     if (!s_.showRadii || flock_.size() == 0) return std::nullopt;
-    return glm::vec3(shown(flock_.position[indexOf(highlighted_)], flockCentre()), 0.0f);
+    return glm::vec3(shown(flock_.positions()[indexOf(highlighted_)], flockCentre()), 0.0f);
   }
 
   bool onMouse(const scenes::MouseEvent& e) override {
@@ -200,12 +200,12 @@ class BoidsPlayground final : public scenes::Scene {
     int found = -1;
     const Vec2 centre = flockCentre();
     for (size_t i = 0; i < flock_.size(); ++i) {
-      Vec2 d = flock_.world.delta(e.world, shown(flock_.position[i], centre));
+      Vec2 d = flock_.world.delta(e.world, shown(flock_.positions()[i], centre));
       float d2 = glm::dot(d, d);
       if (d2 < best) { best = d2; found = int(i); }
     }
     if (found < 0) return false;
-    highlighted_ = flock_.id[size_t(found)];
+    highlighted_ = flock_.ids()[size_t(found)];
     s_.showRadii = true;
     return true;
   }
@@ -232,24 +232,24 @@ class BoidsPlayground final : public scenes::Scene {
   static constexpr int kLinks = 3;
   void drawLinks(const render::AgentBatch& agents, render::DebugDraw& debug, Vec2 centre) {
     const float reach = flock_.groupLink;
-    linkGrid_.build(flock_.position, flock_.world, reach);
+    linkGrid_.build(flock_.positions(), flock_.world, reach);
     const std::span<const Vec2> sorted = linkGrid_.sortedPositions();
     const std::span<const uint32_t> order = linkGrid_.order();
     for (uint32_t s = 0; s < linkGrid_.size(); ++s) {
       sim::nearestNeighbors(linkGrid_, s, sorted[s], kLinks, nearest_);
       const uint32_t i = order[s];
-      const Vec2 p = shown(flock_.position[i], centre);
+      const Vec2 p = shown(flock_.positions()[i], centre);
       const uint32_t color = render::withAlpha(agents.instances[i].color, 150);
       for (int n = 0; n < nearest_.count && nearest_.distSq[size_t(n)] <= reach * reach; ++n)
-        debug.line(p, p + flock_.world.delta(flock_.position[i], flock_.position[order[nearest_.index[size_t(n)]]]), color);
+        debug.line(p, p + flock_.world.delta(flock_.positions()[i], flock_.positions()[order[nearest_.index[size_t(n)]]]), color);
     }
   }
 
   void keepRadiiAndSpeedsConsistent() {
     sim::BoidsParams& p = flock_.params;
-    clampedSeparation_ = p.separationRadius >= p.perceptionRadius;
-    if (clampedSeparation_) p.separationRadius = p.perceptionRadius * 0.9f;
-    p.minSpeed = std::min(p.minSpeed, p.maxSpeed);
+    const sim::BoidsParams consistent = p.normalized();
+    clampedSeparation_ = consistent.separationRadius != p.separationRadius;
+    p = consistent;
   }
 
   // Where the flock's centre is on the torus (the circular mean along each axis), or the world's centre
@@ -258,7 +258,7 @@ class BoidsPlayground final : public scenes::Scene {
     const sim::World<2>& w = flock_.world;
     if (!s_.centreOnFlock || flock_.size() == 0) return w.center();
     Vec2 c(0.0f), s(0.0f);
-    for (const Vec2& p : flock_.position) {
+    for (const Vec2& p : flock_.positions()) {
       const Vec2 a = (p - w.min) / w.size * 6.2831853f;
       c += Vec2(std::cos(a.x), std::cos(a.y));
       s += Vec2(std::sin(a.x), std::sin(a.y));
@@ -274,9 +274,9 @@ class BoidsPlayground final : public scenes::Scene {
 
   // Agents may be reordered (grid); the highlighted one is followed by its stable id.
   size_t indexOf(uint32_t id) const {
-    if (id < flock_.size() && flock_.id[id] == id) return id;
+    if (id < flock_.size() && flock_.ids()[id] == id) return id;
     for (size_t i = 0; i < flock_.size(); ++i)
-      if (flock_.id[i] == id) return i;
+      if (flock_.ids()[i] == id) return i;
     return 0;
   }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <nlohmann/json.hpp>
 #include "render/color.hpp"
+#include "scenes/boids_params.hpp"
 #include "scenes/param_ui.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/presets.hpp"
@@ -111,9 +112,9 @@ class Finale final : public scenes::Scene {
     sim::FinaleParams& p = sim_.params;
     params_ = {
         scenes::Param::i("N", "agents (N)", &s_.count, 100, 100000, 2000, "Number of agents; the world grows with N so the crowd keeps its density", true),
-        scenes::Param::f("wSep", "separation weight", &p.wSeparation, 0, 3, d.wSeparation, "Boids: push away from neighbours closer than the separation radius (a fraction of max speed)"),
-        scenes::Param::f("wAli", "alignment weight", &p.wAlignment, 0, 3, d.wAlignment, "Boids: steer towards the neighbours' mean velocity"),
-        scenes::Param::f("wCoh", "cohesion weight", &p.wCohesion, 0, 3, d.wCohesion, "Boids: steer towards the neighbours' centroid"),
+    };
+    scenes::addBoidsWeightParams(params_, p.weights, d.weights);  // a fraction of max speed each
+    params_.insert(params_.end(), {
         scenes::Param::f("perception", "perception radius", &p.perceptionRadius, 8, 80, d.perceptionRadius, "Neighbours within this count for the rules and the density"),
         scenes::Param::f("separation", "separation radius", &p.separationRadius, 2, 80, d.separationRadius, "Closer than this pushes away; kept at most the perception radius"),
         scenes::Param::f("cellSize", "cell size", &p.cellSize, 4, 200, d.cellSize, "Uniform grid cell size (world units); every cell a query's radius touches is scanned", true),
@@ -125,7 +126,7 @@ class Finale final : public scenes::Scene {
         scenes::Param::b("wander", "target wanders by itself", &s_.wander, false, "The target drifts around the world on its own (the cursor no longer steers it): the crowd keeps moving while you talk"),
         scenes::Param::b("lod", "level of detail", &p.lod, d.lod, "ORCA only within the LOD radius of the cursor, boids alone farther out"),
         scenes::Param::f("lodRadius", "LOD radius", &p.lodRadius, 20, 4000, d.lodRadius, "Agents closer than this to the target get ORCA (with level of detail on)", true),
-        scenes::Param::e("weights", "rule weights", &p.weights, "constant|curves|learned", d.weights, "Constant: the three weights above for everyone; curves: the hand-drawn curves below against the local neighbour count; learned: the three weights times a small network's multipliers for each agent's situation (trained by crowdlab tune)"),
+        scenes::Param::e("weights", "rule weights", &p.weightMode, "constant|curves|learned", d.weightMode, "Constant: the three weights above for everyone; curves: the hand-drawn curves below against the local neighbour count; learned: the three weights times a small network's multipliers for each agent's situation (trained by crowdlab tune)"),
         scenes::Param::f("densityStep", "neighbours per sample", &p.density.neighborsPerSample, 1, 10, d.density.neighborsPerSample, "Spacing of the curves' samples in neighbours: sample b sits at b times this"),
         scenes::Param::f("maxSpeed", "max speed", &p.maxSpeed, 20, 300, d.maxSpeed, "Speed limit, world units per second"),
         scenes::Param::i("obstacles", "obstacles at reset", &s_.obstaclesAtStart, 0, 60, 0, "Circles dropped (clear of the agents) whenever the scene resets"),
@@ -134,7 +135,7 @@ class Finale final : public scenes::Scene {
         // The range is not this machine's core count, so a preset saved on a bigger machine still
         // loads here; a count above the cores runs on all of them.
         scenes::Param::i("threads", "threads", &s_.threads, 1, kMaxThreads, sim::hardwareThreads(), "Worker threads for every phase; more than this machine's cores runs on all of them. The result is the same for any count"),
-    };
+    });
     declareCurve(kSepNames, p.density.separation, d.density.separation, "Density-aware separation weight at sample k (k x neighbours per sample); drawn in the curves editor");
     declareCurve(kAliNames, p.density.alignment, d.density.alignment, "Density-aware alignment weight at sample k (k x neighbours per sample); drawn in the curves editor");
     declareCurve(kCohNames, p.density.cohesion, d.density.cohesion, "Density-aware cohesion weight at sample k (k x neighbours per sample); drawn in the curves editor");
@@ -306,8 +307,8 @@ class Finale final : public scenes::Scene {
 
     ImGui::Text("arrived %.0f %%   mean arrival %.1f s", 100.0 * metrics_["arrived_share"], metrics_["mean_arrival_s"]);
     if (ImGui::CollapsingHeader("Density-aware weights",
-                                p.weights == sim::WeightMode::Curves ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
-      if (p.weights != sim::WeightMode::Curves) ImGui::TextDisabled("(set 'rule weights' to curves below to use them)");
+                                p.weightMode == sim::WeightMode::Curves ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+      if (p.weightMode != sim::WeightMode::Curves) ImGui::TextDisabled("(set 'rule weights' to curves below to use them)");
       densityEditor();
     }
   }
@@ -357,9 +358,7 @@ class Finale final : public scenes::Scene {
     return size_t(at - ids.begin());
   }
 
-  void keepSeparationInsidePerception() {
-    sim_.params.separationRadius = std::min(sim_.params.separationRadius, sim_.params.perceptionRadius);
-  }
+  void keepSeparationInsidePerception() { sim_.params = sim_.params.normalized(); }
 
   void declareCurve(const char* const (&names)[kSamples], Curve& values, const Curve& defaults, const char* tooltip) {
     for (int b = 0; b < kSamples; ++b)

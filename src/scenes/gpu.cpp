@@ -96,7 +96,7 @@ class GpuScene final : public scenes::Scene {
     } else {
       agents.instances.resize(shown);
       for (size_t i = 0; i < shown; ++i)
-        agents.instances[i] = {glm::vec3(flock_.position[i], 0), glm::vec3(flock_.velocity[i], 0), s_.agentSize, 0.0f, kCpuColor};
+        agents.instances[i] = {glm::vec3(flock_.positions()[i], 0), glm::vec3(flock_.velocities()[i], 0), s_.agentSize, 0.0f, kCpuColor};
     }
     debug.rect({0, 0}, flock_.world.size, rgba(70, 76, 90));
   }
@@ -200,8 +200,7 @@ class GpuScene final : public scenes::Scene {
 
   void keepConsistent() {
     sim::BoidsParams& p = flock_.params;
-    p.separationRadius = std::min(p.separationRadius, p.perceptionRadius * 0.9f);
-    p.minSpeed = std::min(p.minSpeed, p.maxSpeed);
+    p = p.normalized();
     // The cell is the search radius: the 3x3 block covers it on the CPU and the GPU alike.
     if (gpuActive_ && flock_.cellSize != p.searchRadius()) gpuNeedsUpload_ = true;  // a new grid layout
     flock_.cellSize = p.searchRadius();
@@ -209,9 +208,10 @@ class GpuScene final : public scenes::Scene {
 
   // The one read-back: the GPU's agents (in its cell order, ids with them) become the CPU flock.
   void takeAgentsFromGpu() {
+    std::vector<Vec2> positions, velocities;
     std::vector<uint32_t> ids;
-    gpu_.download(&flock_.position, &flock_.velocity, &ids, nullptr);
-    flock_.id = ids;
+    gpu_.download(&positions, &velocities, &ids, nullptr);
+    flock_.setState(positions, velocities, ids);
   }
 
   // Moves the agents to where the chosen simulation runs. Main thread, context current.
@@ -239,7 +239,7 @@ class GpuScene final : public scenes::Scene {
       gpuAhead_ = false;
     } else if (wantGpu && (!gpuActive_ || gpuNeedsUpload_)) {
       if (gpuActive_ && gpuAhead_) takeAgentsFromGpu();  // a new grid layout mid-run
-      gpu_.upload(flock_.position, flock_.velocity, flock_.id, flock_.world, flock_.cellSize);
+      gpu_.upload(flock_.positions(), flock_.velocities(), flock_.ids(), flock_.world, flock_.cellSize);
       gpuActive_ = true;
       gpuAhead_ = false;
     }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 #include "render/color.hpp"
+#include "scenes/boids_params.hpp"
 #include "scenes/param_ui.hpp"
 #include "scenes/group_colors.hpp"
 #include "scenes/plot_history.hpp"
@@ -65,9 +66,9 @@ class MurmurationScene final : public scenes::Scene {
         scenes::Param::e("neighbors", "neighbours by", &p.metric, "topological|metric", d.metric,
                          "topological: the k nearest; metric: every bird within the radius (for comparison)"),
         scenes::Param::f("radius", "metric radius (m)", &p.radius, 0.5f, 20, d.radius, "Metric mode: birds closer than this are neighbours"),
-        scenes::Param::f("wSep", "separation weight", &p.wSeparation, 0, 3, d.wSeparation, "Push away from neighbours closer than the separation distance"),
-        scenes::Param::f("wAli", "alignment weight", &p.wAlignment, 0, 3, d.wAlignment, "Steer towards the neighbours' mean velocity"),
-        scenes::Param::f("wCoh", "cohesion weight", &p.wCohesion, 0, 3, d.wCohesion, "Steer towards the neighbours' centroid"),
+    };
+    scenes::addBoidsWeightParams(params_, p.weights, d.weights);
+    params_.insert(params_.end(), {
         scenes::Param::f("sepDistance", "separation distance (m)", &p.separationDistance, 0.2f, 6, d.separationDistance, "Neighbours closer than this push away: about the flock's spacing"),
         scenes::Param::f("noise", "noise", &p.noise, 0, 3, d.noise, "Random steering per bird: what keeps the flock lively"),
         scenes::Param::f("speed", "speed (m/s)", &p.speed, 4, 25, d.speed, "Cruise speed; birds fly between 0.7x and 1.3x of it"),
@@ -95,7 +96,7 @@ class MurmurationScene final : public scenes::Scene {
                          "Birds turning fast glow: a wave is a band of turning birds that travels through the flock"),
         scenes::Param::b("fitFlock", "zoom to the flock", &s_.fitFlock, false,
                          "2D: the view zooms to the flock's extent as it follows it (the whole roost otherwise)"),
-    };
+    });
     params_.push_back(agentScaleParam());
     scenes::applyDefaults(params_);
   }
@@ -215,8 +216,8 @@ class MurmurationScene final : public scenes::Scene {
     float best = 5.0f * 5.0f;
     bool found = false;
     for (size_t i = 0; i < flock2_.size(); ++i) {
-      const Vec2 d = flock2_.position[i] - at;
-      if (glm::dot(d, d) < best) { best = glm::dot(d, d); watched_ = flock2_.id[i]; found = true; }
+      const Vec2 d = flock2_.positions()[i] - at;
+      if (glm::dot(d, d) < best) { best = glm::dot(d, d); watched_ = flock2_.ids()[i]; found = true; }
     }
     return found;
   }
@@ -290,10 +291,10 @@ class MurmurationScene final : public scenes::Scene {
  private:
   template <int D>
   static std::optional<glm::vec3> positionOf(const sim::Murmuration<D>& flock, uint32_t id) {
-    const size_t i = size_t(std::find(flock.id.begin(), flock.id.end(), id) - flock.id.begin());
+    const size_t i = size_t(std::find(flock.ids().begin(), flock.ids().end(), id) - flock.ids().begin());
     if (i >= flock.size()) return std::nullopt;
     glm::vec3 p(0.0f);
-    for (int k = 0; k < D; ++k) p[k] = flock.position[i][k];
+    for (int k = 0; k < D; ++k) p[k] = flock.positions()[i][k];
     return p;
   }
 
@@ -331,7 +332,7 @@ class MurmurationScene final : public scenes::Scene {
     if (s_.colorGroups) {
       sim::World<D> open;
       open.boundary = sim::Boundary::Open;  // linkedGroups takes the birds' bounding box
-      groupColors_.update<D>(flock.position, flock.id, open, flock.params.groupLink * sim::Murmuration<D>::kBodyLength);
+      groupColors_.update<D>(flock.positions(), flock.ids(), open, flock.params.groupLink * sim::Murmuration<D>::kBodyLength);
     }
     if (s_.colorTurning) updateTurning(flock);
     for (size_t i = 0; i < flock.size(); ++i) {
@@ -339,12 +340,12 @@ class MurmurationScene final : public scenes::Scene {
       a.position = glm::vec3(0.0f);
       a.heading = glm::vec3(0.0f);
       for (int k = 0; k < D; ++k) {
-        a.position[k] = flock.position[i][k];
-        a.heading[k] = flock.velocity[i][k];
+        a.position[k] = flock.positions()[i][k];
+        a.heading[k] = flock.velocities()[i][k];
       }
       a.scale = size;
       // Startled birds beat their wings faster for a while.
-      a.phase = wingPhase(flock.id[i]) + 9.0f * std::min(flock.fearAge[i], fearSeconds);
+      a.phase = wingPhase(flock.ids()[i]) + 9.0f * std::min(flock.fearAges()[i], fearSeconds);
       const float fear = flock.fear(i);
       // Full colour for most of the fright, a short fade at its end: a half-mixed colour can match the sky's brightness.
       a.color = fear > 0.0f ? tinted(baseRgb, tint, std::min(1.0f, 4.0f * fear)) : base;
@@ -365,11 +366,11 @@ class MurmurationScene final : public scenes::Scene {
   // it reacts to: its k nearest, or all within the radius.
   template <int D>
   void drawNeighbors(const sim::Murmuration<D>& flock, render::AgentBatch& agents, render::DebugDraw& debug) const {
-    const size_t me = size_t(std::find(flock.id.begin(), flock.id.end(), watched_) - flock.id.begin());
+    const size_t me = size_t(std::find(flock.ids().begin(), flock.ids().end(), watched_) - flock.ids().begin());
     if (me >= flock.size()) return;
     auto point = [&](size_t i) {
       glm::vec3 p(0.0f);
-      for (int k = 0; k < D; ++k) p[k] = flock.position[i][k];
+      for (int k = 0; k < D; ++k) p[k] = flock.positions()[i][k];
       return p;
     };
     const glm::vec3 p = point(me);
@@ -394,7 +395,7 @@ class MurmurationScene final : public scenes::Scene {
   void drawLinks(const sim::Murmuration<D>& flock, const render::AgentBatch& agents, render::DebugDraw& debug) const {
     auto point = [&](size_t i) {
       glm::vec3 p(0.0f);
-      for (int k = 0; k < D; ++k) p[k] = flock.position[i][k];
+      for (int k = 0; k < D; ++k) p[k] = flock.positions()[i][k];
       return p;
     };
     for (size_t i = 0; i < flock.size(); ++i) {
@@ -413,10 +414,10 @@ class MurmurationScene final : public scenes::Scene {
     const float follow = 1.0f - std::exp(-dt / 0.3f);
     turnRate_.resize(flock.size());
     for (size_t i = 0; i < flock.size(); ++i) {
-      const uint32_t id = flock.id[i];
+      const uint32_t id = flock.ids()[i];
       if (turnHeading_.size() <= id) turnHeading_.resize(size_t(id) + 1, glm::vec3(0.0f));
       glm::vec3 v(0.0f);
-      for (int k = 0; k < D; ++k) v[k] = flock.velocity[i][k];
+      for (int k = 0; k < D; ++k) v[k] = flock.velocities()[i][k];
       const float len = glm::length(v);
       const glm::vec3 h = len > 1e-5f ? v / len : glm::vec3(1, 0, 0);
       glm::vec3& slow = turnHeading_[id];

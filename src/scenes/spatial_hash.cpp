@@ -103,7 +103,8 @@ class SpatialHash final : public scenes::Scene {
       penRadius_ = std::sqrt(flock_.world.size.x * flock_.world.size.y / (16.0f * 3.14159265f));
       penCenter_ = Vec2(penRadius_ * 1.15f, flock_.world.size.y - penRadius_ * 1.15f);
       sim::Rng rng(seed, 3);
-      for (size_t i = 0; i < flock_.size(); i += 2) flock_.position[i] = penCenter_ + rng.unitVec2() * (penRadius_ * std::sqrt(rng.uniform()));
+      for (size_t i = 0; i < flock_.size(); i += 2)
+        flock_.setAgent(i, penCenter_ + rng.unitVec2() * (penRadius_ * std::sqrt(rng.uniform())), flock_.velocities()[i]);
     }
     spawnedCount_ = s_.count;
     spawnedDistribution_ = s_.distribution;
@@ -138,15 +139,15 @@ class SpatialHash final : public scenes::Scene {
     const size_t n = flock_.size();
     agents.shape = AgentShape::Arrow2D;
     agents.instances.resize(n);
-    if (s_.showChecks && pinnedId_ == kNone && n) pinnedId_ = flock_.id[nearestTo(flock_.world.center())];
+    if (s_.showChecks && pinnedId_ == kNone && n) pinnedId_ = flock_.ids()[nearestTo(flock_.world.center())];
     const bool highlight = hoverWanted();
     const auto& palette = highlight ? dimHues_ : hues_;
     sim::parallelFor(n, [&](size_t i) {
-      const Vec2 v = flock_.velocity[i];
+      const Vec2 v = flock_.velocities()[i];
       // Coloured by heading, muted so the hover colours stand out; a table, as 50,000 hue conversions show up.
       const float turn = std::atan2(v.y, v.x) * (1.0f / 6.2831853f) + 1.0f;
       const uint32_t color = palette[size_t(turn * float(kHues)) % kHues];
-      agents.instances[i] = {glm::vec3(flock_.position[i], 0), glm::vec3(v, 0), agentScale_, 0.0f, color};
+      agents.instances[i] = {glm::vec3(flock_.positions()[i], 0), glm::vec3(v, 0), agentScale_, 0.0f, color};
     }, 4096);
     debug.rect(flock_.world.min, flock_.world.max(), rgba(70, 76, 90));
     if (s_.distribution == 1) debug.circle(penCenter_, penRadius_, rgba(255, 150, 40, 160));
@@ -285,7 +286,8 @@ class SpatialHash final : public scenes::Scene {
   // This scene is about the search, so separation follows the perception radius.
   void deriveSeparation() {
     sim::BoidsParams& p = flock_.params;
-    p.separationRadius = std::min(20.0f, 0.9f * p.perceptionRadius);
+    p.separationRadius = sim::BoidsParams{}.separationRadius;
+    p = p.normalized();
   }
 
   double checksPerAgent() const { return flock_.size() ? double(flock_.lastChecks()) / double(flock_.size()) : 0.0; }
@@ -295,14 +297,15 @@ class SpatialHash final : public scenes::Scene {
   void keepPenned() {
     const float r2 = penRadius_ * penRadius_;
     sim::parallelFor(flock_.size(), [&](size_t i) {
-      if (flock_.id[i] % 2 != 0) return;
-      const Vec2 d = flock_.position[i] - penCenter_;
+      if (flock_.ids()[i] % 2 != 0) return;
+      const Vec2 d = flock_.positions()[i] - penCenter_;
       const float d2 = glm::dot(d, d);
       if (d2 <= r2) return;
       const Vec2 outward = d / std::sqrt(d2);
-      flock_.position[i] = penCenter_ + outward * penRadius_;
-      const float away = glm::dot(flock_.velocity[i], outward);
-      if (away > 0.0f) flock_.velocity[i] -= 2.0f * away * outward;
+      Vec2 v = flock_.velocities()[i];
+      const float away = glm::dot(v, outward);
+      if (away > 0.0f) v -= 2.0f * away * outward;
+      flock_.setAgent(i, penCenter_ + outward * penRadius_, v);
     }, 4096);
   }
 
@@ -330,7 +333,7 @@ class SpatialHash final : public scenes::Scene {
   ShownGrid shownGrid() {
     if (stepGridValid_) return {&flock_.grid(), true};
     if (viewGridDirty_) {
-      viewGrid_.build(flock_.position, flock_.world, flock_.cellSize);
+      viewGrid_.build(flock_.positions(), flock_.world, flock_.cellSize);
       viewGridDirty_ = false;
     }
     return {&viewGrid_, false};
@@ -410,7 +413,7 @@ class SpatialHash final : public scenes::Scene {
     size_t best = 0;
     float bestD2 = std::numeric_limits<float>::max();
     for (size_t i = 0; i < flock_.size(); ++i) {
-      const Vec2 d = flock_.world.delta(at, flock_.position[i]);
+      const Vec2 d = flock_.world.delta(at, flock_.positions()[i]);
       if (glm::dot(d, d) < bestD2) { bestD2 = glm::dot(d, d); best = i; }
     }
     return best;
@@ -473,7 +476,7 @@ class SpatialHash final : public scenes::Scene {
       const float reach = kPickPixels / zoom();
       float best = reach * reach;
       for (size_t i = 0; i < flock_.size(); ++i) {
-        const Vec2 d = flock_.position[i] - ctx->mouseWorld;
+        const Vec2 d = flock_.positions()[i] - ctx->mouseWorld;
         const float d2 = glm::dot(d, d);
         if (d2 < best) { best = d2; index = i; }
       }
@@ -487,7 +490,7 @@ class SpatialHash final : public scenes::Scene {
     const bool brute = flock_.method == sim::NeighborMethod::BruteForce;
     const glm::ivec2 cell = grid.cellOf(grid.inside(p));
     const Vec2 ext = grid.cellExtent();
-    hover_.id = flock_.id[agentOf(self)];
+    hover_.id = flock_.ids()[agentOf(self)];
     hover_.cell = cell;
     auto isNeighbor = [&](uint32_t j, Vec2& offset) {
       offset = world.delta(p, sorted[j]);
@@ -499,7 +502,7 @@ class SpatialHash final : public scenes::Scene {
     accepted_.clear();
     marks_.resize(sorted.size());
     Vec2 offset;
-    const Vec2 from = flock_.position[agentOf(self)];
+    const Vec2 from = flock_.positions()[agentOf(self)];
     const uint32_t testedColor = render::rgba(235, 235, 245, 45);
     auto tested = [&](uint32_t j) {  // "show the checks": a faint line to every agent tested
       if (s_.showChecks) debug.line(from, from + world.delta(from, sorted[j]), testedColor);
@@ -527,11 +530,11 @@ class SpatialHash final : public scenes::Scene {
         }
       });
     }
-    const Vec2 at = flock_.position[agentOf(self)];
+    const Vec2 at = flock_.positions()[agentOf(self)];
     for (uint32_t j : accepted_) {
       marks_[j] = 1;
       agents.instances[agentOf(j)].color = kNeighborColor;
-      debug.line(at, at + world.delta(at, flock_.position[agentOf(j)]), render::withAlpha(kNeighborColor, 90));
+      debug.line(at, at + world.delta(at, flock_.positions()[agentOf(j)]), render::withAlpha(kNeighborColor, 90));
     }
     hover_.neighbors = uint32_t(accepted_.size());
     if (!brute) {
@@ -539,7 +542,7 @@ class SpatialHash final : public scenes::Scene {
         if (j == self || marks_[j] || !isNeighbor(j, offset)) continue;
         hover_.missed++;
         agents.instances[agentOf(j)].color = kMissedColor;
-        debug.line(at, at + world.delta(at, flock_.position[agentOf(j)]), render::withAlpha(kMissedColor, 160));
+        debug.line(at, at + world.delta(at, flock_.positions()[agentOf(j)]), render::withAlpha(kMissedColor, 160));
       }
     }
     for (uint32_t j : accepted_) marks_[j] = 0;

@@ -69,7 +69,7 @@ GpuResult gpuStep(const sim::Flock<2>& f, int steps = 1) {
   render::GpuBoids gpu;
   std::string error;
   EXPECT_TRUE(gpu.init(error)) << error;
-  gpu.upload(f.position, f.velocity, f.id, f.world, f.cellSize);
+  gpu.upload(f.positions(), f.velocities(), f.ids(), f.world, f.cellSize);
   for (int s = 0; s < steps; ++s) gpu.step(f.params, kDt);
   GpuResult r;
   gpu.download(&r.position, &r.velocity, &r.id, &r.neighbors);
@@ -82,7 +82,7 @@ void expectAgreement(sim::Flock<2> f) {
   f.step(kDt);
   ASSERT_EQ(g.id.size(), f.size());
   std::vector<size_t> cpuIndex(f.size(), f.size());
-  for (size_t k = 0; k < f.size(); ++k) cpuIndex[f.id[k]] = k;
+  for (size_t k = 0; k < f.size(); ++k) cpuIndex[f.ids()[k]] = k;
   size_t countMismatches = 0, velocityMismatches = 0, idProblems = 0;
   double worstRelative = 0;
   const auto cpuCounts = f.lastNeighborCounts();
@@ -94,8 +94,8 @@ void expectAgreement(sim::Flock<2> f) {
     const size_t c = cpuIndex[id];
     countMismatches += g.neighbors[k] != cpuCounts[c];
     // Relative to the speed: both sides sum the same terms in a different order (lanes vs. one by one).
-    const double relative = double(glm::length(g.velocity[k] - f.velocity[c])) /
-                            std::max(1.0, double(glm::length(f.velocity[c])));
+    const double relative = double(glm::length(g.velocity[k] - f.velocities()[c])) /
+                            std::max(1.0, double(glm::length(f.velocities()[c])));
     worstRelative = std::max(worstRelative, relative);
     velocityMismatches += relative > 1e-4;
   }
@@ -144,7 +144,7 @@ TEST(GpuBoids, TheIndirectDrawCountsEveryAgentWithoutTheCpu) {
   render::GpuBoids gpu;
   std::string error;
   ASSERT_TRUE(gpu.init(error)) << error;
-  gpu.upload(f.position, f.velocity, f.id, f.world, f.cellSize);
+  gpu.upload(f.positions(), f.velocities(), f.ids(), f.world, f.cellSize);
   // Upload writes a placeholder instance count; the step must overwrite it on the GPU.
   const uint32_t stale[4] = {0, 0, 0, 0};
   glBindBuffer(GL_DRAW_INDIRECT_BUFFER, gpu.indirectBuffer());

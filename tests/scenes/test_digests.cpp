@@ -21,12 +21,12 @@ constexpr uint64_t kSeed = 1;
 
 // scene -> agentsDigest after kSteps steps of 1/60 s on seed kSeed, with the scene's defaults.
 const std::map<std::string, std::string> kPinned = {
-    {"murmuration", "dc1779f4d7058bbd"},
+    {"murmuration", "593e42eec331c5d3"},
     {"boids", "7654c5f87098263c"},
     {"spatial-hash", "f06ce6fdf4034216"},
     {"orca-corridor", "dca1b0735f2cfdc9"},
-    {"steering", "5ed162c64a42a55b"},
-    {"finale", "7513b2eb33b84aa2"},
+    {"steering", "fe01cda166969c06"},
+    {"finale", "d2ad7608d48c846b"},
     {"gpu", "fcdf4404a772cc26"},
 };
 
@@ -49,13 +49,21 @@ std::string digestAfterSteps(const std::string& name, int threads, bool wideLane
 }  // namespace
 
 TEST(Digests, EveryScenesResultsArePinnedAtOneAndTwoThreads) {
+  sim::lanes::setWide(true);
+  if (!sim::lanes::wide())
+    std::printf("no AVX2 kernels on this CPU or build (%s): the AVX2 = baseline comparison is skipped\n",
+                sim::lanes::name());
   std::string table;
   bool allMatch = true;
   for (const scenes::SceneEntry& e : scenes::registeredScenes()) {
     SCOPED_TRACE(e.name);
     const std::string one = digestAfterSteps(e.name, 1), two = digestAfterSteps(e.name, 2);
     EXPECT_EQ(one, two) << "the thread count changed the results";
-    EXPECT_EQ(one, digestAfterSteps(e.name, 1, false)) << "the AVX2 and the baseline lanes differ";
+    // Without AVX2 kernels the baseline would be compared with itself: said once, not checked.
+    sim::lanes::setWide(true);
+    if (sim::lanes::wide()) {
+      EXPECT_EQ(one, digestAfterSteps(e.name, 1, false)) << "the AVX2 and the baseline lanes differ";
+    }
     const auto pinned = kPinned.find(e.name);
     ASSERT_NE(pinned, kPinned.end()) << "a new scene: pin its digest in kPinned";
     if (pinned->second != one) allMatch = false;

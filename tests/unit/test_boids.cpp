@@ -1,8 +1,14 @@
 // Reynolds' rules against hand-computed vectors, the clamps, wrap-around, determinism and behaviour.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <vector>
+#include "sim/core/rng.hpp"
+#include "sim/models/finale.hpp"
 #include "sim/rules/boids.hpp"
+#include "sim/rules/boids_lanes.hpp"
 #include "sim/models/flock.hpp"
 #include "sim/core/metrics.hpp"
 
@@ -59,9 +65,9 @@ TEST(BoidsRules, SatisfiedRulesFadeInsteadOfJittering) {
   BoidsParams p = defaults();
   BoidsAccum<2> acc;
   accumulateNeighbor(acc, p, -2.0f, Vec2{1, 0}, Vec2{30, 0}, 900.0f, Vec2{100.5f, 0});
-  Vec2 a = alignmentRule(acc, Vec2{100, 0}, alignmentFade(p));
-  EXPECT_NEAR(glm::length(a), 0.5f / alignmentFade(p), 1e-5f);
-  EXPECT_NEAR(glm::length(alignmentRule(acc, Vec2{0, 0}, alignmentFade(p))), 1.0f, 1e-5f);  // far off: unit
+  Vec2 a = alignmentRule(acc, Vec2{100, 0}, boidsShape(p).alignmentFade);
+  EXPECT_NEAR(glm::length(a), 0.5f / boidsShape(p).alignmentFade, 1e-5f);
+  EXPECT_NEAR(glm::length(alignmentRule(acc, Vec2{0, 0}, boidsShape(p).alignmentFade)), 1.0f, 1e-5f);  // far off: unit
 }
 
 TEST(BoidsRules, NoNeighboursGivesZero) {
@@ -73,21 +79,21 @@ TEST(BoidsRules, WeightZeroDisablesARule) {
   BoidsParams p = defaults();
   BoidsAccum<2> acc;
   accumulateNeighbor(acc, p, -2.0f, Vec2{1, 0}, Vec2{10, 0}, 100.0f, Vec2{0, 50});
-  p.wSeparation = 0; p.wAlignment = 0; p.wCohesion = 1;
+  p.weights.separation = 0; p.weights.alignment = 0; p.weights.cohesion = 1;
   Vec2 onlyCohesion = boidsAcceleration(acc, Vec2{10, 0}, p);
   // Towards the neighbour at +x; 10 of the 50-unit perception radius away: a fifth of full strength.
   expectVec(onlyCohesion, Vec2{p.maxForce * 0.2f, 0}, 1e-3f);
-  p.wCohesion = 0; p.wSeparation = 1;
+  p.weights.cohesion = 0; p.weights.separation = 1;
   expectVec(boidsAcceleration(acc, Vec2{10, 0}, p), Vec2{-p.maxForce, 0});
-  p.wSeparation = 0; p.wAlignment = 1;
+  p.weights.separation = 0; p.weights.alignment = 1;
   expectVec(boidsAcceleration(acc, Vec2{10, 0}, p), p.maxForce * glm::normalize(Vec2{-10, 50}), 1e-3f);
-  p.wAlignment = 0;
+  p.weights.alignment = 0;
   expectVec(boidsAcceleration(acc, Vec2{10, 0}, p), Vec2{0, 0});
 }
 
 TEST(BoidsRules, WeightedSumIsClampedByMaxForce) {
   BoidsParams p = defaults();
-  p.wSeparation = 3; p.wAlignment = 3; p.wCohesion = 3;
+  p.weights.separation = 3; p.weights.alignment = 3; p.weights.cohesion = 3;
   BoidsAccum<2> acc;
   accumulateNeighbor(acc, p, -2.0f, Vec2{1, 0}, Vec2{30, 0}, 900.0f, Vec2{0, 100});
   Vec2 a = boidsAcceleration(acc, Vec2{0, 0}, p);
@@ -156,7 +162,8 @@ Flock<2> makeFlock(size_t n, uint64_t seed, float worldSize = 600.0f) {
 }
 template <int D>
 bool sameState(const Flock<D>& a, const Flock<D>& b) {
-  return a.position == b.position && a.velocity == b.velocity;
+  auto same = [](auto x, auto y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
+  return same(a.positions(), b.positions()) && same(a.velocities(), b.velocities());
 }
 }  // namespace
 
@@ -182,36 +189,37 @@ TEST(FlockDeterminism, OneThreadEqualsTwoThreads) {
 TEST(FlockBehaviour, SeparationOnlySpreadsTheFlock) {
   Flock<2> f = makeFlock(300, 3, 1000);
   Rng rng(11);  // crowd them into a 120 x 120 box: mean spacing far below the separation radius
-  for (Vec2& p : f.position) p = Vec2{440, 440} + Vec2{rng.uniform(0, 120), rng.uniform(0, 120)};
-  f.params.wAlignment = 0; f.params.wCohesion = 0; f.params.wSeparation = 1;
+  std::vector<Vec2> crowded(f.size());
+  for (Vec2& p : crowded) p = Vec2{440, 440} + Vec2{rng.uniform(0, 120), rng.uniform(0, 120)};
+  f.params.weights.alignment = 0; f.params.weights.cohesion = 0; f.params.weights.separation = 1;
   // Start at rest and allow rest, so only the separation rule can move anyone.
   f.params.minSpeed = 0;
-  for (Vec2& v : f.velocity) v = Vec2{0, 0};
+  f.setAgents(crowded, std::vector<Vec2>(f.size(), Vec2{0, 0}));
   Flock<2> control = f;
-  control.params.wSeparation = 0;
-  double before = meanNearestNeighborDistance<2>(f.position, f.world);
+  control.params.weights.separation = 0;
+  double before = meanNearestNeighborDistance<2>(f.positions(), f.world);
   for (int s = 0; s < 300; ++s) f.step(1.0f / 60);
-  double after = meanNearestNeighborDistance<2>(f.position, f.world);
+  double after = meanNearestNeighborDistance<2>(f.positions(), f.world);
   EXPECT_GT(after, before * 1.2);
   for (int s = 0; s < 300; ++s) control.step(1.0f / 60);
-  EXPECT_NEAR(meanNearestNeighborDistance<2>(control.position, control.world), before, 1e-6);
+  EXPECT_NEAR(meanNearestNeighborDistance<2>(control.positions(), control.world), before, 1e-6);
 }
 
 TEST(FlockBehaviour, CohesionOnlyContracts) {
   Flock<2> f = makeFlock(300, 3, 800);
-  f.params.wAlignment = 0; f.params.wCohesion = 1; f.params.wSeparation = 0;
-  double before = meanNearestNeighborDistance<2>(f.position, f.world);
+  f.params.weights.alignment = 0; f.params.weights.cohesion = 1; f.params.weights.separation = 0;
+  double before = meanNearestNeighborDistance<2>(f.positions(), f.world);
   for (int s = 0; s < 600; ++s) f.step(1.0f / 60);
-  double after = meanNearestNeighborDistance<2>(f.position, f.world);
+  double after = meanNearestNeighborDistance<2>(f.positions(), f.world);
   EXPECT_LT(after, before * 0.75);
 }
 
 TEST(FlockBehaviour, AlignmentOnlyPolarises) {
   Flock<2> f = makeFlock(300, 5, 400);
-  f.params.wAlignment = 1; f.params.wCohesion = 0; f.params.wSeparation = 0;
-  EXPECT_LT(polarization<2>(f.velocity), 0.3);
+  f.params.weights.alignment = 1; f.params.weights.cohesion = 0; f.params.weights.separation = 0;
+  EXPECT_LT(polarization<2>(f.velocities()), 0.3);
   for (int s = 0; s < 600; ++s) f.step(1.0f / 60);
-  EXPECT_GT(polarization<2>(f.velocity), 0.9);
+  EXPECT_GT(polarization<2>(f.velocities()), 0.9);
 }
 
 TEST(Metrics, PolarizationOfAlignedAndOpposedFlocks) {
@@ -219,4 +227,97 @@ TEST(Metrics, PolarizationOfAlignedAndOpposedFlocks) {
   EXPECT_NEAR(polarization<2>(aligned), 1.0, 1e-6);
   std::vector<Vec2> opposed{{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
   EXPECT_NEAR(polarization<2>(opposed), 0.0, 1e-6);
+}
+
+// ---- the one rule ----
+
+TEST(BoidsRule, NormalizedKeepsSeparationBelowPerceptionAndMinSpeedAtMostMax) {
+  BoidsParams p;
+  EXPECT_EQ(p.normalized().separationRadius, p.separationRadius);  // already consistent: left alone
+  p.perceptionRadius = 30.0f;
+  for (float separation : {29.0f, 30.0f, 45.0f}) {
+    p.separationRadius = separation;
+    const BoidsParams n = p.normalized();
+    EXPECT_LT(n.separationRadius, n.perceptionRadius) << separation;
+    EXPECT_EQ(n.separationRadius, separation < 30.0f ? separation : 27.0f);
+  }
+  p.minSpeed = 200.0f;
+  EXPECT_EQ(p.normalized().minSpeed, p.maxSpeed);
+  FinaleParams f;
+  f.separationRadius = 2.0f * f.perceptionRadius;
+  EXPECT_EQ(f.normalized().separationRadius, f.perceptionRadius);  // the finale's push may reach the perception radius
+}
+
+namespace {
+
+// boidsSteeringLanes over sums[0..count), into out.
+template <class L, int D>
+void steerInLanes(const BoidsAccum<D>* sums, uint32_t count, const Vec<D>* velocity, const BoidsWeights& w,
+                  const BoidsShape& shape, Vec<D>* out) {
+  alignas(32) float v[D][lanes::kLanes] = {};
+  for (uint32_t l = 0; l < count; ++l)
+    for (int k = 0; k < D; ++k) v[k][l] = velocity[l][k];
+  typename L::Floats vel[D], steer[D];
+  for (int k = 0; k < D; ++k) vel[k] = L::load(v[k]);
+  boidsSteeringLanes<L, D>(boidsLaneSumsOf<L, D>(sums, count), vel, L::splat(w.separation), L::splat(w.alignment),
+                           L::splat(w.cohesion), shape, steer);
+  for (uint32_t l = 0; l < count; ++l)
+    for (int k = 0; k < D; ++k) out[l][k] = L::lane(steer[k], int(l));
+}
+
+template <int D>
+void expectLaneTwinIsTheRule(SeparationLaw law) {
+  Rng rng(11);
+  const uint32_t n = 203;  // the last register is partial
+  std::vector<BoidsAccum<D>> sums(n);
+  std::vector<Vec<D>> velocity(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    BoidsAccum<D>& s = sums[i];
+    const int kind = int(i % 7);  // no neighbours, none close, tiny and huge sums, a standing agent
+    s.alignmentCount = kind == 0 ? 0 : int(rng.below(12)) + 1;
+    s.cohesionCount = kind == 0 ? 0 : std::max(1, s.alignmentCount - int(rng.below(3)));
+    s.perceivedCount = s.alignmentCount;
+    s.separationCount = kind == 1 ? 0 : int(rng.below(4));
+    const float spread = kind == 2 ? 1e-7f : (kind == 3 ? 5000.0f : 60.0f);
+    s.separationSum = s.separationCount ? rng.unitVec<D>() * rng.uniform(0.0f, 3.0f) : Vec<D>(0.0f);
+    s.velocitySum = kind == 0 ? Vec<D>(0.0f) : rng.unitVec<D>() * spread * float(s.alignmentCount);
+    s.offsetSum = kind == 0 ? Vec<D>(0.0f) : rng.unitVec<D>() * rng.uniform(0.0f, spread);
+    velocity[i] = kind == 5 ? Vec<D>(0.0f) : rng.unitVec<D>() * rng.uniform(0.0f, 150.0f);
+  }
+  const BoidsWeights w{1.3f, 0.7f, 0.45f};
+  const BoidsShape shape{law, 12.0f, law == SeparationLaw::LinearFade ? 25.0f : 0.0f};
+  for (int build = 0; build < 3; ++build) {
+    std::vector<Vec<D>> lanesOut(n);
+    for (uint32_t b = 0; b < n; b += lanes::kLanes) {
+      const uint32_t count = std::min(uint32_t(lanes::kLanes), n - b);
+      if (build == 0) steerInLanes<lanes::Wide, D>(&sums[b], count, &velocity[b], w, shape, &lanesOut[b]);
+      if (build == 1) steerInLanes<lanes::Split, D>(&sums[b], count, &velocity[b], w, shape, &lanesOut[b]);
+      if (build == 2) steerInLanes<lanes::Portable, D>(&sums[b], count, &velocity[b], w, shape, &lanesOut[b]);
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      const Vec<D> want = boidsSteering(sums[i], velocity[i], w, shape);
+      ASSERT_EQ(std::memcmp(&want, &lanesOut[i], sizeof want), 0) << "agent " << i << " build " << build;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(BoidsRule, LaneTwinGivesTheScalarRulesBitsOnRandomNeighbourhoods) {
+  expectLaneTwinIsTheRule<2>(SeparationLaw::InverseDistance);
+  expectLaneTwinIsTheRule<2>(SeparationLaw::LinearFade);
+  expectLaneTwinIsTheRule<3>(SeparationLaw::InverseDistance);
+  expectLaneTwinIsTheRule<3>(SeparationLaw::LinearFade);
+}
+
+TEST(BoidsRule, TheLinearPushFadesToNothingAtTheRadiusAndIsClampedToOne) {
+  BoidsAccum<2> acc;
+  addSeparationPush(acc, Vec2{10.0f, 0.0f}, 100.0f, SeparationLaw::LinearFade, 1.0f / 10.0f);
+  EXPECT_NEAR(glm::length(separationRule(acc, SeparationLaw::LinearFade)), 0.0f, 1e-6f);  // at R: nothing
+  BoidsAccum<2> close;
+  addSeparationPush(close, Vec2{5.0f, 0.0f}, 25.0f, SeparationLaw::LinearFade, 1.0f / 10.0f);
+  EXPECT_NEAR(separationRule(close, SeparationLaw::LinearFade).x, -0.5f, 1e-6f);  // half way: half a push, away
+  EXPECT_NEAR(separationRule(close).x, -1.0f, 1e-6f);  // Reynolds': a unit vector whatever the distance
+  addSeparationPush(close, Vec2{1.0f, 0.0f}, 1.0f, SeparationLaw::LinearFade, 1.0f / 10.0f);
+  EXPECT_NEAR(glm::length(separationRule(close, SeparationLaw::LinearFade)), 1.0f, 1e-6f);  // clamped to one
 }

@@ -12,6 +12,7 @@
 #include "alloc_counter.hpp"
 #include "sim/core/lanes.hpp"
 #include "sim/models/finale.hpp"
+#include "sim/models/orca_crowd.hpp"
 #include "sim/rules/orca.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
@@ -188,7 +189,7 @@ TEST(FinaleDeterminism, OneAndTwoThreadsGiveBitwiseIdenticalState) {
       s.params.orca = mode.orca;
       s.params.lod = mode.lod;
       s.params.lodRadius = 150.0f;
-      s.params.weights = mode.weights;
+      s.params.weightMode = mode.weights;
       Rng weights(5);
       for (float& w : s.params.learned.w) w = weights.uniform(-1.5f, 1.5f);
       s.params.spatialHash = mode.hash;
@@ -218,7 +219,7 @@ TEST(FinaleAllocation, NoAllocationPerStep) {
     s.params.orca = mode.orca;
     s.params.lod = mode.lod;
     s.params.spatialHash = mode.hash;
-    s.params.weights = mode.weights;
+    s.params.weightMode = mode.weights;
     s.params.learned.w.fill(0.3f);
     for (int i = 0; i < 3; ++i) s.step(kDt);
     const uint64_t before = allocationCount();
@@ -243,7 +244,7 @@ TEST(FinaleLearned, ZeroNetworkIsTheConstantWeightsAndTrainedOnesAreNot) {
   auto run = [](WeightMode mode, float weight) {
     FinaleSim s = crowd(800, 0);
     s.params.orca = false;
-    s.params.weights = mode;
+    s.params.weightMode = mode;
     for (size_t i = 0; i < s.params.learned.w.size(); ++i) s.params.learned.w[i] = weight * float(int(i % 7) - 3);
     for (int i = 0; i < 90; ++i) s.step(kDt);
     return s;
@@ -256,7 +257,7 @@ TEST(FinaleLearned, ZeroNetworkIsTheConstantWeightsAndTrainedOnesAreNot) {
   for (size_t k = 0; k < learned.size(); ++k) {
     const Vec3 w = learned.lastPipeline(k).weights;
     lo = std::min(lo, w.x), hi = std::max(hi, w.x);
-    EXPECT_EQ(zero.lastPipeline(k).weights, Vec3(zero.params.wSeparation, zero.params.wAlignment, zero.params.wCohesion));
+    EXPECT_EQ(zero.lastPipeline(k).weights, Vec3(zero.params.weights.separation, zero.params.weights.alignment, zero.params.weights.cohesion));
   }
   EXPECT_GT(hi - lo, 0.05f) << "separation weights should vary with the agents' situations";
 }
@@ -325,7 +326,7 @@ TEST(FinaleDensity, DensityAwareWeightsEaseTheCrush) {
   auto run = [](bool densityAware) {
     FinaleSim s = crowd(2000, 0);
     s.params.orca = false;
-    s.params.weights = densityAware ? WeightMode::Curves : WeightMode::Constant;
+    s.params.weightMode = densityAware ? WeightMode::Curves : WeightMode::Constant;
     for (int i = 0; i < 600; ++i) s.step(kDt);
     return s.metrics();
   };
@@ -421,7 +422,7 @@ TEST(FinaleLanes, PreferredAndCorrectedGiveTheScalarStagesBits) {
     for (bool wide : {true, false}) {
       lanes::setWide(wide);
       FinaleParams p;
-      p.weights = mode;
+      p.weightMode = mode;
       for (float& w : p.learned.w) w = rng.uniform(-2.0f, 2.0f);
       const Vec2 target{400.0f, 300.0f};
       const size_t n = 203;
@@ -434,10 +435,11 @@ TEST(FinaleLanes, PreferredAndCorrectedGiveTheScalarStagesBits) {
         pos[i] = kind == 0 ? target : target + rng.unitVec2() * rng.uniform(0.0f, kind == 1 ? 5.0f : 900.0f);
         vel[i] = rng.unitVec2() * rng.uniform(0.0f, 2.0f * p.maxSpeed);
         RuleSums& s = sums[i];
-        s.count = kind == 2 ? 0 : int(rng.below(20)) + 1;
-        if (s.count) {
-          s.separation = rng.unitVec2() * rng.uniform(0.0f, 3.0f);
-          s.velocitySum = rng.unitVec2() * rng.uniform(0.0f, 100.0f) * float(s.count);
+        s.perceivedCount = s.alignmentCount = s.cohesionCount = kind == 2 ? 0 : int(rng.below(20)) + 1;
+        if (s.perceivedCount) {
+          s.separationCount = int(rng.below(uint32_t(s.perceivedCount) + 1));
+          if (s.separationCount) s.separationSum = rng.unitVec2() * rng.uniform(0.0f, 3.0f);
+          s.velocitySum = rng.unitVec2() * rng.uniform(0.0f, 100.0f) * float(s.perceivedCount);
           s.offsetSum = kind == 3 ? Vec2{0.0f} : rng.unitVec2() * rng.uniform(0.0f, 40.0f);
         }
         avoids[i] = kind == 4;

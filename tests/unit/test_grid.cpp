@@ -294,23 +294,23 @@ Flock<D> gridFlock(size_t n, Vec<D> size, uint64_t seed) {
 template <int D>
 std::vector<uint32_t> byId(const Flock<D>& f, std::span<const uint32_t> perAgent) {
   std::vector<uint32_t> out(f.size());
-  for (size_t i = 0; i < f.size(); ++i) out[f.id[i]] = perAgent[i];
+  for (size_t i = 0; i < f.size(); ++i) out[f.ids()[i]] = perAgent[i];
   return out;
 }
 
 // Neighbours per agent (by id) straight from the rules' own test, over every pair: the reference.
 template <int D>
 std::vector<uint32_t> referenceNeighbourCounts(const Flock<D>& f) {
-  BruteForceSearch<D> brute{std::span<const Vec<D>>(f.position), &f.world};
+  BruteForceSearch<D> brute{std::span<const Vec<D>>(f.positions()), &f.world};
   const float fovCos = fieldOfViewCos(f.params);
   std::vector<uint32_t> counts(f.size());
   for (uint32_t i = 0; i < f.size(); ++i) {
     BoidsAccum<D> acc;
-    const Vec<D> heading = safeNormalize(f.velocity[i]);
-    brute.forEachInRadius(i, f.position[i], f.params.searchRadius(), [&](uint32_t j, const Vec<D>& off, float d2) {
-      accumulateNeighbor(acc, f.params, fovCos, heading, off, d2, f.velocity[j]);
+    const Vec<D> heading = safeNormalize(f.velocities()[i]);
+    brute.forEachInRadius(i, f.positions()[i], f.params.searchRadius(), [&](uint32_t j, const Vec<D>& off, float d2) {
+      accumulateNeighbor(acc, f.params, fovCos, heading, off, d2, f.velocities()[j]);
     });
-    counts[f.id[i]] = uint32_t(acc.perceivedCount);
+    counts[f.ids()[i]] = uint32_t(acc.perceivedCount);
   }
   return counts;
 }
@@ -328,9 +328,9 @@ void expectSameNeighboursAsBruteForce(Flock<D> grid, bool fewerChecks = true) {
   if (fewerChecks) { EXPECT_LT(grid.lastChecks() * 2, brute.lastChecks()); }
   // The same rules on the same neighbours: the same motion up to summation order.
   for (size_t i = 0; i < grid.size(); ++i) {
-    size_t b = grid.id[i];
-    ASSERT_EQ(brute.id[b], b);
-    for (int k = 0; k < D; ++k) EXPECT_NEAR(grid.velocity[i][k], brute.velocity[b][k], 1e-2f);
+    size_t b = grid.ids()[i];
+    ASSERT_EQ(brute.ids()[b], b);
+    for (int k = 0; k < D; ++k) EXPECT_NEAR(grid.velocities()[i][k], brute.velocities()[b][k], 1e-2f);
   }
 }
 }  // namespace
@@ -369,7 +369,8 @@ TEST(GridFlock, OneThreadEqualsTwoThreads) {
   setThreadCount(2);
   for (int s = 0; s < 60; ++s) b.step(1.0f / 60);
   setThreadCount(0);
-  EXPECT_TRUE(a.position == b.position && a.velocity == b.velocity && a.id == b.id);
+  auto same = [](auto x, auto y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
+  EXPECT_TRUE(same(a.positions(), b.positions()) && same(a.velocities(), b.velocities()) && same(a.ids(), b.ids()));
 }
 
 TEST(GridFlock, MissedNeighboursCountedAgainstBruteForce) {
@@ -402,8 +403,8 @@ TEST(GridFlock, ProbeListsTheNeighboursTheStepUses) {
     f.probe(i, a);
     brute.probe(i, b);
     std::vector<uint32_t> ida, idb;
-    for (uint32_t j : a.neighbors) ida.push_back(f.id[j]);
-    for (uint32_t j : b.neighbors) idb.push_back(brute.id[j]);
+    for (uint32_t j : a.neighbors) ida.push_back(f.ids()[j]);
+    for (uint32_t j : b.neighbors) idb.push_back(brute.ids()[j]);
     std::sort(ida.begin(), ida.end());
     std::sort(idb.begin(), idb.end());
     EXPECT_EQ(ida, idb);
@@ -411,7 +412,7 @@ TEST(GridFlock, ProbeListsTheNeighboursTheStepUses) {
   }
   size_t i = f.indexOfId(123);
   ASSERT_LT(i, f.size());
-  EXPECT_EQ(f.id[i], 123u);
+  EXPECT_EQ(f.ids()[i], 123u);
   EXPECT_EQ(f.indexOfId(99999), f.size());
 }
 

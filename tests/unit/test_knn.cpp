@@ -26,16 +26,36 @@ std::vector<std::pair<float, uint32_t>> bruteOrder(const UniformGrid<D>& g, uint
   return all;
 }
 
+// Hints as a moving flock gives them: mostly the true neighbours, some swapped for random agents,
+// and now and then the agent itself, an index past the end, or kNoNeighbor.
+template <int D>
+std::vector<uint32_t> hintsFor(const std::vector<std::pair<float, uint32_t>>& expected, uint32_t self, uint32_t n,
+                               int k, Rng& rng) {
+  std::vector<uint32_t> hints;
+  const int count = k >= 20 ? 2 * k : k;  // more hints than kMaxNearest too
+  for (int m = 0; m < count && m < int(expected.size()); ++m) {
+    const uint32_t roll = rng.below(10);
+    hints.push_back(roll < 6 ? expected[size_t(m)].second
+                    : roll < 8 ? rng.below(n)
+                    : roll == 8 ? self
+                                : (rng.below(2) ? kNoNeighbor : n + 3));
+  }
+  return hints;
+}
+
 template <int D>
 void expectKnnMatchesBrute(const std::vector<Vec<D>>& points, const World<D>& w, float cellSize,
-                           std::initializer_list<int> ks, uint32_t queryStride = 1) {
+                           std::initializer_list<int> ks, uint32_t queryStride = 1, bool withHints = false) {
   UniformGrid<D> g;
   g.build(points, w, cellSize);
   Nearest found;
+  Rng rng(5);
   for (uint32_t i = 0; i < g.size(); i += queryStride) {
     auto expected = bruteOrder(g, i, g.sortedPositions()[i]);
     for (int k : ks) {
-      nearestNeighbors(g, i, g.sortedPositions()[i], k, found);
+      const std::vector<uint32_t> hints =
+          withHints ? hintsFor<D>(expected, i, g.size(), k, rng) : std::vector<uint32_t>{};
+      nearestNeighbors(g, i, g.sortedPositions()[i], k, found, hints);
       const int want = std::min<int>(k, int(expected.size()));
       ASSERT_EQ(found.count, want) << "agent " << i << " k " << k;
       for (int m = 0; m < want; ++m) {
@@ -200,4 +220,23 @@ TEST(Knn, AllAgentsFlatListAndNoAllocation) {
     EXPECT_NE(small[i * k + 1], kNoNeighbor);
     for (int m = 2; m < k; ++m) EXPECT_EQ(small[i * k + m], kNoNeighbor);
   }
+}
+
+// Hints (last step's neighbours, in the murmuration) only make the search faster: with true,
+// random, repeated or invalid hints the k nearest are the same, ties included, in a box (where the
+// search visits the ball of the k-th hint) and on a torus.
+TEST(Knn, HintsNeverChangeTheResult) {
+  for (Boundary b : {Boundary::Bounce, Boundary::Open, Boundary::Wrap}) {
+    const World<2> w = makeWorld<2>(b, Vec2{-50, 10}, Vec2{100, 60});
+    expectKnnMatchesBrute<2>(uniformPoints<2>(600, w, 3), w, 4.0f, {1, 7, 30}, 1, true);
+    expectKnnMatchesBrute<2>(clusteredPoints<2>(600, w, 4), w, 2.5f, {1, 7, 12}, 1, true);
+    const World<3> w3 = makeWorld<3>(b, Vec3{0, -20, 5}, Vec3{40, 40, 20});
+    expectKnnMatchesBrute<3>(uniformPoints<3>(800, w3, 5), w3, 2.0f, {1, 7, 30}, 1, true);
+    expectKnnMatchesBrute<3>(clusteredPoints<3>(800, w3, 6), w3, 3.0f, {7, 20}, 1, true);
+  }
+  const World<2> grid = makeWorld<2>(Boundary::Bounce, Vec2{0, 0}, Vec2{20, 20});
+  std::vector<Vec2> lattice;  // ties everywhere
+  for (int y = 0; y < 20; y += 2)
+    for (int x = 0; x < 20; x += 2) lattice.push_back(Vec2{float(x), float(y)});
+  for (float cs : {2.0f, 3.0f, 7.0f}) expectKnnMatchesBrute<2>(lattice, grid, cs, {1, 4, 5, 8, 9, 13}, 1, true);
 }

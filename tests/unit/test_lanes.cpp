@@ -75,9 +75,9 @@ Flock<D> stepped(NeighborMethod method, bool wide, size_t n, int steps) {
 template <int D>
 void expectSameBits(const Flock<D>& a, const Flock<D>& b) {
   ASSERT_EQ(a.size(), b.size());
-  EXPECT_EQ(std::memcmp(a.position.data(), b.position.data(), a.size() * sizeof(Vec<D>)), 0);
-  EXPECT_EQ(std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(Vec<D>)), 0);
-  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(std::memcmp(a.positions().data(), b.positions().data(), a.size() * sizeof(Vec<D>)), 0);
+  EXPECT_EQ(std::memcmp(a.velocities().data(), b.velocities().data(), a.size() * sizeof(Vec<D>)), 0);
+  EXPECT_TRUE(std::equal(a.ids().begin(), a.ids().end(), b.ids().begin(), b.ids().end()));
   EXPECT_EQ(a.lastNeighbors(), b.lastNeighbors());
 }
 

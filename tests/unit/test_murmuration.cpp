@@ -19,15 +19,15 @@ constexpr float kDt = 1.0f / 60.0f;
 
 // Birds on a lattice, `spacing` apart, starting at `origin`, all flying with `velocity`.
 void addLattice(Murmuration<3>& m, Vec3 origin, int nx, int ny, int nz, float spacing, Vec3 velocity) {
+  std::vector<Vec3> positions(m.positions().begin(), m.positions().end());
+  std::vector<Vec3> velocities(m.velocities().begin(), m.velocities().end());
   for (int z = 0; z < nz; ++z)
     for (int y = 0; y < ny; ++y)
       for (int x = 0; x < nx; ++x) {
-        m.id.push_back(uint32_t(m.position.size()));
-        m.position.push_back(origin + Vec3(float(x), float(y), float(z)) * spacing);
-        m.velocity.push_back(velocity);
-        m.fearAge.push_back(Murmuration<3>::kCalm);
-        m.fleeDir.push_back(Vec3(0.0f));
+        positions.push_back(origin + Vec3(float(x), float(y), float(z)) * spacing);
+        velocities.push_back(velocity);
       }
+  m.setBirds(positions, velocities);
 }
 
 // Parameters that keep the roost and the noise out of a test about something else.
@@ -44,7 +44,7 @@ std::vector<float> firstStartle(Murmuration<3>& m, float seconds) {
   for (int s = 0; s < int(seconds / kDt); ++s) {
     m.step(kDt);
     for (size_t i = 0; i < m.size(); ++i)
-      if (m.startled(i) && when[m.id[i]] < 0.0f) when[m.id[i]] = m.time();
+      if (m.startled(i) && when[m.ids()[i]] < 0.0f) when[m.ids()[i]] = m.time();
   }
   return when;
 }
@@ -116,7 +116,9 @@ TEST(MurmurationMetrics, AlignedFlockHasPolarizationOneRandomHeadingsNearZero) {
   addLattice(m, Vec3(0.0f), 10, 10, 10, 1.0f, Vec3(3, 4, 0));
   EXPECT_NEAR(m.measure().polarization, 1.0, 1e-6);
   Rng rng(5);
-  for (Vec3& v : m.velocity) v = rng.unitVec3() * 10.0f;
+  std::vector<Vec3> random(m.size());
+  for (Vec3& v : random) v = rng.unitVec3() * 10.0f;
+  m.setVelocities(random);
   EXPECT_LT(m.measure().polarization, 0.1);
 }
 
@@ -226,10 +228,13 @@ TEST(MurmurationMetrics, VelocityFluctuationIgnoresRigidTurnsAndCountsJostle) {
   addLattice(m, Vec3(0.0f), 8, 8, 4, 1.0f, Vec3(0, 12, 0));
   EXPECT_NEAR(m.measure().velocityFluctuation, 0.0, 1e-6);
   const Vec3 c = m.centroid(), omega(0.0f, 0.0f, 0.3f);
-  for (size_t i = 0; i < m.size(); ++i) m.velocity[i] = Vec3(0, 12, 0) + glm::cross(omega, m.position[i] - c);
+  std::vector<Vec3> v(m.size());
+  for (size_t i = 0; i < m.size(); ++i) v[i] = Vec3(0, 12, 0) + glm::cross(omega, m.positions()[i] - c);
+  m.setVelocities(v);
   EXPECT_NEAR(m.measure().velocityFluctuation, 0.0, 1e-4) << "turning as one body is not liveliness";
   Rng rng(3);
-  for (size_t i = 0; i < m.size(); ++i) m.velocity[i] = Vec3(0, 12, 0) + rng.unitVec3() * 1.2f;
+  for (size_t i = 0; i < m.size(); ++i) v[i] = Vec3(0, 12, 0) + rng.unitVec3() * 1.2f;
+  m.setVelocities(v);
   EXPECT_GT(m.measure().velocityFluctuation, 0.05);
 }
 
@@ -253,7 +258,9 @@ TEST(MurmurationFlock, PlanarAndMetricModesRun) {
 namespace {
 template <int D>
 bool sameState(const Murmuration<D>& a, const Murmuration<D>& b) {
-  return a.position == b.position && a.velocity == b.velocity && a.id == b.id && a.fearAge == b.fearAge;
+  auto same = [](auto x, auto y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
+  return same(a.positions(), b.positions()) && same(a.velocities(), b.velocities()) && same(a.ids(), b.ids()) &&
+         same(a.fearAges(), b.fearAges());
 }
 template <int D>
 void run(Murmuration<D>& m, uint64_t seed) {

@@ -7,6 +7,7 @@
 #include <vector>
 #include "alloc_counter.hpp"
 #include "sim/core/lanes.hpp"
+#include "sim/models/orca_crowd.hpp"
 #include "sim/rules/orca.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"

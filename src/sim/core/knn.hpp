@@ -12,11 +12,13 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <span>
 #include "sim/core/grid.hpp"
+#include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace sim {
@@ -32,9 +34,13 @@ struct Nearest {
 };
 
 // The k nearest agents to p, leaving out sorted index `self` (kNoNeighbor: leave out none).
-// k is clamped to 0..kMaxNearest; with fewer agents than k, all of them.
+// k is clamped to 0..kMaxNearest; with fewer agents than k, all of them. `hints`: sorted indices
+// of agents likely among them (last step's neighbours of a flock that moves little): taken first,
+// they make the k-th distance small from the start, so the search rejects most candidates at once
+// and prunes more cells. The result is the same with any hints or none.
 template <int D>
-void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p, int k, Nearest& out) {
+void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p, int k, Nearest& out,
+                      std::span<const uint32_t> hints = {}) {
   using Coord = typename UniformGrid<D>::Coord;
   out.count = 0;
   out.checks = 0;
@@ -67,32 +73,85 @@ void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p
   std::fill(best, best + want, ~uint64_t(0));
   float worst = INFINITY;  // squared distance of the k-th held, once k are held
 
-  // Agents begin..end-1: distances as World::delta and glm::dot take them, bit for bit.
-  auto scan = [&](uint32_t begin, uint32_t end) {
-    out.checks += end - begin;
-    for (uint32_t j = begin; j < end; ++j) {
-      float d2 = 0.0f;
-      for (int a = 0; a < D; ++a) {
-        float d = axis[a][j] - q[a];
-        if (wrap) {
-          const float h = world.size[a] * 0.5f;
-          d = d > h ? d - world.size[a] : (d < -h ? d + world.size[a] : d);
-        }
-        d2 = a == 0 ? d * d : d2 + d * d;
+  // Candidate j at squared distance d2. With hints an agent may come twice: its key is held once.
+  bool hintsTaken = false;
+  auto offer = [&](uint32_t j, float d2) {
+    uint32_t bits;
+    std::memcpy(&bits, &d2, sizeof bits);
+    uint64_t key = uint64_t(bits) << 32 | j;
+    if (key >= best[want - 1] || j == self) return;
+    if (hintsTaken)
+      for (int m = 0; m < want; ++m)
+        if (best[m] == key) return;
+    // Insert and drop the last, without branches: min / max down the list.
+    for (int m = 0; m < want; ++m) {
+      const uint64_t held = best[m];
+      best[m] = held < key ? held : key;
+      key = held < key ? key : held;
+    }
+    if (best[want - 1] != ~uint64_t(0)) {
+      const uint32_t worstBits = uint32_t(best[want - 1] >> 32);
+      std::memcpy(&worst, &worstBits, sizeof worst);
+    }
+  };
+  using L = lanes::Baseline;
+  // Agent j's squared distance as World::delta and glm::dot take it, bit for bit (and as the lanes
+  // below take it in a world that does not wrap).
+  auto distSqTo = [&](uint32_t j) {
+    float d2 = 0.0f;
+    for (int a = 0; a < D; ++a) {
+      float d = axis[a][j] - q[a];
+      if (wrap) {
+        const float h = world.size[a] * 0.5f;
+        d = d > h ? d - world.size[a] : (d < -h ? d + world.size[a] : d);
       }
+      d2 = a == 0 ? d * d : d2 + d * d;
+    }
+    return d2;
+  };
+  if (hints.size() <= size_t(kMaxNearest)) {
+    // A handful of keys: sorted and held at once, not inserted one by one.
+    uint64_t keys[kMaxNearest];
+    int held = 0;
+    for (uint32_t j : hints) {
+      if (j >= n || j == self) continue;
+      const float d2 = distSqTo(j);
       uint32_t bits;
       std::memcpy(&bits, &d2, sizeof bits);
-      uint64_t key = uint64_t(bits) << 32 | j;
-      if (key >= best[want - 1] || j == self) continue;
-      // Insert and drop the last, without branches: min / max down the list.
-      for (int m = 0; m < want; ++m) {
-        const uint64_t held = best[m];
-        best[m] = held < key ? held : key;
-        key = held < key ? key : held;
-      }
-      if (best[want - 1] != ~uint64_t(0)) {
-        const uint32_t worstBits = uint32_t(best[want - 1] >> 32);
-        std::memcpy(&worst, &worstBits, sizeof worst);
+      keys[held++] = uint64_t(bits) << 32 | j;
+    }
+    std::sort(keys, keys + held);
+    held = int(std::unique(keys, keys + held) - keys);
+    std::copy_n(keys, std::min(held, want), best);
+    if (held >= want) {
+      const uint32_t worstBits = uint32_t(best[want - 1] >> 32);
+      std::memcpy(&worst, &worstBits, sizeof worst);
+    }
+    hintsTaken = held > 0;
+  } else {
+    hintsTaken = true;
+    for (uint32_t j : hints)
+      if (j < n) offer(j, distSqTo(j));
+  }
+  // Agents begin..end-1.
+  auto scan = [&](uint32_t begin, uint32_t end) {
+    out.checks += end - begin;
+    if (wrap) {
+      for (uint32_t j = begin; j < end; ++j) offer(j, distSqTo(j));
+    } else {
+      // A register of candidates at a time (the axes are padded past the end); only those not
+      // farther than the k-th held (NaN included) go on to the exact test, most of them none.
+      for (uint32_t j = begin; j < end; j += lanes::kLanes) {
+        typename L::Floats d2;
+        for (int a = 0; a < D; ++a) {
+          const typename L::Floats d = L::load(axis[a] + j) - L::splat(q[a]);
+          d2 = a == 0 ? d * d : d2 + d * d;
+        }
+        const auto live = j + lanes::kLanes <= end ? L::allLanes() : L::firstLanes(end - j);
+        for (unsigned bits = L::bits(live & ~(d2 > L::splat(worst))); bits; bits &= bits - 1) {
+          const int l = std::countr_zero(bits);
+          offer(j + uint32_t(l), L::lane(d2, l));
+        }
       }
     }
     if (self >= begin && self < end) --out.checks;  // the agent itself is no check
@@ -142,8 +201,67 @@ void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p
     scan(start[base + uint32_t(first)], start[base + uint32_t(last) + 1]);
   };
 
+  // With k held already (from the hints, in a world that does not wrap) the k nearest lie within
+  // the ball of the k-th held: every cell it touches, a row at a time, each row one run, and no
+  // shells. (cellOf is monotone along an axis, so the cells of the ball's extent hold all of it.)
+  bool ballDone = false;
+  if (!wrap && worst < INFINITY) {
+    // The cell along axis a holding coordinate x, clamped to the grid (up to rounding, which the
+    // margins cover, cellOf's).
+    auto cellAlong = [&](int a, float x) {
+      const float t = (x - world.min[a]) / ext[a];
+      const int top = dims[a] - 1;
+      return t > 0.0f ? (t < float(top) ? int(t) : top) : 0;  // int() is floor here; NaN gives 0
+    };
+    const float r = std::sqrt(worst);
+    Coord ballLo = c, ballHi = c;
+    for (int a = 0; a < D; ++a) {
+      ballLo[a] = cellAlong(a, q[a] - r - margin[a]);
+      ballHi[a] = cellAlong(a, q[a] + r + margin[a]);
+    }
+    // The squared gaps of the ball's rows along y and z, once per query (a ball spans a few cells;
+    // a wider one, from far hints, computes them as it goes).
+    constexpr int kGapCache = 16;
+    float gapSqAlong[D][kGapCache];
+    for (int a = 1; a < D; ++a)
+      for (int i = 0; i < kGapCache && ballLo[a] + i <= ballHi[a]; ++i) {
+        const float g = gap(a, ballLo[a] + i, ballLo[a] + i);
+        gapSqAlong[a][i] = g * g;
+      }
+    auto ballRow = [&](Coord row) {
+      float gapSq = 0.0f;
+      for (int a = 1; a < D; ++a) {
+        const int i = row[a] - ballLo[a];
+        float g2;
+        if (i < kGapCache) {
+          g2 = gapSqAlong[a][i];
+        } else {
+          const float g = gap(a, row[a], row[a]);
+          g2 = g * g;
+        }
+        gapSq += g2;
+      }
+      if (gapSq > worst) return;
+      const float rx = std::sqrt(worst - gapSq) + margin[0];
+      const int first = std::max(ballLo.x, cellAlong(0, q.x - rx)), last = std::min(ballHi.x, cellAlong(0, q.x + rx));
+      row.x = 0;
+      const uint32_t base = grid.cellIndex(row);
+      scan(start[base + uint32_t(first)], start[base + uint32_t(last) + 1]);
+    };
+    if constexpr (D == 2) {
+      for (int y = ballLo.y; y <= ballHi.y; ++y) ballRow(Coord(0, y));
+    } else {
+      for (int z = ballLo.z; z <= ballHi.z; ++z)
+        for (int y = ballLo.y; y <= ballHi.y; ++y) ballRow(Coord(0, y, z));
+    }
+    ballDone = true;
+  }
+
+  // Shell 0 alone (one cell) rarely holds k agents, and visited first it splits the rows of shell 1
+  // through it in three runs: the search starts with the block of shells 0 and 1 in whole rows.
+  const int firstShell = std::min(1, lastShell);
   Coord lo = c, hi = c, prevLo = c, prevHi = c;
-  for (int s = 0; s <= lastShell; ++s) {
+  for (int s = firstShell; !ballDone && s <= lastShell; ++s) {
     for (int a = 0; a < D; ++a) {
       lo[a] = c[a] - std::min(s, below[a]);
       hi[a] = c[a] + std::min(s, above[a]);
@@ -158,7 +276,7 @@ void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p
         }
         if (rowGapSq > worst) return;
       }
-      bool inner = s > 0;
+      bool inner = s > firstShell;
       for (int a = 1; a < D; ++a) inner = inner && row[a] >= prevLo[a] && row[a] <= prevHi[a];
       if (inner) {
         visitRow(row, lo.x, prevLo.x - 1);
@@ -195,11 +313,13 @@ void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p
 }
 
 // Every agent's k nearest, in parallel: neighbors[i * k + m] is sorted agent i's m-th nearest
-// (sorted indices), kNoNeighbor past the last one found; distSq the same way when given.
+// (sorted indices), kNoNeighbor past the last one found; distSq the same way when given. `hints`,
+// when given: `hintsPerAgent` for each sorted agent, as nearestNeighbors takes them.
 // Returns the distance checks made.
 template <int D>
 uint64_t nearestNeighborsAll(const UniformGrid<D>& grid, int k, std::span<uint32_t> neighbors,
-                             std::span<float> distSq = {}) {
+                             std::span<float> distSq = {}, std::span<const uint32_t> hints = {},
+                             size_t hintsPerAgent = 0) {
   k = std::clamp(k, 0, kMaxNearest);
   const size_t n = grid.size();
   if (k == 0 || n == 0) return 0;
@@ -208,7 +328,9 @@ uint64_t nearestNeighborsAll(const UniformGrid<D>& grid, int k, std::span<uint32
     Nearest found;
     uint64_t local = 0;
     for (size_t i = begin; i < end; ++i) {
-      nearestNeighbors(grid, uint32_t(i), grid.sortedPositions()[i], k, found);
+      const bool hinted = hintsPerAgent > 0 && hints.size() >= (i + 1) * hintsPerAgent;
+      nearestNeighbors(grid, uint32_t(i), grid.sortedPositions()[i], k, found,
+                       hinted ? hints.subspan(i * hintsPerAgent, hintsPerAgent) : std::span<const uint32_t>{});
       local += found.checks;
       for (int m = 0; m < k; ++m) {
         neighbors[i * size_t(k) + size_t(m)] = m < found.count ? found.index[m] : kNoNeighbor;

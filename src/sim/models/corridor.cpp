@@ -279,16 +279,16 @@ void CorridorSim::lesserVelocities(float dt) {
     if (params_.method == AvoidanceMethod::Separation) {
       // Boids separation over neighbours and walls within 1.5 diameters: sum of away / distance.
       BoidsAccum<2> acc;
-      BoidsParams bp;
-      bp.separationRadius = 3.0f * r;
-      bp.perceptionRadius = 3.0f * r;
+      auto addPush = [&](const Vec2& off, float d2) {
+        if (d2 > 0.0f && std::sqrt(d2) < 3.0f * r) addSeparationPush(acc, off, d2, SeparationLaw::InverseDistance);
+      };
       grid_.forEachInRadius(uint32_t(~0u), p, 3.0f * r, [&](uint32_t s, const Vec2& off, float d2) {
-        if (grid_.order()[s] != i) accumulateNeighbor(acc, bp, -2.0f, Vec2{1.0f, 0.0f}, off, d2, Vec2{0.0f});
+        if (grid_.order()[s] != i) addPush(off, d2);
       });
       for (const orca::Segment& w : walls) {
         Vec2 q;
         const float d = orca::distanceToSegment(p, w, &q);
-        if (d < 3.0f * r) accumulateNeighbor(acc, bp, -2.0f, Vec2{1.0f, 0.0f}, q - p, d * d, Vec2{0.0f});
+        if (d < 3.0f * r) addPush(q - p, d * d);
       }
       push = separationRule(acc) * vmax;
     } else {

@@ -39,7 +39,7 @@
 #include "sim/core/grid.hpp"
 #include "sim/core/math.hpp"
 #include "sim/core/metric.hpp"
-#include "sim/rules/orca.hpp"
+#include "sim/models/orca_crowd.hpp"
 
 namespace sim {
 

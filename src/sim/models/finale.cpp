@@ -9,6 +9,7 @@
 #include "sim/core/lanes.hpp"
 #include "sim/core/nearest_keys.hpp"
 #include "sim/core/parallel.hpp"
+#include "sim/rules/boids_lanes.hpp"
 #include "sim/core/rng.hpp"
 
 namespace sim {
@@ -278,27 +279,23 @@ CROWDLAB_LANES_INLINE void stagesLanes(const FinaleParams& p, const Vec2& target
   using Ints = typename L::Ints;
   constexpr int kL = lanes::kLanes;
   const size_t count = in.sums.size();
-  alignas(32) float px[kL] = {}, py[kL] = {}, vx[kL] = {}, vy[kL] = {}, ax[kL] = {}, ay[kL] = {}, sx[kL] = {},
-                    sy[kL] = {}, velX[kL] = {}, velY[kL] = {}, offX[kL] = {}, offY[kL] = {}, wS[kL] = {}, wA[kL] = {},
-                    wC[kL] = {}, n[kL] = {};
+  alignas(32) float px[kL] = {}, py[kL] = {}, vx[kL] = {}, vy[kL] = {}, ax[kL] = {}, ay[kL] = {}, wS[kL] = {},
+                    wA[kL] = {}, wC[kL] = {}, n[kL] = {};
   alignas(32) uint32_t avoids[kL] = {}, counted[kL] = {};
-  const bool learned = p.weights == WeightMode::Learned;
+  const bool learned = p.weightMode == WeightMode::Learned;
   for (size_t l = 0; l < count; ++l) {
     px[l] = in.position[l].x, py[l] = in.position[l].y;
     vx[l] = in.velocity[l].x, vy[l] = in.velocity[l].y;
     if (in.avoids[l]) ax[l] = in.avoidance[l].x, ay[l] = in.avoidance[l].y, avoids[l] = 1;
-    const RuleSums& s = in.sums[l];
-    sx[l] = s.separation.x, sy[l] = s.separation.y;
-    velX[l] = s.velocitySum.x, velY[l] = s.velocitySum.y;
-    offX[l] = s.offsetSum.x, offY[l] = s.offsetSum.y;
     if (!learned) {
-      const Vec3 w = ruleWeights(p, s, in.position[l], in.velocity[l], target);
+      const Vec3 w = ruleWeights(p, in.sums[l], in.position[l], in.velocity[l], target);
       wS[l] = w.x, wA[l] = w.y, wC[l] = w.z;
     }
-    n[l] = float(s.count);
-    counted[l] = s.count != 0;
+    n[l] = float(in.sums[l].perceivedCount);
+    counted[l] = in.sums[l].perceivedCount != 0;
   }
-  const Floats zero = L::splat(0.0f), one = L::splat(1.0f), tiny = L::splat(1e-12f), maxSpeed = L::splat(p.maxSpeed);
+  const BoidsLaneSums<L, 2> sums = boidsLaneSumsOf<L, 2>(in.sums.data(), uint32_t(count));
+  const Floats zero = L::splat(0.0f), maxSpeed = L::splat(p.maxSpeed);
   const Ints none = L::splat(int32_t(0));
   auto clampLanes = [&](Floats& x, Floats& y, Floats limit) CROWDLAB_LANES_INLINE_LAMBDA {
     const Floats l2 = x * x + y * y;
@@ -320,30 +317,23 @@ CROWDLAB_LANES_INLINE void stagesLanes(const FinaleParams& p, const Vec2& target
   desiredY = L::choose(avoiding, desiredY + L::load(ay), desiredY);
   clampLanes(desiredX, desiredY, maxSpeed);
   // Stage 2: boidsCorrectedVelocity.
-  const Floats invCount = one / L::load(n);
-  const Floats alignX = L::load(velX) * invCount - L::load(vx), alignY = L::load(velY) * invCount - L::load(vy);
-  const Floats cohX = L::load(offX) * invCount, cohY = L::load(offY) * invCount;
-  const Floats sepX = L::load(sx), sepY = L::load(sy);
-  const Floats ls = L::sqrt(sepX * sepX + sepY * sepY), la = L::sqrt(alignX * alignX + alignY * alignY),
-               lc = L::sqrt(cohX * cohX + cohY * cohY);
-  const Floats alignmentFade = L::splat(0.1f * p.maxSpeed), cohesionFade = L::splat(p.perceptionRadius);
   Floats ws = L::load(wS), wa = L::load(wA), wc = L::load(wC);
   if (learned) {
     // ruleWeights' network, eight agents at a time.
     using Net = LearnedNet<LaneOps<L>>;
     Floats features[Net::kInputs], m[Net::kOutputs];
-    Net::features(L::load(n), L::load(velX), L::load(velY), L::load(vx), L::load(vy), offsetX, offsetY, sepX, sepY,
-                  p.maxSpeed, p.slowingRadius, features);
+    Net::features(L::load(n), sums.velocity[0], sums.velocity[1], L::load(vx), L::load(vy), offsetX, offsetY,
+                  sums.separation[0], sums.separation[1], p.maxSpeed, p.slowingRadius, features);
     Net::multipliers(p.learned, features, m);
-    ws = L::splat(p.wSeparation) * m[0];
-    wa = L::splat(p.wAlignment) * m[1];
-    wc = L::splat(p.wCohesion) * m[2];
+    ws = L::splat(p.weights.separation) * m[0];
+    wa = L::splat(p.weights.alignment) * m[1];
+    wc = L::splat(p.weights.cohesion) * m[2];
   }
-  const Floats ks = L::choose(ls > one, ws / ls, ws);
-  const Floats ka = L::keep(la > tiny, wa / L::choose(la > alignmentFade, la, alignmentFade));
-  const Floats kc = L::keep(lc > tiny, wc / L::choose(lc > cohesionFade, lc, cohesionFade));
-  Floats corrX = desiredX + maxSpeed * (ks * sepX + ka * alignX + kc * cohX);
-  Floats corrY = desiredY + maxSpeed * (ks * sepY + ka * alignY + kc * cohY);
+  const Floats velocity[2] = {L::load(vx), L::load(vy)};
+  Floats steer[2];
+  boidsSteeringLanes<L, 2>(sums, velocity, ws, wa, wc, p.boidsShape(), steer);
+  Floats corrX = desiredX + maxSpeed * steer[0];
+  Floats corrY = desiredY + maxSpeed * steer[1];
   clampLanes(corrX, corrY, maxSpeed);
   const Ints hasNeighbors = L::load(counted) != none;
   corrX = L::choose(hasNeighbors, corrX, desiredX);
@@ -492,10 +482,7 @@ void FinaleSim::gatherPhase(float dt) {
                                    neighborCapacity_};
         const BoidsAccum<2> acc =
             laneSums<2>(pos, sumAxes, scan, false, world.size, bounds, scanned, &close, orcaTier ? &keys : nullptr);
-        sums.separation = acc.separationSum;
-        sums.velocitySum = acc.velocitySum;
-        sums.offsetSum = acc.offsetSum;
-        sums.count = acc.perceivedCount;
+        sums = acc;
         closeNeighbors = uint32_t(std::max(close - 1, 0));  // the agent itself is among the candidates
       }
       if (!orcaTier) near.count = 0;
@@ -504,7 +491,7 @@ void FinaleSim::gatherPhase(float dt) {
       neighborCount_[k] = uint8_t(kept);
       checks_[k] = candidates > 0 ? candidates - 1 : 0;  // every candidate but the agent itself
       overlaps_[k] = closeNeighbors;
-      neighbors_[k] = uint16_t(std::min(sums.count, 65535));
+      neighbors_[k] = uint16_t(std::min(sums.perceivedCount, 65535));
       tier_[k] = orcaTier ? 1 : 0;
       // Stages 1 and 2 wait for a register of agents (only the obstacle avoidance is per agent).
       const size_t l = batched++;
@@ -657,7 +644,7 @@ float FinaleSim::arrivalRadius() const {
 void FinaleSim::step(float dt) {
   const auto start = Clock::now();
   const size_t n = size();
-  params.separationRadius = std::min(params.separationRadius, params.perceptionRadius);
+  params = params.normalized();
   target = glm::clamp(target, world.min + params.agentRadius, world.max() - params.agentRadius);
   resizeBuffers(n);
   buildObstacleBins();

@@ -54,7 +54,7 @@ struct DensityWeights {
 
 // Where the three rule weights come from.
 enum class WeightMode {
-  Constant,  // wSeparation, wAlignment, wCohesion for everyone
+  Constant,  // FinaleParams::weights for everyone
   Curves,    // DensityWeights against the local neighbour count (hand-drawn)
   Learned,   // the constant weights times LearnedWeights' multipliers for the agent's situation
 };
@@ -66,12 +66,10 @@ struct FinaleParams {
   float slowingRadius = 80.0f;   // arrive: full speed outside, slowing to a stop on the target inside
   float feelerLength = 40.0f;    // steering obstacle avoidance (agents outside ORCA)
   // Boids corrections: each rule is a vector of length <= 1, its weight a fraction of max speed.
-  float wSeparation = 1.0f;
-  float wAlignment = 0.3f;
-  float wCohesion = 0.2f;
+  BoidsWeights weights{1.0f, 0.3f, 0.2f};
   float perceptionRadius = 25.0f;
-  float separationRadius = 12.0f;  // at most the perception radius
-  WeightMode weights = WeightMode::Constant;
+  float separationRadius = 12.0f;  // at most the perception radius (normalized())
+  WeightMode weightMode = WeightMode::Constant;
   DensityWeights density;
   LearnedWeights learned;
   // Neighbour search.
@@ -89,6 +87,16 @@ struct FinaleParams {
   float lodRadius = 300.0f;
 
   bool operator==(const FinaleParams&) const = default;
+
+  // The same with the separation radius at most the perception radius: the rules see no farther.
+  FinaleParams normalized() const {
+    FinaleParams p = *this;
+    p.separationRadius = std::min(p.separationRadius, p.perceptionRadius);
+    return p;
+  }
+  // How the rules shape the sums: the linear push (no jolt when a neighbour crosses the separation
+  // radius), alignment at full strength a tenth of max speed off, cohesion a spring over the perception radius.
+  BoidsShape boidsShape() const { return {SeparationLaw::LinearFade, 0.1f * maxSpeed, perceptionRadius}; }
 
   // The radius one neighbour query must cover: the rules, ORCA's neighbours and the overlap count.
   float queryRadius() const {
@@ -109,38 +117,37 @@ struct FinaleParams {
 
 // ---- the pipeline's stages as pure functions ----
 
-// What the rules need from one agent's neighbourhood.
-struct RuleSums {
-  Vec2 separation{0.0f};   // sum of dir(self - other) * (1 - d / separationRadius) over close neighbours
-  Vec2 velocitySum{0.0f};  // over neighbours within the perception radius
-  Vec2 offsetSum{0.0f};    // sum of (other - self), the same neighbours
-  int count = 0;           // neighbours within the perception radius: the local density
-};
+// What the rules need from one agent's neighbourhood: boids' sums, with the finale's linear push
+// and one radius (perception) for alignment, cohesion and the local density (perceivedCount).
+using RuleSums = BoidsAccum<2>;
 
-// Adds one neighbour at `offset` (other - self), distSq = |offset|^2. The separation push fades
-// linearly to zero at the separation radius, so a neighbour crossing it does not jolt the agent.
+// Adds one neighbour at `offset` (other - self), distSq = |offset|^2 (laneSums' scalar twin with
+// the finale's bounds).
 inline void addNeighbor(RuleSums& s, const FinaleParams& p, const Vec2& offset, float distSq, const Vec2& otherVelocity) {
   if (distSq <= 0.0f || distSq > p.perceptionRadius * p.perceptionRadius) return;
   s.velocitySum += otherVelocity;
   s.offsetSum += offset;
-  s.count++;
+  s.perceivedCount++;
+  s.alignmentCount++;
+  s.cohesionCount++;
   if (distSq < p.separationRadius * p.separationRadius)
-    s.separation -= offset * (1.0f / std::sqrt(distSq) - 1.0f / p.separationRadius);  // dir * (1 - d / R)
+    addSeparationPush(s, offset, distSq, SeparationLaw::LinearFade, 1.0f / p.separationRadius);
 }
 
 // (separation, alignment, cohesion) weights for an agent at `position` moving at `velocity`, with
 // the rule sums `s` of its neighbourhood.
 inline Vec3 ruleWeights(const FinaleParams& p, const RuleSums& s, const Vec2& position, const Vec2& velocity,
                         const Vec2& target) {
-  if (p.weights == WeightMode::Curves) return p.density.at(float(s.count));
-  if (p.weights == WeightMode::Constant) return {p.wSeparation, p.wAlignment, p.wCohesion};
+  const BoidsWeights& w = p.weights;
+  if (p.weightMode == WeightMode::Curves) return p.density.at(float(s.perceivedCount));
+  if (p.weightMode == WeightMode::Constant) return {w.separation, w.alignment, w.cohesion};
   using Net = LearnedNet<ScalarOps>;
   float in[Net::kInputs], m[Net::kOutputs];
   const Vec2 toTarget = target - position;
-  Net::features(float(s.count), s.velocitySum.x, s.velocitySum.y, velocity.x, velocity.y, toTarget.x, toTarget.y,
-                s.separation.x, s.separation.y, p.maxSpeed, p.slowingRadius, in);
+  Net::features(float(s.perceivedCount), s.velocitySum.x, s.velocitySum.y, velocity.x, velocity.y, toTarget.x,
+                toTarget.y, s.separationSum.x, s.separationSum.y, p.maxSpeed, p.slowingRadius, in);
   Net::multipliers(p.learned, in, m);
-  return {p.wSeparation * m[0], p.wAlignment * m[1], p.wCohesion * m[2]};
+  return {w.separation * m[0], w.alignment * m[1], w.cohesion * m[2]};
 }
 
 // Stage 1: arrive at the target; with `circles`, also steer around them (agents outside ORCA).
@@ -156,22 +163,9 @@ inline Vec2 preferredVelocity(const FinaleParams& p, const Vec2& position, const
 // to max speed.
 inline Vec2 boidsCorrectedVelocity(const FinaleParams& p, const Vec2& preferred, const Vec2& velocity,
                                    const RuleSums& s, const Vec3& w) {
-  if (s.count == 0) return preferred;
-  // The boids rules (boids.hpp) written out: separation clamped to length 1, alignment and cohesion
-  // softly normalised (full length beyond their fade, shrinking below it). This runs for every
-  // agent, so each vector is scaled by one reciprocal instead of divided per component, and the
-  // three lengths are independent so their square roots overlap.
-  const float invCount = 1.0f / float(s.count);
-  const Vec2 alignment = s.velocitySum * invCount - velocity;
-  const Vec2 cohesion = s.offsetSum * invCount;
-  const float alignmentFade = 0.1f * p.maxSpeed, cohesionFade = p.perceptionRadius;
-  const float ls = std::sqrt(lengthSq(s.separation)), la = std::sqrt(lengthSq(alignment)),
-              lc = std::sqrt(lengthSq(cohesion));
-  // Each rule's weight over the length it is divided by (0 for a vector too short to have a direction).
-  const float ks = ls > 1.0f ? w.x / ls : w.x;
-  const float ka = la > 1e-12f ? w.y / (la > alignmentFade ? la : alignmentFade) : 0.0f;
-  const float kc = lc > 1e-12f ? w.z / (lc > cohesionFade ? lc : cohesionFade) : 0.0f;
-  return clampLength(preferred + p.maxSpeed * (ks * s.separation + ka * alignment + kc * cohesion), p.maxSpeed);
+  if (s.perceivedCount == 0) return preferred;
+  const BoidsWeights weights{w.x, w.y, w.z};
+  return clampLength(preferred + p.maxSpeed * boidsSteering(s, velocity, weights, p.boidsShape()), p.maxSpeed);
 }
 
 // Stages 1 and 2 for up to kFinaleLaneBatch (8) agents at once, an agent a lane (finale.cpp): the
@@ -220,7 +214,7 @@ PipelineVelocities agentPipeline(const FinaleParams& p, uint32_t self, const Vec
   RuleSums sums;
   search.forEachInRadius(self, position, p.perceptionRadius,
                          [&](uint32_t j, const Vec2& off, float d2) { addNeighbor(sums, p, off, d2, velocities[j]); });
-  out.neighbors = sums.count;
+  out.neighbors = sums.perceivedCount;
   out.preferred = preferredVelocity(p, position, velocity, target, orcaTier ? std::span<const CircleObstacle>{} : circles);
   out.weights = ruleWeights(p, sums, position, velocity, target);
   out.boidsCorrected = boidsCorrectedVelocity(p, out.preferred, velocity, sums, out.weights);

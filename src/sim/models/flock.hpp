@@ -32,12 +32,13 @@ class Flock {
   // Metrics: agents closer than this are one group, whatever the radii (3 body lengths of a boid drawn 10 long).
   float groupLink = 30.0f;
 
-  // Agent state, one entry per agent (structure of arrays). `id` is stable across reorders.
-  std::vector<Vec<D>> position;
-  std::vector<Vec<D>> velocity;
-  std::vector<uint32_t> id;
+  // Agent state, one entry per agent (structure of arrays), in the current order; `ids()` are stable
+  // across reorders. The flock's functions alone change it.
+  std::span<const Vec<D>> positions() const { return position_; }
+  std::span<const Vec<D>> velocities() const { return velocity_; }
+  std::span<const uint32_t> ids() const { return id_; }
 
-  size_t size() const { return position.size(); }
+  size_t size() const { return position_.size(); }
 
   // Places n agents uniformly in the world with random headings at half the max speed.
   void spawn(size_t n, uint64_t seed) {
@@ -45,10 +46,35 @@ class Flock {
     resize(n);
     lastChecks_ = lastNeighbors_ = 0;  // the counters of a step not taken yet
     for (size_t i = 0; i < n; ++i) {
-      position[i] = rng.inBox<D>(world.min, world.max());
-      velocity[i] = rng.unitVec<D>() * (params.maxSpeed * 0.5f);
-      id[i] = static_cast<uint32_t>(i);
+      position_[i] = rng.inBox<D>(world.min, world.max());
+      velocity_[i] = rng.unitVec<D>() * (params.maxSpeed * 0.5f);
+      id_[i] = static_cast<uint32_t>(i);
     }
+  }
+
+  // Agents exactly where given, ids 0..n-1 in that order (tests, set pieces).
+  void setAgents(std::span<const Vec<D>> positions, std::span<const Vec<D>> velocities) {
+    const size_t n = std::min(positions.size(), velocities.size());
+    resize(n);
+    lastChecks_ = lastNeighbors_ = 0;
+    for (size_t i = 0; i < n; ++i) {
+      position_[i] = positions[i];
+      velocity_[i] = velocities[i];
+      id_[i] = static_cast<uint32_t>(i);
+    }
+  }
+  // A whole state with its ids (the GPU's read-back, in its own order).
+  void setState(std::span<const Vec<D>> positions, std::span<const Vec<D>> velocities, std::span<const uint32_t> ids) {
+    const size_t n = std::min({positions.size(), velocities.size(), ids.size()});
+    resize(n);
+    std::copy_n(positions.begin(), n, position_.begin());
+    std::copy_n(velocities.begin(), n, velocity_.begin());
+    std::copy_n(ids.begin(), n, id_.begin());
+  }
+  // Agent i (current order) moved and turned (a scene's set piece: a pen, a formation).
+  void setAgent(size_t i, const Vec<D>& position, const Vec<D>& velocity) {
+    position_[i] = position;
+    velocity_[i] = velocity;
   }
 
   // Keeps existing agents, adds new random ones or drops the last ones.
@@ -57,15 +83,14 @@ class Flock {
     resize(n);
     Rng rng(seed ^ (0x9E3779B97F4A7C15ull * (old + 1)));
     for (size_t i = old; i < n; ++i) {
-      position[i] = rng.inBox<D>(world.min, world.max());
-      velocity[i] = rng.unitVec<D>() * (params.maxSpeed * 0.5f);
-      id[i] = static_cast<uint32_t>(i);
+      position_[i] = rng.inBox<D>(world.min, world.max());
+      velocity_[i] = rng.unitVec<D>() * (params.maxSpeed * 0.5f);
+      id_[i] = static_cast<uint32_t>(i);
     }
   }
 
   // One step: every agent's new velocity from the previous state only, then integrate.
   void step(float dt) {
-    resize(size());  // scenes may have resized the public arrays
     const bool vector = !params.useFieldOfView;  // the field of view needs per-neighbour tests
     if (method == NeighborMethod::Grid) {
       sortIntoCells();
@@ -75,8 +100,8 @@ class Flock {
       if (vector) stepBruteVector(dt);
       else stepPerNeighbor(dt);
     }
-    position.swap(nextPosition_);
-    velocity.swap(nextVelocity_);
+    position_.swap(nextPosition_);
+    velocity_.swap(nextVelocity_);
     lastChecks_ = 0;
     lastNeighbors_ = 0;
     for (size_t i = 0; i < size(); ++i) {
@@ -96,28 +121,28 @@ class Flock {
     out.neighbors.clear();
     BoidsAccum<D> acc;
     const float fovCos = fieldOfViewCos(params);
-    const Vec<D> heading = safeNormalize(velocity[i]);
+    const Vec<D> heading = safeNormalize(velocity_[i]);
     auto visit = [&](uint32_t j, const Vec<D>& off, float d2) {
       int before = acc.perceivedCount + acc.alignmentCount + acc.cohesionCount + acc.separationCount;
-      accumulateNeighbor(acc, params, fovCos, heading, off, d2, velocity[j]);
+      accumulateNeighbor(acc, params, fovCos, heading, off, d2, velocity_[j]);
       int after = acc.perceivedCount + acc.alignmentCount + acc.cohesionCount + acc.separationCount;
       if (after != before) out.neighbors.push_back(j);
     };
     if (method == NeighborMethod::Grid) {
-      auditGrid_.build(position, world, cellSize);
+      auditGrid_.build(position_, world, cellSize);
       auto order = auditGrid_.order();
       uint32_t self = 0;
       while (order[self] != i) ++self;
       auditGrid_.forEachInRadius(self, auditGrid_.sortedPositions()[self], params.searchRadius(),
                                  [&](uint32_t j, const Vec<D>& off, float d2) { visit(order[j], off, d2); }, searchMode);
     } else {
-      BruteForceSearch<D> brute{std::span<const Vec<D>>(position), &world};
-      brute.forEachInRadius(static_cast<uint32_t>(i), position[i], params.searchRadius(), visit);
+      BruteForceSearch<D> brute{std::span<const Vec<D>>(position_), &world};
+      brute.forEachInRadius(static_cast<uint32_t>(i), position_[i], params.searchRadius(), visit);
     }
     out.separation = separationRule(acc);
-    out.alignment = alignmentRule(acc, velocity[i], alignmentFade(params));
-    out.cohesion = cohesionRule(acc, cohesionFade(params));
-    out.acceleration = boidsAcceleration(acc, velocity[i], params);
+    out.alignment = alignmentRule(acc, velocity_[i], boidsShape(params).alignmentFade);
+    out.cohesion = cohesionRule(acc, boidsShape(params).cohesionFade);
+    out.acceleration = boidsAcceleration(acc, velocity_[i], params);
   }
 
   // Neighbours the active search would miss in the current state, compared with brute force, over
@@ -127,7 +152,7 @@ class Flock {
   uint64_t countMissedNeighbors(size_t sampleStride = 1) const {
     if (method != NeighborMethod::Grid || size() == 0) return 0;
     sampleStride = std::max<size_t>(sampleStride, 1);
-    auditGrid_.build(position, world, cellSize);
+    auditGrid_.build(position_, world, cellSize);
     const float radius = params.searchRadius();
     const float fovCos = fieldOfViewCos(params);
     const size_t samples = (size() + sampleStride - 1) / sampleStride;
@@ -139,7 +164,7 @@ class Flock {
         // Sample by sorted index: each sample is an agent, and brute force runs on the same copy.
         const uint32_t k = static_cast<uint32_t>(s * sampleStride);
         const Vec<D> p = auditGrid_.sortedPositions()[k];
-        const Vec<D> heading = safeNormalize(velocity[auditGrid_.order()[k]]);
+        const Vec<D> heading = safeNormalize(velocity_[auditGrid_.order()[k]]);
         const Vec<D> none(0.0f);
         BoidsAccum<D> all, found;
         brute.forEachInRadius(k, p, radius, [&](uint32_t, const Vec<D>& off, float d2) {
@@ -156,9 +181,9 @@ class Flock {
     return missed.load();
   }
 
-  // Current index of the agent with this id, or size() when there is none.
+  // Current index of the agent with this id_, or size() when there is none.
   size_t indexOfId(uint32_t agentId) const {
-    return size_t(std::find(id.begin(), id.end(), agentId) - id.begin());
+    return size_t(std::find(id_.begin(), id_.end(), agentId) - id_.begin());
   }
 
   // Per agent, in the current order: neighbours of the last step.
@@ -171,9 +196,9 @@ class Flock {
   // (exact, on the current state, through a grid of its own whatever the flock's search).
   void appendMetrics(std::vector<Metric>& out) {
     out.push_back({"mean_neighbors", meanNeighbors()});
-    out.push_back({"polarization", polarization<D>(velocity)});
-    out.push_back({"mean_nn_distance", meanNearestNeighborDistance<D>(position, world, measureGrid_)});
-    const GroupStats groups = linkedGroups<D>(position, world, groupLink, groupScratch_);
+    out.push_back({"polarization", polarization<D>(velocity_)});
+    out.push_back({"mean_nn_distance", meanNearestNeighborDistance<D>(position_, world, measureGrid_)});
+    const GroupStats groups = linkedGroups<D>(position_, world, groupLink, groupScratch_);
     out.push_back({"groups", double(groups.groups)});
     out.push_back({"largest_group_share", groups.largestShare});
   }
@@ -188,9 +213,9 @@ class Flock {
 
  private:
   void resize(size_t n) {
-    position.resize(n);
-    velocity.resize(n);
-    id.resize(n);
+    position_.resize(n);
+    velocity_.resize(n);
+    id_.resize(n);
     nextPosition_.resize(n);
     nextVelocity_.resize(n);
     checks_.resize(n);
@@ -201,26 +226,26 @@ class Flock {
   // velocities out per axis for the vector kernel.
   void sortIntoCells() {
     const size_t n = size();
-    grid_.build(position, world, cellSize);
+    grid_.build(position_, world, cellSize);
     idScratch_.resize(n);
     for (auto& axis : velocityAxis_) axis.resize(n + UniformGrid<D>::kAxisPadding, 0.0f);
     const auto order = grid_.order();
     parallelFor(n, [&](size_t k) {
       const uint32_t from = order[k];
-      nextPosition_[k] = position[from];
-      nextVelocity_[k] = velocity[from];
-      idScratch_[k] = id[from];
-      for (int a = 0; a < D; ++a) velocityAxis_[a][k] = velocity[from][a];
+      nextPosition_[k] = position_[from];
+      nextVelocity_[k] = velocity_[from];
+      idScratch_[k] = id_[from];
+      for (int a = 0; a < D; ++a) velocityAxis_[a][k] = velocity_[from][a];
     }, 2048);
-    position.swap(nextPosition_);
-    velocity.swap(nextVelocity_);
-    id.swap(idScratch_);
+    position_.swap(nextPosition_);
+    velocity_.swap(nextVelocity_);
+    id_.swap(idScratch_);
   }
 
   // Agent i's rules on its neighbourhood sums, then integration, into the next state.
   void finish(size_t i, const BoidsAccum<D>& acc, uint32_t checks, float dt) {
-    Vec<D> np = position[i], nv = velocity[i];
-    integrate(np, nv, boidsAcceleration(acc, velocity[i], params), dt, params.maxSpeed, world, params.minSpeed);
+    Vec<D> np = position_[i], nv = velocity_[i];
+    integrate(np, nv, boidsAcceleration(acc, velocity_[i], params), dt, params.maxSpeed, world, params.minSpeed);
     nextPosition_[i] = np;
     nextVelocity_[i] = nv;
     checks_[i] = checks;
@@ -231,17 +256,17 @@ class Flock {
   void stepPerNeighbor(float dt) {
     const float radius = params.searchRadius();
     const float fovCos = fieldOfViewCos(params);
-    BruteForceSearch<D> brute{std::span<const Vec<D>>(position), &world};
+    BruteForceSearch<D> brute{std::span<const Vec<D>>(position_), &world};
     parallelFor(size(), [&](size_t i) {
       BoidsAccum<D> acc;
-      const Vec<D> heading = safeNormalize(velocity[i]);
+      const Vec<D> heading = safeNormalize(velocity_[i]);
       auto visit = [&](uint32_t j, const Vec<D>& off, float d2) {
-        accumulateNeighbor(acc, params, fovCos, heading, off, d2, velocity[j]);
+        accumulateNeighbor(acc, params, fovCos, heading, off, d2, velocity_[j]);
       };
       const uint32_t self = static_cast<uint32_t>(i);
       const uint32_t checks = method == NeighborMethod::Grid
                                   ? grid_.forEachInRadius(self, grid_.sortedPositions()[i], radius, visit, searchMode)
-                                  : brute.forEachInRadius(self, position[i], radius, visit);
+                                  : brute.forEachInRadius(self, position_[i], radius, visit);
       finish(i, acc, checks, dt);
     });
   }
@@ -299,7 +324,7 @@ class Flock {
           // A block too wide to keep at hand (cells far smaller than the radius): per neighbour.
           checks = grid_.forEachInRadius(i, grid_.sortedPositions()[i], radius,
                                          [&](uint32_t j, const Vec<D>& off, float d2) {
-                                           accumulateNeighbor(sums, params, -2.0f, Vec<D>(0.0f), off, d2, velocity[j]);
+                                           accumulateNeighbor(sums, params, -2.0f, Vec<D>(0.0f), off, d2, velocity_[j]);
                                          }, searchMode);
         } else {
           sums = laneSums<D>(grid_.sortedPositions()[i], axes, std::span<const CandidateRun<D>>(runs, size_t(runCount)), block.anyWhole(),
@@ -332,8 +357,8 @@ class Flock {
     }
     parallelFor(n, [&](size_t i) {
       for (int k = 0; k < D; ++k) {
-        positionAxis_[k][i] = position[i][k];
-        velocityAxis_[k][i] = velocity[i][k];
+        positionAxis_[k][i] = position_[i][k];
+        velocityAxis_[k][i] = velocity_[i][k];
       }
     }, 4096);
     const CandidateAxes<D> axes = stateAxes(false);
@@ -343,7 +368,7 @@ class Flock {
       LaneBatch batch;
       for (size_t i = begin; i < end; ++i) {
         uint32_t checks = 0;
-        const BoidsAccum<D> sums = laneSums<D>(position[i], axes, std::span<const CandidateRun<D>>(&all, 1), wrap,
+        const BoidsAccum<D> sums = laneSums<D>(position_[i], axes, std::span<const CandidateRun<D>>(&all, 1), wrap,
                                                world.size, bounds, checks);
         addToBatch(batch, uint32_t(i), sums, checks, axes, dt);
       }
@@ -353,6 +378,8 @@ class Flock {
 
   static constexpr int kMaxRuns = 128;  // runs of a block kept at hand; wider blocks go per neighbour
 
+  std::vector<Vec<D>> position_, velocity_;
+  std::vector<uint32_t> id_;
   std::vector<Vec<D>> nextPosition_, nextVelocity_;
   std::vector<uint32_t> idScratch_;
   std::vector<float> positionAxis_[D], velocityAxis_[D];  // one axis at a time, padded like grid().sortedAxis()

@@ -71,11 +71,11 @@ void primeGrid(UniformGrid<D>& grid, size_t n) {
 
 template <int D>
 void Murmuration<D>::resizeStorage(size_t n) {
-  position.resize(n);
-  velocity.resize(n);
-  id.resize(n);
-  fearAge.resize(n, kCalm);
-  fleeDir.resize(n, Vec<D>(0.0f));
+  position_.resize(n);
+  velocity_.resize(n);
+  id_.resize(n);
+  fearAge_.resize(n, kCalm);
+  fleeDir_.resize(n, Vec<D>(0.0f));
   nextPosition_.resize(n);
   nextVelocity_.resize(n);
   nextFleeDir_.resize(n);
@@ -95,11 +95,11 @@ void Murmuration<D>::spawn(size_t n, uint64_t seed) {
   stepCount_ = 0;
   time_ = 0.0f;
   falcon_ = Falcon{};
-  position.clear();
-  velocity.clear();
-  id.clear();
-  fearAge.clear();
-  fleeDir.clear();
+  position_.clear();
+  velocity_.clear();
+  id_.clear();
+  fearAge_.clear();
+  fleeDir_.clear();
   resizeStorage(n);
   // A bent, flattened ellipsoid (a crescent in 2D) roughly one separation distance apart, long
   // along the way the birds fly: the look of a murmuration from the start, not a ball.
@@ -125,12 +125,33 @@ void Murmuration<D>::spawn(size_t n, uint64_t seed) {
     const Vec<D> e = u * axes * radius;
     Vec<D> p = heading * e[0] + side * e[1] + bendAxis * (0.6f * radius * u[0] * u[0]);
     if constexpr (D == 3) p.z += e[2];
-    position[i] = roostCenter + p;
-    velocity[i] = safeNormalize<D>(heading + rng_.unitVec<D>() * 0.35f) * params.speed;
-    id[i] = uint32_t(i);
-    fearAge[i] = kCalm;
-    fleeDir[i] = Vec<D>(0.0f);
+    position_[i] = roostCenter + p;
+    velocity_[i] = safeNormalize<D>(heading + rng_.unitVec<D>() * 0.35f) * params.speed;
+    id_[i] = uint32_t(i);
+    fearAge_[i] = kCalm;
+    fleeDir_[i] = Vec<D>(0.0f);
   }
+}
+
+template <int D>
+void Murmuration<D>::setBirds(std::span<const Vec<D>> positions, std::span<const Vec<D>> velocities) {
+  const size_t n = std::min(positions.size(), velocities.size());
+  position_.clear();
+  velocity_.clear();
+  id_.clear();
+  fearAge_.clear();
+  fleeDir_.clear();
+  resizeStorage(n);
+  for (size_t i = 0; i < n; ++i) {
+    position_[i] = positions[i];
+    velocity_[i] = velocities[i];
+    id_[i] = uint32_t(i);
+  }
+}
+
+template <int D>
+void Murmuration<D>::setVelocities(std::span<const Vec<D>> velocities) {
+  for (size_t i = 0; i < size() && i < velocities.size(); ++i) velocity_[i] = velocities[i];
 }
 
 template <int D>
@@ -144,12 +165,12 @@ void Murmuration<D>::resizeKeeping(size_t n) {
     // Keep the birds with ids below n (ids stay 0..n-1), in their current order.
     size_t kept = 0;
     for (size_t i = 0; i < old; ++i) {
-      if (id[i] >= n) continue;
-      position[kept] = position[i];
-      velocity[kept] = velocity[i];
-      id[kept] = id[i];
-      fearAge[kept] = fearAge[i];
-      fleeDir[kept] = fleeDir[i];
+      if (id_[i] >= n) continue;
+      position_[kept] = position_[i];
+      velocity_[kept] = velocity_[i];
+      id_[kept] = id_[i];
+      fearAge_[kept] = fearAge_[i];
+      fleeDir_[kept] = fleeDir_[i];
       ++kept;
     }
   }
@@ -157,11 +178,11 @@ void Murmuration<D>::resizeKeeping(size_t n) {
   // New birds join next to random existing ones, flying with them.
   for (size_t i = old; i < n; ++i) {
     const size_t parent = rng_.below(uint32_t(old));
-    position[i] = position[parent] + rng_.unitVec<D>() * params.separationDistance;
-    velocity[i] = velocity[parent];
-    id[i] = uint32_t(i);
-    fearAge[i] = kCalm;
-    fleeDir[i] = Vec<D>(0.0f);
+    position_[i] = position_[parent] + rng_.unitVec<D>() * params.separationDistance;
+    velocity_[i] = velocity_[parent];
+    id_[i] = uint32_t(i);
+    fearAge_[i] = kCalm;
+    fleeDir_[i] = Vec<D>(0.0f);
   }
 }
 
@@ -205,12 +226,28 @@ void Murmuration<D>::buildGrid(UniformGrid<D>& grid, std::span<const Vec<D>> poi
 }
 
 template <int D>
-void Murmuration<D>::findNearest(const UniformGrid<D>& grid, int k, NeighborLists& out, bool withDistances) const {
+void Murmuration<D>::findNearest(const UniformGrid<D>& grid, int k, NeighborLists& out, bool withDistances,
+                                 std::span<const uint32_t> hints, size_t hintsPerBird) const {
   const size_t n = grid.size();
   out.k = k;
   out.lists.resize(n * size_t(k));
   out.distSq.resize(withDistances ? n * size_t(k) : 0);
-  nearestNeighborsAll<D>(grid, k, out.lists, out.distSq);
+  nearestNeighborsAll<D>(grid, k, out.lists, out.distSq, hints, hintsPerBird);
+}
+
+template <int D>
+std::span<const uint32_t> Murmuration<D>::lastNeighborsAsHints() {
+  const size_t n = size(), k = size_t(neighbors_.k);
+  if (k == 0 || grid_.size() != n || neighbors_.lists.size() != n * k) return {};  // none yet, or another N
+  const auto order = grid_.order();  // order[now] = the bird's index in the last step
+  newIndexOf_.resize(n);
+  hints_.resize(n * k);
+  parallelFor(n, [&](size_t now) { newIndexOf_[order[now]] = uint32_t(now); }, 4096);
+  parallelFor(n, [&](size_t now) {
+    const uint32_t* last = neighbors_.lists.data() + size_t(order[now]) * k;
+    for (size_t m = 0; m < k; ++m) hints_[now * k + m] = last[m] < n ? newIndexOf_[last[m]] : kNoNeighbor;
+  }, 4096);
+  return hints_;
 }
 
 template <int D>
@@ -223,29 +260,32 @@ std::span<const uint32_t> Murmuration<D>::neighborsOf(size_t i) const {
 
 template <int D>
 float Murmuration<D>::fear(size_t i) const {
-  const float f = 1.0f - fearAge[i] / std::max(params.fearSeconds, 1e-3f);
+  const float f = 1.0f - fearAge_[i] / std::max(params.fearSeconds, 1e-3f);
   return std::clamp(f, 0.0f, 1.0f);
 }
 
 template <int D>
 void Murmuration<D>::step(float dt) {
-  resizeStorage(size());  // a caller may have resized the public arrays
   const size_t n = size();
   const MurmurationParams& P = params;
   const bool metric = P.metric;
 
   // Cell order: neighbours sit close in memory; every per-bird array follows.
-  buildGrid(grid_, position, metric ? P.radius : 0.0f);
-  grid_.reorder(position, scratchVec_);
-  grid_.reorder(velocity, scratchVec_);
-  grid_.reorder(fleeDir, scratchVec_);
-  grid_.reorder(fearAge, scratchFloat_);
-  grid_.reorder(id, scratchId_);
-  if (!metric) findNearest(grid_, effectiveK(), neighbors_, false);
+  buildGrid(grid_, position_, metric ? P.radius : 0.0f);
+  grid_.reorder(position_, scratchVec_);
+  grid_.reorder(velocity_, scratchVec_);
+  grid_.reorder(fleeDir_, scratchVec_);
+  grid_.reorder(fearAge_, scratchFloat_);
+  grid_.reorder(id_, scratchId_);
+  if (!metric) {
+    const std::span<const uint32_t> hints = lastNeighborsAsHints();
+    findNearest(grid_, effectiveK(), neighbors_, false, hints, hints.empty() ? 0 : size_t(neighbors_.k));
+  }
 
   const float sep2 = P.separationDistance * P.separationDistance;
   const float minSpeed = kMinSpeedShare * P.speed, maxSpeed = kMaxSpeedShare * P.speed;
-  const float alignmentFade = 0.1f * P.speed, cohesionFade = kCohesionFade * P.separationDistance;
+  // The rules' fades: alignment at full strength a tenth of the cruise speed off, cohesion a spring over a few spacings.
+  const BoidsShape shape{SeparationLaw::InverseDistance, 0.1f * P.speed, kCohesionFade * P.separationDistance};
   const float sight2 = P.sightRadius * P.sightRadius;
   const float fearSeconds = std::max(P.fearSeconds, 1e-3f);
   const float receptiveAge = fearSeconds + P.refractorySeconds;
@@ -258,7 +298,7 @@ void Murmuration<D>::step(float dt) {
   parallelForRange(n, [&](size_t begin, size_t end) {
   NeighborCopy<D> copy;
   for (size_t i = begin; i < end; ++i) {
-    const Vec<D> p = position[i], v = velocity[i];
+    const Vec<D> p = position_[i], v = velocity_[i];
     Vec<D> fleeSum(0.0f);
     int alarming = 0;
     BoidsAccum<D> sums;
@@ -272,20 +312,22 @@ void Murmuration<D>::step(float dt) {
       sums.velocitySum += part.velocitySum;
       sums.offsetSum += part.offsetSum;
       sums.perceivedCount += part.perceivedCount;
+      sums.alignmentCount += part.alignmentCount;
+      sums.cohesionCount += part.cohesionCount;
       sums.separationCount += part.separationCount;
       copy.count = 0;
     };
     auto visit = [&](uint32_t j) {
       for (int a = 0; a < D; ++a) {
-        copy.position[a][copy.count] = position[j][a];
-        copy.velocity[a][copy.count] = velocity[j][a];
+        copy.position[a][copy.count] = position_[j][a];
+        copy.velocity[a][copy.count] = velocity_[j][a];
       }
       if (++copy.count == NeighborCopy<D>::kCapacity) flush();
       // A neighbour alarms others once its reaction delay has passed, for as long as it is startled.
-      const float age = fearAge[j];
+      const float age = fearAge_[j];
       if (age >= P.reactionDelay && age < fearSeconds) {
         ++alarming;
-        fleeSum += fleeDir[j];
+        fleeSum += fleeDir_[j];
       }
     };
     if (metric) {
@@ -296,12 +338,11 @@ void Murmuration<D>::step(float dt) {
     }
     if (copy.count) flush();
     const int count = sums.perceivedCount;
-    const Vec<D> separation = sums.separationSum, velocitySum = sums.velocitySum, offsetSum = sums.offsetSum;
 
     // Fear: seeing the falcon startles at once; otherwise enough alarming neighbours do, unless the
     // bird has only just calmed down (without that pause the wave would bounce back and forth forever).
-    float age = fearAge[i];
-    Vec<D> flee = fleeDir[i];
+    float age = fearAge_[i];
+    Vec<D> flee = fleeDir_[i];
     const Vec<D> fromFalcon = p - falcon.position;
     const bool sees = falcon.active && glm::dot(fromFalcon, fromFalcon) < sight2;
     const int quorum = std::max(1, int(std::ceil(P.fearQuorum * float(count) - 1e-4f)));
@@ -326,18 +367,12 @@ void Murmuration<D>::step(float dt) {
     }
     const float fright = std::clamp(1.0f - age / fearSeconds, 0.0f, 1.0f);
 
-    Vec<D> steer(0.0f);
-    if (count > 0) {
-      const float inv = 1.0f / float(count);
-      steer += P.wSeparation * safeNormalize(separation);
-      steer += P.wAlignment * softNormalize(velocitySum * inv - v, alignmentFade);
-      steer += P.wCohesion * softNormalize(offsetSum * inv, cohesionFade);
-    }
+    Vec<D> steer = boidsSteering(sums, v, P.weights, shape);
     steer += kFleeWeight * fright * flee;
     // A little random steering per bird and step (a function of seed, id and step, so any thread
     // count draws the same): without it nothing ever disturbs a flock that starts in order.
     if (P.noise > 0.0f) {
-      Rng jitter(seed_ ^ (uint64_t(id[i]) << 32), stepCount_);
+      Rng jitter(seed_ ^ (uint64_t(id_[i]) << 32), stepCount_);
       steer += P.noise * jitter.unitVec<D>();
     }
     // The roost: a gentle pull towards its centre everywhere (the birds circle over their roost, and
@@ -362,10 +397,10 @@ void Murmuration<D>::step(float dt) {
   }
   }, 64);
 
-  position.swap(nextPosition_);
-  velocity.swap(nextVelocity_);
-  fearAge.swap(nextFearAge_);
-  fleeDir.swap(nextFleeDir_);
+  position_.swap(nextPosition_);
+  velocity_.swap(nextVelocity_);
+  fearAge_.swap(nextFearAge_);
+  fleeDir_.swap(nextFleeDir_);
 
   if (falcon_.active) {
     falcon_.position += falcon_.velocity * dt;
@@ -381,14 +416,14 @@ void Murmuration<D>::step(float dt) {
 template <int D>
 Vec<D> Murmuration<D>::centroid() const {
   Vec<D> sum(0.0f);
-  for (const Vec<D>& p : position) sum += p;
+  for (const Vec<D>& p : position_) sum += p;
   return size() ? sum / float(size()) : roostCenter;
 }
 
 template <int D>
 float Murmuration<D>::rmsRadius(const Vec<D>& center) const {
   double sum = 0.0;
-  for (const Vec<D>& p : position) sum += double(glm::dot(p - center, p - center));
+  for (const Vec<D>& p : position_) sum += double(glm::dot(p - center, p - center));
   return size() ? float(std::sqrt(sum / double(size()))) : 0.0f;
 }
 
@@ -403,7 +438,7 @@ void Murmuration<D>::launchFalcon(const Vec<D>& from, const Vec<D>& aim) {
   } else {
     // Placed in the middle of the flock: head-on against the flock's mean heading.
     Vec<D> mean(0.0f);
-    for (const Vec<D>& v : velocity) mean += v;
+    for (const Vec<D>& v : velocity_) mean += v;
     dir = -safeNormalize(mean);
     if (glm::dot(dir, dir) == 0.0f) { dir = Vec<D>(0.0f); dir.x = 1.0f; }
   }
@@ -443,7 +478,7 @@ template <int D>
 typename Murmuration<D>::Metrics Murmuration<D>::measure() {
   Metrics m;
   const size_t n = size();
-  m.polarization = polarization<D>(velocity);
+  m.polarization = polarization<D>(velocity_);
   const Vec<D> c = centroid();
   m.extent = 2.0 * double(rmsRadius(c));
   for (size_t i = 0; i < n; ++i) m.startled += startled(i) ? 1 : 0;
@@ -453,8 +488,8 @@ typename Murmuration<D>::Metrics Murmuration<D>::measure() {
     return m;
   }
 
-  m.velocityFluctuation = velocityFluctuation<D>(position, velocity);
-  buildGrid(measureGrid_, position, 0.0f);
+  m.velocityFluctuation = velocityFluctuation<D>(position_, velocity_);
+  buildGrid(measureGrid_, position_, 0.0f);
   findNearest(measureGrid_, 1, measureNeighbors_, true);
   double nearestSum = 0.0;
   for (size_t i = 0; i < n; ++i) nearestSum += double(std::sqrt(measureNeighbors_.distSq[i]));
@@ -462,7 +497,7 @@ typename Murmuration<D>::Metrics Murmuration<D>::measure() {
 
   // Groups by a fixed link length, on a grid with cells of that length (within the cell budget).
   const float link = params.groupLink * kBodyLength;
-  buildGrid(groupScratch_.grid, position, link);
+  buildGrid(groupScratch_.grid, position_, link);
   const GroupStats groups = linkedGroups<D>(groupScratch_.grid, link, groupScratch_);
   m.groups = groups.groups;
   m.largestGroup = groups.largestShare;

@@ -17,6 +17,7 @@
 #include "sim/core/metric.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/rules/boids.hpp"
 
 namespace sim {
 
@@ -24,7 +25,7 @@ struct MurmurationParams {
   int k = 7;                        // topological neighbours, 1..kMaxNeighbors
   bool metric = false;              // instead: every bird within `radius`
   float radius = 4.0f;              // metric neighbourhood, metres
-  float wSeparation = 1.5f, wAlignment = 1.0f, wCohesion = 0.5f;
+  BoidsWeights weights{1.5f, 1.0f, 0.5f};
   float separationDistance = 2.0f;  // neighbours closer than this push away (about the flock's spacing)
   float noise = 0.8f;               // random steering, on the rules' scale: keeps the flock lively
   float speed = 12.0f;              // cruise speed (m/s); birds fly between 0.7x and 1.3x of it
@@ -72,13 +73,19 @@ class Murmuration {
   MurmurationParams params;
   Vec<D> roostCenter{0.0f};
 
-  // Birds, structure of arrays, in the order of the last step's grid. `id` is stable.
-  std::vector<Vec<D>> position, velocity;
-  std::vector<uint32_t> id;
-  std::vector<float> fearAge;       // seconds since the bird was last startled (kCalm: never)
-  std::vector<Vec<D>> fleeDir;      // escape direction of its last startle (unit)
+  // Birds, structure of arrays, in the order of the last step's grid. `ids()` are stable. The
+  // model's functions alone change them.
+  std::span<const Vec<D>> positions() const { return position_; }
+  std::span<const Vec<D>> velocities() const { return velocity_; }
+  std::span<const uint32_t> ids() const { return id_; }
+  std::span<const float> fearAges() const { return fearAge_; }  // seconds since last startled (kCalm: never)
 
-  size_t size() const { return position.size(); }
+  size_t size() const { return position_.size(); }
+
+  // Birds exactly where given, calm, ids 0..n-1 in that order (tests, set pieces).
+  void setBirds(std::span<const Vec<D>> positions, std::span<const Vec<D>> velocities);
+  // New velocities for the birds there are, in their current order.
+  void setVelocities(std::span<const Vec<D>> velocities);
 
   // n birds in a ball around the roost centre, params.separationDistance apart, flying roughly one way.
   void spawn(size_t n, uint64_t seed);
@@ -96,7 +103,7 @@ class Murmuration {
   void placeFalcon(const Vec<D>& p, const Vec<D>& velocity);
   const Falcon& falcon() const { return falcon_; }
 
-  bool startled(size_t i) const { return fearAge[i] < params.fearSeconds; }
+  bool startled(size_t i) const { return fearAge_[i] < params.fearSeconds; }
   // 0..1: how strongly bird i is startled now (1 just startled, 0 calm).
   float fear(size_t i) const;
   double time() const { return time_; }
@@ -125,10 +132,18 @@ class Murmuration {
   void resizeStorage(size_t n);
   int effectiveK() const;
   void buildGrid(UniformGrid<D>& grid, std::span<const Vec<D>> points, float cellSize) const;
-  void findNearest(const UniformGrid<D>& grid, int k, NeighborLists& out, bool withDistances) const;
+  void findNearest(const UniformGrid<D>& grid, int k, NeighborLists& out, bool withDistances,
+                   std::span<const uint32_t> hints = {}, size_t hintsPerBird = 0) const;
+  // Last step's neighbour lists in this step's order (grid_ just reordered the birds), as hints for
+  // the k-nearest search: a flock moves little in a step, so they are nearly this step's lists.
+  std::span<const uint32_t> lastNeighborsAsHints();
   void launchFalcon(const Vec<D>& from, const Vec<D>& aim);
   float rmsRadius(const Vec<D>& center) const;
 
+  std::vector<Vec<D>> position_, velocity_;
+  std::vector<uint32_t> id_;
+  std::vector<float> fearAge_;   // seconds since the bird was last startled (kCalm: never)
+  std::vector<Vec<D>> fleeDir_;  // escape direction of its last startle (unit)
   size_t primedFor_ = size_t(-1);  // N the grids' cell arrays were last sized for
   float time_ = 0.0f;
   uint64_t seed_ = 1, stepCount_ = 0;
@@ -139,6 +154,7 @@ class Murmuration {
   std::vector<Vec<D>> nextPosition_, nextVelocity_, nextFleeDir_, scratchVec_;
   std::vector<float> nextFearAge_, scratchFloat_;
   std::vector<uint32_t> scratchId_;
+  std::vector<uint32_t> newIndexOf_, hints_;  // lastNeighborsAsHints()
   GroupScratch<D> groupScratch_;
 };
 

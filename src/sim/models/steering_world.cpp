@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include "sim/core/parallel.hpp"
+#include "sim/rules/boids.hpp"
 
 namespace sim {
 namespace {
@@ -187,19 +188,23 @@ Vec2 SteeringWorld::agentAcceleration(size_t i, float dt, float& wanderAngle, Rn
     // behaviours' sum (one desired velocity), not the force budget ahead of them: served first, its
     // push took the whole budget inside a crowd and left arrive nothing to brake with, so the crowd
     // boiled around the target for ever. In the sum, push and pull balance and the agents stop.
-    Vec2 push(0.0f);
+    // The push is boids' linear one (the finale's), summed and clamped to length 1 by its rule.
+    BoidsAccum<2> acc;
     const float r2 = P.separationRadius * P.separationRadius;
     for (size_t j = 0; j < size(); ++j) {
       if (j == i) continue;
-      Vec2 d = p - position_[j];
-      float d2 = lengthSq(d);
+      const Vec2 offset = position_[j] - p;
+      const float d2 = lengthSq(offset);
       if (d2 >= r2) continue;
-      float dist = std::sqrt(d2);
-      // Coincident agents split by index so the push never vanishes.
-      Vec2 away = dist > 1e-6f ? d / dist : (j < i ? Vec2{1.0f, 0.0f} : Vec2{-1.0f, 0.0f});
-      push += away * (1.0f - dist / P.separationRadius);
+      if (d2 > 1e-12f) {
+        addSeparationPush(acc, offset, d2, SeparationLaw::LinearFade, 1.0f / P.separationRadius);
+      } else {
+        // Coincident agents split by index, a full push, so it never vanishes.
+        acc.separationSum += j < i ? Vec2{1.0f, 0.0f} : Vec2{-1.0f, 0.0f};
+        acc.separationCount++;
+      }
     }
-    rest += request(clampLength(push, 1.0f) * maxSpeed, P.wSeparate);
+    rest += request(separationRule(acc, SeparationLaw::LinearFade) * maxSpeed, P.wSeparate);
   }
   if (P.formation && i == 0) {
     rest += request(arrive(p, v, target_, maxSpeed, P.slowingRadius), P.wArrive);

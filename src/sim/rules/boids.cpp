@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "sim/core/lanes.hpp"
+#include "sim/rules/boids_lanes.hpp"
 
 namespace sim {
 
@@ -160,14 +161,7 @@ CROWDLAB_LANES_AVX2 BoidsAccum<D> sumsAvx2(const Vec<D>& self, const CandidateAx
   return pickSums<lanes::Avx2, D>(self, axes, runs, minImage, worldSize, t, checks, close, extra, nearKeys);
 }
 
-template <class L, int D>
-CROWDLAB_LANES_INLINE typename L::Floats dotLanes(const typename L::Floats (&v)[D]) {
-  typename L::Floats r = v[0] * v[0];
-  for (int k = 1; k < D; ++k) r = r + v[k] * v[k];  // glm::dot's order
-  return r;
-}
-
-// integrateLanes: boidsAcceleration (softNormalize, safeNormalize, clampLength) and integrate, lane
+// integrateLanes: boidsAcceleration (the one rule's lane twin, clampLength) and integrate, lane
 // for lane. Lanes past the batch compute on zeros and are never stored; lanes a scalar branch would
 // skip compute anyway and are dropped by a mask (their infinities and NaNs included).
 template <class L, int D>
@@ -176,47 +170,13 @@ CROWDLAB_LANES_INLINE void integrateBatch(std::span<const BoidsAccum<D>> sums, u
                                           const World<D>& world, Vec<D>* nextPosition, Vec<D>* nextVelocity) {
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
-  constexpr int kL = lanes::kLanes;
   const uint32_t count = uint32_t(sums.size());
-  // The sums one field at a time, an agent a lane.
-  alignas(32) float sepSum[D][kL] = {}, velSum[D][kL] = {}, offSum[D][kL] = {}, aligned[kL] = {}, cohered[kL] = {};
-  alignas(32) uint32_t separated[kL] = {};
-  for (uint32_t l = 0; l < count; ++l) {
-    const BoidsAccum<D>& a = sums[l];
-    for (int k = 0; k < D; ++k) {
-      sepSum[k][l] = a.separationSum[k];
-      velSum[k][l] = a.velocitySum[k];
-      offSum[k][l] = a.offsetSum[k];
-    }
-    aligned[l] = float(a.alignmentCount);
-    cohered[l] = float(a.cohesionCount);
-    separated[l] = uint32_t(a.separationCount);
-  }
   const Floats zero = L::splat(0.0f), one = L::splat(1.0f), tiny = L::splat(1e-12f);
-  Floats v[D], sep[D], ali[D], coh[D];
-  for (int k = 0; k < D; ++k) {
-    v[k] = L::load(state.velocity[k] + first);
-    sep[k] = L::load(sepSum[k]);
-  }
-  // separationRule: safeNormalize of the sum.
-  {
-    const Floats l2 = dotLanes<L, D>(sep);
-    const Ints keep = (L::load(separated) != L::splat(int32_t(0))) & (l2 > tiny);
-    const Floats inv = one / L::sqrt(l2);
-    for (int k = 0; k < D; ++k) sep[k] = L::keep(keep, sep[k] * inv);
-  }
-  // alignmentRule and cohesionRule: softNormalize of the mean velocity's difference and the mean offset.
-  auto softNormalizeMean = [&](Floats(&out)[D], const float (*sum)[kL], const float* n, const Floats* minus,
-                               float fade) CROWDLAB_LANES_INLINE_LAMBDA {
-    const Floats count = L::load(n), scale = L::splat(fade);
-    for (int k = 0; k < D; ++k) out[k] = minus ? L::load(sum[k]) / count - minus[k] : L::load(sum[k]) / count;
-    const Floats len = L::sqrt(dotLanes<L, D>(out));
-    const Floats by = L::choose(len > scale, len, scale);
-    const Ints keep = (count > zero) & (len > tiny);
-    for (int k = 0; k < D; ++k) out[k] = L::keep(keep, out[k] / by);
-  };
-  softNormalizeMean(ali, velSum, aligned, v, alignmentFade(p));
-  softNormalizeMean(coh, offSum, cohered, nullptr, cohesionFade(p));
+  Floats v[D];
+  for (int k = 0; k < D; ++k) v[k] = L::load(state.velocity[k] + first);
+  Floats steer[D];
+  boidsSteeringLanes<L, D>(boidsLaneSumsOf<L, D>(sums.data(), count), v, L::splat(p.weights.separation),
+                           L::splat(p.weights.alignment), L::splat(p.weights.cohesion), boidsShape(p), steer);
   // clampLength(v, limit), as math.hpp has it.
   auto clampLanes = [&](Floats(&x)[D], float limit) CROWDLAB_LANES_INLINE_LAMBDA {
     const Floats l2 = dotLanes<L, D>(x);
@@ -224,10 +184,9 @@ CROWDLAB_LANES_INLINE void integrateBatch(std::span<const BoidsAccum<D>> sums, u
     const Floats scale = L::splat(limit) / L::sqrt(l2);
     for (int k = 0; k < D; ++k) x[k] = L::choose(over, x[k] * scale, x[k]);
   };
-  const Floats wS = L::splat(p.wSeparation), wA = L::splat(p.wAlignment), wC = L::splat(p.wCohesion);
   const Floats maxForce = L::splat(p.maxForce), step = L::splat(dt);
   Floats accel[D];
-  for (int k = 0; k < D; ++k) accel[k] = (wS * sep[k] + wA * ali[k] + wC * coh[k]) * maxForce;
+  for (int k = 0; k < D; ++k) accel[k] = steer[k] * maxForce;
   clampLanes(accel, p.maxForce);
   // integrate: the speed clamps, then the position.
   Floats nv[D], np[D];

@@ -14,10 +14,31 @@
 
 namespace sim {
 
+// How strongly each of the three rules steers, on one scale (each rule is a vector of length <= 1).
+// Every model that steers by Reynolds' rules (the flock, the murmuration, the finale) holds one.
+struct BoidsWeights {
+  float separation = 1.0f;
+  float alignment = 1.0f;
+  float cohesion = 1.0f;
+  bool operator==(const BoidsWeights&) const = default;
+};
+
+// How the separation push grows as a neighbour comes closer.
+enum class SeparationLaw : uint8_t {
+  InverseDistance,  // Reynolds: normalize(self - other) / distance (boids, the murmuration)
+  LinearFade,       // normalize(self - other) * (1 - distance / R): no jolt when a neighbour crosses R (finale)
+};
+
+// What the rules make of the neighbourhood sums (boidsSteering): the push's law, and the fades
+// below which alignment and cohesion shrink (softNormalize; 0: a plain normalize).
+struct BoidsShape {
+  SeparationLaw law = SeparationLaw::InverseDistance;
+  float alignmentFade = 0.0f;
+  float cohesionFade = 0.0f;
+};
+
 struct BoidsParams {
-  float wSeparation = 1.0f;
-  float wAlignment = 1.0f;
-  float wCohesion = 1.0f;
+  BoidsWeights weights;
   float perceptionRadius = 50.0f;   // who counts as a neighbour
   float separationRadius = 20.0f;   // closer than this pushes away; always below perception
   float minSpeed = 50.0f;   // birds cannot hover: without it alignment to a near-zero mean stalls the flock
@@ -32,6 +53,16 @@ struct BoidsParams {
   // Reynolds' own cohesion: a unit vector towards the neighbours' centre, full strength at any
   // distance (so a crowd piles up into balls). Off: crowdlab's spring, which fades near the centre.
   bool classicCohesion = false;
+
+  // The same made consistent, as every scene keeps it: the separation radius below the perception
+  // radius (at 0.9 of it when it was not; a push reaching past what an agent perceives would act on
+  // neighbours the other rules ignore), and the min speed at most the max speed.
+  BoidsParams normalized() const {
+    BoidsParams p = *this;
+    if (!(p.separationRadius < p.perceptionRadius)) p.separationRadius = 0.9f * p.perceptionRadius;
+    p.minSpeed = std::fmin(p.minSpeed, p.maxSpeed);
+    return p;
+  }
 
   // Largest radius any rule uses: the radius the neighbour search must cover.
   float searchRadius() const {
@@ -59,6 +90,17 @@ inline float fieldOfViewCos(const BoidsParams& p) {
   return std::cos(p.fieldOfViewDegrees * 0.5f * 3.14159265358979f / 180.0f);
 }
 
+// The separation push of one neighbour at `offset` (other - self, distSq its squared length > 0)
+// added to the sum, by `law` (inverseRadius: 1 / R, read by LinearFade only). The one scalar form
+// of the push; laneSums is its lane twin.
+template <int D>
+inline void addSeparationPush(BoidsAccum<D>& acc, const Vec<D>& offset, float distSq, SeparationLaw law,
+                              float inverseRadius = 0.0f) {
+  if (law == SeparationLaw::InverseDistance) acc.separationSum -= offset / distSq;  // normalize(self - other) / d
+  else acc.separationSum -= offset * (1.0f / std::sqrt(distSq) - inverseRadius);    // dir * (1 - d / R)
+  acc.separationCount++;
+}
+
 // Adds one neighbour. `heading` is the agent's unit heading (used only with the field of view).
 template <int D>
 inline void accumulateNeighbor(BoidsAccum<D>& acc, const BoidsParams& p, float fovCos, const Vec<D>& heading,
@@ -67,10 +109,7 @@ inline void accumulateNeighbor(BoidsAccum<D>& acc, const BoidsParams& p, float f
   float dist = std::sqrt(distSq);
   if (fovCos > -1.5f && glm::dot(heading, offset) < fovCos * dist) return;
   if (dist <= p.perceptionRadius) acc.perceivedCount++;
-  if (dist < p.separationRadius) {
-    acc.separationSum -= offset / distSq;  // normalize(self - other) / dist
-    acc.separationCount++;
-  }
+  if (dist < p.separationRadius) addSeparationPush(acc, offset, distSq, SeparationLaw::InverseDistance);
   float alignR = p.separateRadii ? p.alignmentRadius : p.perceptionRadius;
   float cohR = p.separateRadii ? p.cohesionRadius : p.perceptionRadius;
   if (dist <= alignR) { acc.velocitySum += otherVelocity; acc.alignmentCount++; }
@@ -108,12 +147,6 @@ template <int D>
 struct CandidateAxes {
   const float* position[D];
   const float* velocity[D];
-};
-
-// How the separation push grows as a neighbour comes closer.
-enum class SeparationLaw : uint8_t {
-  InverseDistance,  // Reynolds: normalize(self - other) / distance (boids, the murmuration)
-  LinearFade,       // normalize(self - other) * (1 - distance / R): no jolt when a neighbour crosses R (finale)
 };
 
 // What laneSums counts, as squared-distance bounds compared with <= (squaredBoundOf turns a radius
@@ -178,9 +211,12 @@ inline Vec<D> softNormalize(const Vec<D>& v, float scale) {
   return l > 1e-12f ? v / (l > scale ? l : scale) : Vec<D>(0.0f);
 }
 
+// The push: a unit vector away from the close neighbours (InverseDistance), or the linearly faded
+// sum clamped to length 1 (LinearFade: weak when the neighbours are barely inside R).
 template <int D>
-inline Vec<D> separationRule(const BoidsAccum<D>& acc) {
-  return acc.separationCount ? safeNormalize(acc.separationSum) : Vec<D>(0.0f);
+inline Vec<D> separationRule(const BoidsAccum<D>& acc, SeparationLaw law = SeparationLaw::InverseDistance) {
+  if (!acc.separationCount) return Vec<D>(0.0f);
+  return law == SeparationLaw::InverseDistance ? safeNormalize(acc.separationSum) : clampLength(acc.separationSum, 1.0f);
 }
 // Steer towards the neighbours' mean velocity. `fade`: below this difference the vector shrinks (softNormalize).
 template <int D>
@@ -193,18 +229,29 @@ inline Vec<D> cohesionRule(const BoidsAccum<D>& acc, float fade = 0.0f) {
   return acc.cohesionCount ? softNormalize(acc.offsetSum / float(acc.cohesionCount), fade) : Vec<D>(0.0f);
 }
 
+// The one boids rule: the three rules on a neighbourhood's sums, weighted and added, on the rules'
+// scale (each rule at most 1 long). Every model steers by this (the flock scales it by maxForce,
+// the murmuration adds its flight and fear terms, the finale corrects its preferred velocity with
+// it); boids_lanes.hpp has its lane twin, shaders/boids.comp the GPU's copy.
+template <int D>
+inline Vec<D> boidsSteering(const BoidsAccum<D>& acc, const Vec<D>& velocity, const BoidsWeights& w,
+                            const BoidsShape& shape) {
+  return w.separation * separationRule(acc, shape.law) + w.alignment * alignmentRule(acc, velocity, shape.alignmentFade) +
+         w.cohesion * cohesionRule(acc, shape.cohesionFade);
+}
+
 // The fade scales: alignment reaches full strength at a tenth of the max speed; cohesion grows
 // linearly with the centroid offset up to the perception radius (a spring, not a constant pull, so
 // flocks keep their spacing instead of collapsing into milling balls) unless classicCohesion asks
 // for the constant pull (a fade of 0 is a plain normalize).
-inline float alignmentFade(const BoidsParams& p) { return 0.1f * p.maxSpeed; }
-inline float cohesionFade(const BoidsParams& p) { return p.classicCohesion ? 0.0f : p.perceptionRadius; }
+inline BoidsShape boidsShape(const BoidsParams& p) {
+  return {SeparationLaw::InverseDistance, 0.1f * p.maxSpeed, p.classicCohesion ? 0.0f : p.perceptionRadius};
+}
 
+// The flock's acceleration: the rule scaled by maxForce and clamped to it.
 template <int D>
 inline Vec<D> boidsAcceleration(const BoidsAccum<D>& acc, const Vec<D>& velocity, const BoidsParams& p) {
-  Vec<D> s = p.wSeparation * separationRule(acc) + p.wAlignment * alignmentRule(acc, velocity, alignmentFade(p)) +
-             p.wCohesion * cohesionRule(acc, cohesionFade(p));
-  return clampLength(s * p.maxForce, p.maxForce);
+  return clampLength(boidsSteering(acc, velocity, p.weights, boidsShape(p)) * p.maxForce, p.maxForce);
 }
 
 // Semi-implicit Euler with the force and speed clamps, then the world's edges.

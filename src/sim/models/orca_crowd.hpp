@@ -1,0 +1,88 @@
+// orca::Crowd: a stateful crowd of ORCA agents, a model; the program builder and the solver it
+// uses are ORCA's rules (sim/rules/orca.hpp).
+#pragma once
+#include <span>
+#include <vector>
+#include "sim/core/grid.hpp"
+#include "sim/core/math.hpp"
+#include "sim/core/neighbors.hpp"
+#include "sim/core/parallel.hpp"
+#include "sim/rules/orca.hpp"
+
+namespace sim::orca {
+
+// A crowd of equal ORCA agents (with optional static obstacles): structure of arrays, neighbours
+// from a uniform grid rebuilt every step. Callers set `preferred` before each step.
+//
+// Why plain ORCA lets agents overlap, and what this class does about it.
+// The velocity obstacle is a continuous-time promise: a relative velocity outside VO(tau) keeps the
+// pair apart for tau, and since an agent really does move in a straight line during a step, a
+// feasible program never lets a pair overlap. But ORCA linearises each pair around the current
+// velocities, and in a dense crowd the half-planes often leave nothing (a fifth of all agent-steps
+// in the circle of 250). The classic fallback then returns the velocity that violates the agent
+// half-planes least -- a relative velocity inside some velocity obstacle. How deep it may go is
+// not bounded by anything that knows about the step. And the pairs that matter are touching: the
+// program's optimum lies on a half-plane's boundary, so a constrained pair ends every step exactly on
+// the edge of its obstacle and, step after step, closes its gap geometrically until it touches
+// (distance 2r, no slack). For a touching pair every approaching relative velocity is a collision
+// within the next dt, so any violation at all becomes overlap -- in the classic circle of 250,
+// pairs at about 0.78 of the contact distance.
+// The cure keeps what the fallback may give up away from what a step needs. Every pair that could
+// touch within one step (centres closer than 2r + 2 * maxSpeed * dt) gets, in both agents'
+// programs, a hard Step plane (see stepHalfPlane: close at most half the gap within dt); farther
+// pairs cannot close their gap in one step at max speed, so their Step planes could never bind.
+// Step planes of non-overlapping agents all contain v = 0, as do the Wall planes, so the hard part
+// of every program is feasible and the fallback only trades among the tau-horizon Agent planes:
+// whatever it gives up, no pair ends a step closer than 2r. Agents within that one-step reach are
+// always kept as neighbours, beyond maxNeighbors if need be, so no pair is seen by one side only.
+// A feasible program is changed only where ORCA's own half-planes would allow a pair to close more
+// than its gap in one step -- a velocity already deep inside the pair's velocity obstacle.
+class Crowd {
+ public:
+  Params params;
+  std::vector<Vec2> position, velocity, preferred;
+  std::vector<Segment> obstacles;
+  // Optional obstacle subsets: agent i sees obstacles[set.begin .. set.begin + set.count) with
+  // set = obstacleSets[obstacleSet[i]]. Both empty: every agent sees every obstacle.
+  struct Range {
+    uint32_t begin = 0, count = 0;
+  };
+  std::vector<Range> obstacleSets;
+  std::vector<uint8_t> obstacleSet;
+  bool stepSafety = true;  // the Step planes described above; false: classic ORCA
+
+  // Figures of the state a step started from (pairs: those within the neighbour distance).
+  struct Stats {
+    uint64_t checks = 0;
+    uint64_t neighbors = 0;       // neighbours each agent's program used, summed over agents
+    uint64_t overlaps = 0;        // pairs closer than 0.99 * 2r
+    uint64_t infeasible = 0;      // agents whose program needed the fallback
+    float minDistance = 3.4e38f;  // closest pair within the neighbour distance
+  };
+
+  size_t size() const { return position.size(); }
+  void resize(size_t n);
+  // New velocities from the current state (in parallel, each agent writing its own slot), then
+  // position += velocity * dt.
+  void step(float dt);
+  const Stats& lastStats() const { return stats_; }
+  // The same figures for the current state, without stepping.
+  Stats measure();
+  // Agent i's program on the current state, for drawing.
+  void probe(size_t i, float dt, Probe& out) const;
+
+ private:
+  void buildGrid();
+  std::span<const Segment> obstaclesOf(uint32_t agent) const;
+
+  UniformGrid<2> grid_;
+  int capacity_ = 10;
+  std::vector<Vec2> sortedVelocity_, sortedPreferred_, nextSorted_;
+  std::vector<float> sortedX_, sortedY_;  // the cell-ordered positions, a coordinate each, for the lanes
+  std::vector<uint8_t> feasible_;
+  std::vector<uint32_t> checks_, within_, overlaps_;
+  std::vector<float> minDistSq_, queryRadius_;  // queryRadius_: per agent, see step()
+  Stats stats_;
+};
+
+}  // namespace sim::orca
