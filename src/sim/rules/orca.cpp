@@ -251,20 +251,10 @@ CROWDLAB_LANES_INLINE void buildLanes(PlaneSet* programs, BatchLanes& b, std::sp
   }
 }
 
-void buildBaseline(PlaneSet* programs, BatchLanes& b, std::span<const Vec2> velocities, const Params& params,
-                   float dt, bool stepSafety) {
-  buildLanes<lanes::Baseline>(programs, b, velocities, params, dt, stepSafety);
-}
-CROWDLAB_LANES_AVX2 void buildAvx2(PlaneSet* programs, BatchLanes& b, std::span<const Vec2> velocities,
-                                   const Params& params, float dt, bool stepSafety) {
-  buildLanes<lanes::Avx2>(programs, b, velocities, params, dt, stepSafety);
-}
-
 }  // namespace
 
 void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> agents,
                    std::span<const Vec2> velocities, const Params& params, float dt, bool stepSafety) {
-  const auto buildEight = lanes::wide() ? &buildAvx2 : &buildBaseline;
   const size_t n = std::min(programs.size(), agents.size());
   const float reach = stepReach(params, dt);
   static constexpr uint32_t kNoNeighbor[1] = {0};
@@ -295,7 +285,9 @@ void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> a
       b.agentAt[l] = planes.count + steps;
       planes.count = std::min(kMaxPlanes, planes.count + steps + int(count));
     }
-    buildEight(programs.data() + first, b, velocities, params, dt, stepSafety);
+    lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+      buildLanes<typename decltype(kind)::type>(programs.data() + first, b, velocities, params, dt, stepSafety);
+    });
   }
 }
 
@@ -537,23 +529,16 @@ CROWDLAB_LANES_INLINE void solveLanes(const PlaneSet* programs, int agents, cons
   }
 }
 
-void solveBaseline(const PlaneSet* programs, int agents, const Vec2* preferred, float maxSpeed, LpResult* out) {
-  solveLanes<lanes::Baseline>(programs, agents, preferred, maxSpeed, out);
-}
-CROWDLAB_LANES_AVX2 void solveAvx2(const PlaneSet* programs, int agents, const Vec2* preferred, float maxSpeed,
-                                   LpResult* out) {
-  solveLanes<lanes::Avx2>(programs, agents, preferred, maxSpeed, out);
-}
-
 }  // namespace
 
 void solve(std::span<const PlaneSet> programs, std::span<const Vec2> preferred, float maxSpeed,
            std::span<LpResult> out) {
-  const auto solveEight = lanes::wide() ? &solveAvx2 : &solveBaseline;
   const size_t n = std::min({programs.size(), preferred.size(), out.size()});
-  for (size_t first = 0; first < n; first += lanes::kLanes)
-    solveEight(programs.data() + first, int(std::min<size_t>(lanes::kLanes, n - first)), preferred.data() + first,
-               maxSpeed, out.data() + first);
+  lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+    for (size_t first = 0; first < n; first += lanes::kLanes)
+      solveLanes<typename decltype(kind)::type>(programs.data() + first, int(std::min<size_t>(lanes::kLanes, n - first)),
+                                                preferred.data() + first, maxSpeed, out.data() + first);
+  });
 }
 
 void feasibleRegion(std::span<const HalfPlane> planes, float maxSpeed, std::vector<Vec2>& polygon,
@@ -643,7 +628,7 @@ void Crowd::step(float dt) {
   // lie well inside the neighbour distance: it first asks within a radius that held its k nearest
   // last step (plus what a step can change), and only when that finds fewer than k asks again with
   // the full distance. Exact: when a radius holds k agents, the k nearest are among them.
-  const float close = overlapDistance(params.radius);
+  const OverlapPair overlapping(params.radius);
   const float reach = stepReach(params, dt);
   parallelForRange(n, [&](size_t firstAgent, size_t lastAgent) {
     // Reused across the chunk's agents: their arrays need no zeroing per agent.
@@ -662,7 +647,7 @@ void Crowd::step(float dt) {
         checks += grid_.forEachInRadius(uint32_t(k), sorted[k], radius, [&](uint32_t j, const Vec2& off, float d2) {
           near.offer(j, off, d2);
           minSq = std::min(minSq, d2);
-          if (d2 < close * close && j > k) ++closePairs;
+          if (overlapping(uint32_t(k), j, d2)) ++closePairs;
         });
         if (near.count >= maxNeighbors || radius >= params.neighborDist) break;
         radius = params.neighborDist;
@@ -707,14 +692,14 @@ Crowd::Stats Crowd::measure() {
   minDistSq_.resize(n);
   buildGrid();
   const auto sorted = grid_.sortedPositions();
-  const float closeSq = overlapDistance(params.radius) * overlapDistance(params.radius);
+  const OverlapPair overlapping(params.radius);
   parallelFor(n, [&](size_t k) {
     uint32_t within = 0, close = 0;
     float minSq = 3.4e38f;
     checks_[k] = grid_.forEachInRadius(uint32_t(k), sorted[k], params.neighborDist, [&](uint32_t j, const Vec2&, float d2) {
       ++within;
       minSq = std::min(minSq, d2);
-      if (d2 < closeSq && j > k) ++close;
+      if (overlapping(uint32_t(k), j, d2)) ++close;
     });
     within_[k] = within;
     overlaps_[k] = close;
