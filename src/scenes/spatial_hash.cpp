@@ -94,7 +94,7 @@ class SpatialHash final : public scenes::Scene {
     deriveSeparation();
     const float worldScale = std::sqrt(float(s_.count) / kBaseCount);
     flock_.world.min = Vec2(0.0f);
-    flock_.world.size = kBaseWorld * worldScale;
+    flock_.world.size = sim::worldForDensity(s_.count, kBaseWorld.x * kBaseWorld.y / kBaseCount);
     agentScale_ = std::clamp(9.0f * std::cbrt(worldScale), 6.0f, 16.0f);  // about 3 pixels when N=50,000 is framed
     flock_.spawn(size_t(s_.count), seed);
     if (s_.distribution == 1) {
