@@ -16,6 +16,7 @@ std::string usage() {
          "           [--claim ID] [--tune OBJECTIVE] [--state-out FILE] [--hidden]\n"
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
          "  crowdlab --scene NAME --list-params\n"
+         "  crowdlab --list-scenes   (the scenes' command-line names, one a line, in teaching order)\n"
          "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--mode grid|brute|all] [--csv FILE] [--report]\n"
          "  crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE] | --list\n"
          "  crowdlab tune --scene NAME --objective NAME [--params a,b,...] [--budget EVALS] [--seeds N]\n"
@@ -112,6 +113,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       o.steps = int(n);
     } else if (a == "--metrics-csv") { if (!value(o.metricsCsv)) return false; }
     else if (a == "--list-params") o.listParams = true;
+    else if (a == "--list-scenes") o.listScenes = true;
     else if (a == "--record") {
       if (!value(v) || !parseInt(a, v, 1, 100000, n, error)) return false;
       o.recordFrames = int(n);

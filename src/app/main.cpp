@@ -32,6 +32,10 @@ int main(int argc, char** argv) {
     std::printf("crowdlab — crowd simulation, %zu interactive scenes\n%s", scenes::registeredScenes().size(), app::usage().c_str());
     return 0;
   }
+  if (options.listScenes) {
+    for (const scenes::SceneEntry& e : scenes::registeredScenes()) std::printf("%s\n", e.name);
+    return 0;
+  }
   if (options.listParams) {
     const scenes::SceneEntry* entry = scenes::findScene(options.scene);
     if (!entry) {
