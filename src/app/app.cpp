@@ -463,7 +463,7 @@ class App {
   void followSelected() {
     const std::optional<glm::vec3> at = followedPosition(guardedScene());
     if (!at) return;
-    if (scene().view() == scenes::View::ThreeD) ctx_.camera3D.target = *at;
+    if (scene().view == scenes::View::ThreeD) ctx_.camera3D.target = *at;
     else ctx_.camera2D.center = glm::vec2(*at);
   }
 
@@ -580,7 +580,7 @@ class App {
     view.agentScale = sceneUnguarded().drawSizes.agentScale;  // declarations, not simulation state
     ctx_.lightTheme = !look_.darkTheme;
     view.lineWidthPx = kLineWidthPoints * look_.uiScale * pixelsPerPoint();  // follows the UI scale, like the text
-    if (sceneUnguarded().view() == scenes::View::ThreeD) {
+    if (sceneUnguarded().view == scenes::View::ThreeD) {
       view.is3D = true;
       view.viewProjection = ctx_.camera3D.viewProjection();
       view.eye = ctx_.camera3D.eye();
@@ -591,7 +591,7 @@ class App {
     drawLabels(view);
     if (uiVisible_) drawUi(sceneIdle);
     drawWorldMarks();
-    if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys());
+    if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys);
     drawEscapeToast();
     ImGui::Render();
 
@@ -679,7 +679,7 @@ class App {
   // How long a 2D agent glyph is drawn, in window points: the median instance's length (tail to
   // nose) times agentScale times the zoom; 0 in 3D.
   float glyphPixels() const {
-    if (scene_->view() != scenes::View::TwoD) return 0.0f;
+    if (scene_->view != scenes::View::TwoD) return 0.0f;
     std::vector<float> lengths;
     for (const render::AgentInstance& a : batch_.instances) lengths.push_back(a.scale);
     if (batch_.gpu.stateBuffer) lengths.push_back(batch_.gpu.scale);
