@@ -35,9 +35,9 @@
 #include "experiments/objectives.hpp"
 #include "app/user_dirs.hpp"
 #include "app/world_view.hpp"
-#include "render/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 #include "render/gl.hpp"
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 #include "render/renderer.hpp"
 #include "scenes/digest.hpp"
 #include "sim/core/metrics.hpp"
@@ -130,7 +130,7 @@ class App {
     if (!options_.tune.empty()) {
       if (!experiments::findObjective(sceneName_, options_.tune)) {
         std::fprintf(stderr, "crowdlab: scene %s has no objective %s (crowdlab tune --list)\n", sceneName_.c_str(),
-                     scenes::quoteText(options_.tune).c_str());
+                     io::quoteText(options_.tune).c_str());
         return 2;
       }
       panel_.tune->open(options_.tune);
@@ -223,7 +223,7 @@ class App {
                 double(panel_.sweepHeaderAt[0]), double(panel_.sweepHeaderAt[1]), sweepStateLines(panel_.sweep).c_str());
     bool csvFailed = false, stateFailed = false;
     if (std::string error; !csv_.close(error)) fail(error, csvFailed);
-    if (std::string error; !options_.stateOut.empty() && !render::writeFileAtomically(options_.stateOut, stateJson() + "\n", error))
+    if (std::string error; !options_.stateOut.empty() && !io::writeFileAtomically(options_.stateOut, stateJson() + "\n", error))
       fail(error, stateFailed);
     panel_.tune->stop();
     renderer_.shutdown();
@@ -861,8 +861,8 @@ class App {
     if (act.exportCsv) {
       std::string error;
       const std::string stem = timestampedName(sceneName_, "-metrics");
-      const std::string path = render::writeUnderNewName(platform::hasUserFiles() ? inUserDir(UserDir::Documents, stem) : stem, ".csv",
-          [&](const std::string& p, std::string& e) { return log_.writeCsv(p, e, render::Existing::Keep); }, error);
+      const std::string path = io::writeUnderNewName(platform::hasUserFiles() ? inUserDir(UserDir::Documents, stem) : stem, ".csv",
+          [&](const std::string& p, std::string& e) { return log_.writeCsv(p, e, io::Existing::Keep); }, error);
       hud_.message = !path.empty() ? platform::deliverFile(path) : error;
       if (error.empty() && !log_.droppedNote().empty()) hud_.message += "\n" + log_.droppedNote();
     }

@@ -9,7 +9,7 @@
 #include "app/sweep_cmd.hpp"
 #include "bench/bench.hpp"
 #include "scenes/scene.hpp"
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   if (options.listParams) {
     const scenes::SceneEntry* entry = scenes::findScene(options.scene);
     if (!entry) {
-      std::fprintf(stderr, "crowdlab: unknown scene %s (scenes: %s)\n%s", scenes::quoteText(options.scene).c_str(),
+      std::fprintf(stderr, "crowdlab: unknown scene %s (scenes: %s)\n%s", io::quoteText(options.scene).c_str(),
                    scenes::sceneNames().c_str(), app::usage().c_str());
       return 2;
     }
