@@ -27,6 +27,7 @@
 #include "app/platform.hpp"
 #include "app/metrics_log.hpp"
 #include "app/recording.hpp"
+#include "app/run_report.hpp"
 #include "app/settings.hpp"
 #include "app/scene_keys.hpp"
 #include "app/setup.hpp"
@@ -522,31 +523,13 @@ class App {
   static constexpr double kBenchmarkSeconds = 10.0;
   void finishBenchmark() {
     benchmarkEnds_.reset();
-    char line[512];
-    std::snprintf(line, sizeof(line), "crowdlab benchmark: scene=%s N=%zu median_step_ms=%.3f fps=%.1f steps=%zu gl=\"%s\" cpu=\"%s\"",
-                  sceneName_.c_str(), scene().agentCount(), sim::median(stepper_.recentStepMs(kBenchmarkSeconds)),
-                  fpsOver(kBenchmarkSeconds), stepper_.recentStepMs(kBenchmarkSeconds).size(), glInfo_.c_str(), cpuName().c_str());
-    std::printf("%s\n", line);
+    const std::vector<double> stepMs = stepper_.recentStepMs(kBenchmarkSeconds);
+    const std::string line = benchmarkLine(
+        {sceneName_, scene().agentCount(), sim::median(stepMs), fpsOver(kBenchmarkSeconds), stepMs.size(), glInfo_});
+    std::printf("%s\n", line.c_str());
     std::fflush(stdout);
-    SDL_SetClipboardText(line);
-    hud_.message = std::string(line) + "\n(copied to the clipboard)";
-  }
-
-  static std::string cpuName() {
-    std::FILE* f = std::fopen("/proc/cpuinfo", "r");
-    if (!f) return "unknown";
-    char buf[512];
-    std::string name = "unknown";
-    while (std::fgets(buf, sizeof(buf), f)) {
-      std::string line = buf;
-      if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
-        name = line.substr(line.find(':') + 2);
-        while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-        break;
-      }
-    }
-    std::fclose(f);
-    return name;
+    SDL_SetClipboardText(line.c_str());
+    hud_.message = line + "\n(copied to the clipboard)";
   }
 
   void recordMetrics() {
