@@ -1,16 +1,18 @@
 # The layer rule, checked by a CTest: includes point only down the layers of DESIGN.md.
-#   sim     -> the standard library, GLM, oneTBB (no render, scenes, app, ImGui, GL, SDL)
+#   sim     -> the standard library, GLM, oneTBB (no io, render, scenes, app, ImGui, GL, SDL)
+#   io      -> the standard library, nlohmann-json, stb (none of the program's layers: all of them may use it)
 #   render  -> sim (no scenes, app)
-#   bench   -> sim only
+#   bench   -> sim only (no io)
 #   experiments -> sim, scenes (no render, app, GL, SDL)
 # Inside sim: core -> core; rules -> core, rules; models -> core, rules.
 # Run: cmake -DSRC=<repo>/src -P check_layers.cmake
 set(rules
-  "sim/core|sim/(rules|models)/|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
-  "sim/rules|sim/models/|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
-  "sim/models|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
+  "sim/core|sim/(rules|models)/|io/|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
+  "sim/rules|sim/models/|io/|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
+  "sim/models|io/|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
+  "io|sim/|render/|scenes/|app/|bench/|experiments/|imgui|SDL|glad|GL/"
   "render|scenes/|app/|bench/"
-  "bench|render/|scenes/|app/|imgui|SDL|glad|GL/"
+  "bench|io/|render/|scenes/|app/|imgui|SDL|glad|GL/"
   "experiments|render/|app/|bench/|SDL|glad|GL/")
 set(bad 0)
 foreach(rule IN LISTS rules)

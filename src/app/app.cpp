@@ -27,6 +27,7 @@
 #include "app/platform.hpp"
 #include "app/metrics_log.hpp"
 #include "app/recording.hpp"
+#include "app/run_report.hpp"
 #include "app/settings.hpp"
 #include "app/scene_keys.hpp"
 #include "app/setup.hpp"
@@ -35,9 +36,9 @@
 #include "experiments/objectives.hpp"
 #include "app/user_dirs.hpp"
 #include "app/world_view.hpp"
-#include "render/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 #include "render/gl.hpp"
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 #include "render/renderer.hpp"
 #include "scenes/digest.hpp"
 #include "sim/core/metrics.hpp"
@@ -130,7 +131,7 @@ class App {
     if (!options_.tune.empty()) {
       if (!experiments::findObjective(sceneName_, options_.tune)) {
         std::fprintf(stderr, "crowdlab: scene %s has no objective %s (crowdlab tune --list)\n", sceneName_.c_str(),
-                     scenes::quoteText(options_.tune).c_str());
+                     io::quoteText(options_.tune).c_str());
         return 2;
       }
       panel_.tune->open(options_.tune);
@@ -223,7 +224,7 @@ class App {
                 double(panel_.sweepHeaderAt[0]), double(panel_.sweepHeaderAt[1]), sweepStateLines(panel_.sweep).c_str());
     bool csvFailed = false, stateFailed = false;
     if (std::string error; !csv_.close(error)) fail(error, csvFailed);
-    if (std::string error; !options_.stateOut.empty() && !render::writeFileAtomically(options_.stateOut, stateJson() + "\n", error))
+    if (std::string error; !options_.stateOut.empty() && !io::writeFileAtomically(options_.stateOut, stateJson() + "\n", error))
       fail(error, stateFailed);
     panel_.tune->stop();
     renderer_.shutdown();
@@ -463,7 +464,7 @@ class App {
   void followSelected() {
     const std::optional<glm::vec3> at = followedPosition(guardedScene());
     if (!at) return;
-    if (scene().view() == scenes::View::ThreeD) ctx_.camera3D.target = *at;
+    if (scene().view == scenes::View::ThreeD) ctx_.camera3D.target = *at;
     else ctx_.camera2D.center = glm::vec2(*at);
   }
 
@@ -522,31 +523,13 @@ class App {
   static constexpr double kBenchmarkSeconds = 10.0;
   void finishBenchmark() {
     benchmarkEnds_.reset();
-    char line[512];
-    std::snprintf(line, sizeof(line), "crowdlab benchmark: scene=%s N=%zu median_step_ms=%.3f fps=%.1f steps=%zu gl=\"%s\" cpu=\"%s\"",
-                  sceneName_.c_str(), scene().agentCount(), sim::median(stepper_.recentStepMs(kBenchmarkSeconds)),
-                  fpsOver(kBenchmarkSeconds), stepper_.recentStepMs(kBenchmarkSeconds).size(), glInfo_.c_str(), cpuName().c_str());
-    std::printf("%s\n", line);
+    const std::vector<double> stepMs = stepper_.recentStepMs(kBenchmarkSeconds);
+    const std::string line = benchmarkLine(
+        {sceneName_, scene().agentCount(), sim::median(stepMs), fpsOver(kBenchmarkSeconds), stepMs.size(), glInfo_});
+    std::printf("%s\n", line.c_str());
     std::fflush(stdout);
-    SDL_SetClipboardText(line);
-    hud_.message = std::string(line) + "\n(copied to the clipboard)";
-  }
-
-  static std::string cpuName() {
-    std::FILE* f = std::fopen("/proc/cpuinfo", "r");
-    if (!f) return "unknown";
-    char buf[512];
-    std::string name = "unknown";
-    while (std::fgets(buf, sizeof(buf), f)) {
-      std::string line = buf;
-      if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
-        name = line.substr(line.find(':') + 2);
-        while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-        break;
-      }
-    }
-    std::fclose(f);
-    return name;
+    SDL_SetClipboardText(line.c_str());
+    hud_.message = line + "\n(copied to the clipboard)";
   }
 
   void recordMetrics() {
@@ -580,7 +563,7 @@ class App {
     view.agentScale = sceneUnguarded().drawSizes.agentScale;  // declarations, not simulation state
     ctx_.lightTheme = !look_.darkTheme;
     view.lineWidthPx = kLineWidthPoints * look_.uiScale * pixelsPerPoint();  // follows the UI scale, like the text
-    if (sceneUnguarded().view() == scenes::View::ThreeD) {
+    if (sceneUnguarded().view == scenes::View::ThreeD) {
       view.is3D = true;
       view.viewProjection = ctx_.camera3D.viewProjection();
       view.eye = ctx_.camera3D.eye();
@@ -591,7 +574,7 @@ class App {
     drawLabels(view);
     if (uiVisible_) drawUi(sceneIdle);
     drawWorldMarks();
-    if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys());
+    if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys);
     drawEscapeToast();
     ImGui::Render();
 
@@ -679,7 +662,7 @@ class App {
   // How long a 2D agent glyph is drawn, in window points: the median instance's length (tail to
   // nose) times agentScale times the zoom; 0 in 3D.
   float glyphPixels() const {
-    if (scene_->view() != scenes::View::TwoD) return 0.0f;
+    if (scene_->view != scenes::View::TwoD) return 0.0f;
     std::vector<float> lengths;
     for (const render::AgentInstance& a : batch_.instances) lengths.push_back(a.scale);
     if (batch_.gpu.stateBuffer) lengths.push_back(batch_.gpu.scale);
@@ -861,8 +844,8 @@ class App {
     if (act.exportCsv) {
       std::string error;
       const std::string stem = timestampedName(sceneName_, "-metrics");
-      const std::string path = render::writeUnderNewName(platform::hasUserFiles() ? inUserDir(UserDir::Documents, stem) : stem, ".csv",
-          [&](const std::string& p, std::string& e) { return log_.writeCsv(p, e, render::Existing::Keep); }, error);
+      const std::string path = io::writeUnderNewName(platform::hasUserFiles() ? inUserDir(UserDir::Documents, stem) : stem, ".csv",
+          [&](const std::string& p, std::string& e) { return log_.writeCsv(p, e, io::Existing::Keep); }, error);
       hud_.message = !path.empty() ? platform::deliverFile(path) : error;
       if (error.empty() && !log_.droppedNote().empty()) hud_.message += "\n" + log_.droppedNote();
     }

@@ -14,9 +14,9 @@
 #include <sstream>
 #include "app/subprocess.hpp"
 #include "app/window.hpp"
-#include "render/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 #include "scenes/claims.hpp"
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -109,7 +109,7 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
     if (!flags.take({"--scene", "--seeds", "--first-seed", "--csv"}, {}, a, v, error)) return false;
     if (a == "--scene") {
       if (!scenes::findScene(v)) {
-        error = "unknown scene " + scenes::quoteText(v) + " (scenes: " + scenes::sceneNames() + ")";
+        error = "unknown scene " + io::quoteText(v) + " (scenes: " + scenes::sceneNames() + ")";
         return false;
       }
       if (scenes::claimsOf(v).empty()) {
@@ -184,7 +184,7 @@ int runClaims(const std::vector<std::string>& args) {
     return 2;
   }
   // The CSV path is checked before the claims run (minutes), not after them.
-  if (!o.csv.empty() && !render::checkWritable(o.csv, error)) {
+  if (!o.csv.empty() && !io::checkWritable(o.csv, error)) {
     std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
     return 1;
   }
@@ -335,7 +335,7 @@ int runClaims(const std::vector<std::string>& args) {
       line(r, r.claim->rule.metric, r.values);
       for (size_t a = 0; a < r.claim->also.size(); ++a) line(r, r.claim->also[a], r.also[a]);
     }
-    if (!render::writeFileAtomically(o.csv, f.str(), error)) {
+    if (!io::writeFileAtomically(o.csv, f.str(), error)) {
       std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
       return 1;
     }

@@ -4,7 +4,7 @@
 #include <sstream>
 #include "scenes/claims.hpp"
 #include "scenes/scene.hpp"
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 
 namespace app {
 
@@ -16,6 +16,7 @@ std::string usage() {
          "           [--claim ID] [--tune OBJECTIVE] [--state-out FILE] [--hidden]\n"
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
          "  crowdlab --scene NAME --list-params\n"
+         "  crowdlab --list-scenes   (the scenes' command-line names, one a line, in teaching order)\n"
          "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--mode grid|brute|all] [--csv FILE] [--report]\n"
          "  crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE] | --list\n"
          "  crowdlab tune --scene NAME --objective NAME [--params a,b,...] [--budget EVALS] [--seeds N]\n"
@@ -33,7 +34,7 @@ bool parseInt(const std::string& flag, const std::string& text, long long lo, lo
   bool digits = !text.empty();
   for (char c : text) digits = digits && c >= '0' && c <= '9';
   if (!digits) {
-    error = flag + " expects a whole number, got " + scenes::quoteText(text);
+    error = flag + " expects a whole number, got " + io::quoteText(text);
     return false;
   }
   // Any number of digits: past `hi` it is out of range, never "not a whole number" (2^62 has 19).
@@ -86,7 +87,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       o.seed = uint64_t(n);
     } else if (a == "--set") {
       if (!value(v)) return false;
-      if (v.find('=') == std::string::npos) { error = "--set expects name=value, got " + scenes::quoteText(v); return false; }
+      if (v.find('=') == std::string::npos) { error = "--set expects name=value, got " + io::quoteText(v); return false; }
       o.sets.push_back(v);
     } else if (a == "--preset") { if (!value(o.preset)) return false; }
     else if (a == "--frames") {
@@ -103,7 +104,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       if (!value(v)) return false;
       if (v == "on") o.vsync = true;
       else if (v == "off") o.vsync = false;
-      else { error = "--vsync expects on or off, got " + scenes::quoteText(v); return false; }
+      else { error = "--vsync expects on or off, got " + io::quoteText(v); return false; }
     } else if (a == "--fullscreen") o.fullscreen = true;
     else if (a == "--hidden") o.hidden = true;
     else if (a == "--headless") o.headless = true;
@@ -112,6 +113,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       o.steps = int(n);
     } else if (a == "--metrics-csv") { if (!value(o.metricsCsv)) return false; }
     else if (a == "--list-params") o.listParams = true;
+    else if (a == "--list-scenes") o.listScenes = true;
     else if (a == "--record") {
       if (!value(v) || !parseInt(a, v, 1, 100000, n, error)) return false;
       o.recordFrames = int(n);
@@ -125,7 +127,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
     else if (a == "--state-out") { if (!value(o.stateOut)) return false; }
     else if (a == "--tune") { if (!value(o.tune)) return false; }
     else {
-      error = "unknown option " + scenes::quoteText(a);
+      error = "unknown option " + io::quoteText(a);
       return false;
     }
   }
@@ -153,11 +155,11 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
   if (!o.claim.empty()) {
     // An experiment is the claim's own set-up: its scene, defaults, preset and start.
     const scenes::Claim* claim = scenes::findClaim(o.claim);
-    if (!claim) { error = "unknown claim " + scenes::quoteText(o.claim) + " (`crowdlab claims` lists them)"; return false; }
+    if (!claim) { error = "unknown claim " + io::quoteText(o.claim) + " (`crowdlab claims` lists them)"; return false; }
     if (o.headless) { error = "--claim opens a window; `crowdlab claims` runs the claims headless"; return false; }
     if (!o.sets.empty() || !o.preset.empty()) { error = "--claim sets the parameters itself; drop --set and --preset"; return false; }
     if (!o.scene.empty() && o.scene != claim->scene) {
-      error = "--claim " + o.claim + " runs in scene " + claim->scene + ", not " + scenes::quoteText(o.scene);
+      error = "--claim " + o.claim + " runs in scene " + claim->scene + ", not " + io::quoteText(o.scene);
       return false;
     }
     o.scene = claim->scene;

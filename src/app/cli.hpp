@@ -22,6 +22,7 @@ struct Options {
   int steps = 0;
   std::string metricsCsv;
   bool listParams = false;
+  bool listScenes = false;  // --list-scenes: print the registry's names (tests/web/page_check.py reads them)
   bool help = false;
   int recordFrames = 0;          // --record N: save N frames as a PNG sequence
   std::string recordDir;

@@ -1,6 +1,6 @@
 #include "app/flag_reader.hpp"
 
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 
 namespace app {
 
@@ -17,7 +17,7 @@ bool FlagReader::take(std::initializer_list<const char*> known, std::initializer
   for (const char* k : known) isKnown = isKnown || flag == k;
   for (const char* r : repeatable) isRepeatable = isRepeatable || flag == r;
   if (!isKnown && !isRepeatable) {
-    error = "unknown option " + scenes::quoteText(flag);
+    error = "unknown option " + io::quoteText(flag);
     return false;
   }
   if (!isRepeatable && !seen_.insert(flag).second) {
@@ -47,7 +47,7 @@ bool FlagReader::wholeNumber(const std::string& flag, const std::string& value, 
   }
   if (!ok || n < lo || n > hi) {
     error = flag + " expects a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
-            scenes::quoteText(value);
+            io::quoteText(value);
     return false;
   }
   out = n;

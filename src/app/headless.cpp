@@ -1,6 +1,5 @@
 // `crowdlab --headless`: a scene's simulation without a window; prints its final metrics.
 #include <algorithm>
-#include <chrono>
 #include <csignal>
 #include <nlohmann/json.hpp>
 #include <cstdio>
@@ -9,8 +8,9 @@
 #include "app/recording.hpp"
 #include "app/settings.hpp"
 #include "app/setup.hpp"
-#include "render/atomic_file.hpp"
-#include "scenes/user_input.hpp"
+#include "app/stepper.hpp"
+#include "io/atomic_file.hpp"
+#include "io/user_files.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace app {
@@ -19,7 +19,7 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
                                          std::string& error) {
   const scenes::SceneEntry* entry = scenes::findScene(name);
   if (!entry) {
-    error = "unknown scene " + scenes::quoteText(name) + " (scenes: " + scenes::sceneNames() + ")";
+    error = "unknown scene " + io::quoteText(name) + " (scenes: " + scenes::sceneNames() + ")";
     return nullptr;
   }
   std::unique_ptr<scenes::Scene> scene = entry->create();
@@ -38,7 +38,7 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
 
 bool checkOutputPaths(const Options& o, std::string& error) {
   for (const std::string* path : {&o.stateOut, &o.screenshot})
-    if (!path->empty() && !render::checkWritable(*path, error)) return false;
+    if (!path->empty() && !io::checkWritable(*path, error)) return false;
   if (!o.recordDir.empty() && (!recordingFolderFree(o.recordDir, error) || !makeDirectories(o.recordDir, error)))
     return false;
   return true;
@@ -48,7 +48,7 @@ std::string resolveSceneName(const Options& o, const Settings& settings, std::st
   if (!o.scene.empty()) return o.scene;  // makeScene names it if it is unknown
   if (!settings.lastScene.empty()) {
     if (scenes::findScene(settings.lastScene)) return settings.lastScene;
-    warning = settingsPath() + ": unknown lastScene " + scenes::quoteText(settings.lastScene) + "; opening " +
+    warning = settingsPath() + ": unknown lastScene " + io::quoteText(settings.lastScene) + "; opening " +
               kDefaultScene;
   }
   return kDefaultScene;
@@ -110,11 +110,10 @@ int runHeadless(const Options& o) {
   int stride = 1;
   int stepsRun = 0;
   for (int s = 1; s <= o.steps && !stopSignal; ++s) {
-    const auto t0 = std::chrono::steady_clock::now();
-    scene->step(dt);
+    const double ms = Stepper::timedStep([&](float stepSeconds) { scene->step(stepSeconds); });
     // Every `stride`-th step time, halving the samples when they reach the cap: memory stays bounded
     // on a run of --steps 100000000, and the median still spans the whole run.
-    if (s % stride == 0) stepMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (s % stride == 0) stepMs.push_back(ms);
     if (stepMs.size() >= kMaxStepSamples) {
       for (size_t k = 0; k < stepMs.size() / 2; ++k) stepMs[k] = stepMs[2 * k + 1];
       stepMs.resize(stepMs.size() / 2);
@@ -143,7 +142,7 @@ int runHeadless(const Options& o) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     code = 1;
   }
-  if (!o.stateOut.empty() && !render::writeFileAtomically(o.stateOut, headlessStateJson(*scene, o.scene, stepsRun, ctx.simTime, metrics) + "\n", error)) {
+  if (!o.stateOut.empty() && !io::writeFileAtomically(o.stateOut, headlessStateJson(*scene, o.scene, stepsRun, ctx.simTime, metrics) + "\n", error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     code = 1;
   }

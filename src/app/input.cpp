@@ -68,7 +68,7 @@ std::vector<Command> Input::poll(scenes::Scene& scene, scenes::SceneContext& ctx
       case SDL_MOUSEWHEEL:
         if (!io.WantCaptureMouse && overWorld()) {
           const float factor = std::pow(1.15f, float(e.wheel.y));
-          if (scene.view() == scenes::View::TwoD) ctx.camera2D.zoomAt(ctx.mouseScreen, factor);
+          if (scene.view == scenes::View::TwoD) ctx.camera2D.zoomAt(ctx.mouseScreen, factor);
           else ctx.camera3D.zoom(1.0f / factor);
           ctx.userView = true;
           ctx.mouseWorld = ctx.camera2D.screenToWorld(ctx.mouseScreen);
@@ -127,7 +127,7 @@ void Input::onButton(const SDL_MouseButtonEvent& b, bool down, scenes::Scene& sc
   if (down && !used) {
     // Camera drags: 2D pans with right/middle (and a finger); 3D orbits with left and pans with right/middle.
     const bool finger = b.which == SDL_TOUCH_MOUSEID;
-    if (scene.view() == scenes::View::TwoD) dragging_ = (button == 2 || button == 3 || finger) ? button : 0;
+    if (scene.view == scenes::View::TwoD) dragging_ = (button == 2 || button == 3 || finger) ? button : 0;
     else dragging_ = button;
   }
   if (!down && button == dragging_) dragging_ = 0;
@@ -140,7 +140,7 @@ void Input::onMotion(const SDL_MouseMotionEvent& mm, scenes::Scene& scene, scene
   if (dragging_ && fingers_.size() >= 2) return;  // a pinch zooms; its first finger does not also drag
   if (dragging_) {
     ctx.userView = true;
-    if (scene.view() == scenes::View::TwoD) ctx.camera2D.panPixels(d);
+    if (scene.view == scenes::View::TwoD) ctx.camera2D.panPixels(d);
     else if (dragging_ == 1) ctx.camera3D.orbit(d);
     else {
       render::OrbitCamera& c = ctx.camera3D;
@@ -181,7 +181,7 @@ void Input::onFinger(const SDL_TouchFingerEvent& f, Uint32 type, scenes::Scene& 
   const float after = glm::distance(it->at, other.at);
   if (before < 1.0f || after < 1.0f) return;
   const float factor = after / before;
-  if (scene.view() == scenes::View::TwoD) ctx.camera2D.zoomAt((it->at + other.at) * 0.5f, factor);
+  if (scene.view == scenes::View::TwoD) ctx.camera2D.zoomAt((it->at + other.at) * 0.5f, factor);
   else ctx.camera3D.zoom(1.0f / factor);
   ctx.userView = true;
   ctx.mouseWorld = ctx.camera2D.screenToWorld(ctx.mouseScreen);

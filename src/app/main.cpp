@@ -9,7 +9,7 @@
 #include "app/sweep_cmd.hpp"
 #include "bench/bench.hpp"
 #include "scenes/scene.hpp"
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -32,10 +32,14 @@ int main(int argc, char** argv) {
     std::printf("crowdlab — crowd simulation, %zu interactive scenes\n%s", scenes::registeredScenes().size(), app::usage().c_str());
     return 0;
   }
+  if (options.listScenes) {
+    for (const scenes::SceneEntry& e : scenes::registeredScenes()) std::printf("%s\n", e.name);
+    return 0;
+  }
   if (options.listParams) {
     const scenes::SceneEntry* entry = scenes::findScene(options.scene);
     if (!entry) {
-      std::fprintf(stderr, "crowdlab: unknown scene %s (scenes: %s)\n%s", scenes::quoteText(options.scene).c_str(),
+      std::fprintf(stderr, "crowdlab: unknown scene %s (scenes: %s)\n%s", io::quoteText(options.scene).c_str(),
                    scenes::sceneNames().c_str(), app::usage().c_str());
       return 2;
     }

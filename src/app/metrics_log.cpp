@@ -1,5 +1,5 @@
 #include "app/metrics_log.hpp"
-#include "render/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -53,8 +53,8 @@ void MetricsLog::tail(size_t column, size_t count, std::vector<float>& out) cons
   for (size_t r = first; r < n; ++r) out.push_back(float(values_[r * names_.size() + column]));
 }
 
-bool MetricsLog::writeCsv(const std::string& path, std::string& error, render::Existing existing) const {
-  return render::writeFileAtomically(path, [&](std::FILE* f) {
+bool MetricsLog::writeCsv(const std::string& path, std::string& error, io::Existing existing) const {
+  return io::writeFileAtomically(path, [&](std::FILE* f) {
     std::string line;
     appendHeader(line, names_);
     for (size_t r = 0; r < steps_.size(); ++r) {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
-#include "render/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 #include "sim/core/metric.hpp"
 
 namespace app {
@@ -24,7 +24,7 @@ class MetricsLog {
   // The last `count` values of metric `column` into out (oldest first).
   void tail(size_t column, size_t count, std::vector<float>& out) const;
   // Header "step,time,<names>" and one row per held step; written via a temporary file.
-  bool writeCsv(const std::string& path, std::string& error, render::Existing existing = render::Existing::Replace) const;
+  bool writeCsv(const std::string& path, std::string& error, io::Existing existing = io::Existing::Replace) const;
   // What an export leaves out, for the person who asked for it: "" while every step is held.
   std::string droppedNote() const;
 

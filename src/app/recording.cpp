@@ -4,6 +4,7 @@
 #include <ctime>
 #include <filesystem>
 #include "app/settings.hpp"
+#include "io/png.hpp"
 #include "render/renderer.hpp"
 
 namespace app {
@@ -65,7 +66,7 @@ std::string fullPath(const std::string& path) {
 bool saveScreenshot(const std::string& path, const PixelRect& r, std::string& message) {
   std::vector<uint8_t> pixels;
   render::readFramebuffer(r.width, r.height, pixels, r.x, r.y);
-  if (!render::writePng(path, r.width, r.height, pixels, message)) return false;
+  if (!io::writePng(path, r.width, r.height, pixels, message)) return false;
   message = "saved " + fullPath(path);
   return true;
 }
@@ -73,8 +74,8 @@ bool saveScreenshot(const std::string& path, const PixelRect& r, std::string& me
 std::string saveNewScreenshot(const std::string& stem, const PixelRect& rect, std::string& message) {
   std::vector<uint8_t> pixels;
   render::readFramebuffer(rect.width, rect.height, pixels, rect.x, rect.y);
-  const std::string path = render::writeUnderNewName(stem, ".png", [&](const std::string& p, std::string& error) {
-    return render::writePng(p, rect.width, rect.height, pixels, error, render::Existing::Keep);
+  const std::string path = io::writeUnderNewName(stem, ".png", [&](const std::string& p, std::string& error) {
+    return io::writePng(p, rect.width, rect.height, pixels, error, io::Existing::Keep);
   }, message);
   if (!path.empty()) message = "saved " + fullPath(path);
   return path;
@@ -98,7 +99,7 @@ bool Recorder::frame(std::string& message) {
   render::readFramebuffer(rect_.width, rect_.height, pixels_, rect_.x, rect_.y);
   char name[64];
   std::snprintf(name, sizeof(name), "/frame_%05d.png", written_ + 1);
-  if (!render::writePng(dir_ + name, rect_.width, rect_.height, pixels_, message)) {
+  if (!io::writePng(dir_ + name, rect_.width, rect_.height, pixels_, message)) {
     stop();
     return false;
   }

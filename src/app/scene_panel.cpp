@@ -388,7 +388,7 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
       return false;
     }
     if (ImGui::CollapsingHeader("About this scene", ImGuiTreeNodeFlags_DefaultOpen)) {
-      if (*scene.about()) ImGui::TextWrapped("%s", scene.about());
+      if (*scene.about) ImGui::TextWrapped("%s", scene.about);
       changed |= experimentButtons(scene, sceneName, m);
     }
     if (m.tune) changed |= m.tune->draw(scene, sceneName);

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include "render/atomic_file.hpp"
-#include "scenes/user_input.hpp"
+#include "io/atomic_file.hpp"
+#include "io/user_files.hpp"
 
 namespace app {
 
@@ -71,10 +71,10 @@ std::string keepAside(const std::string& path) {
 Settings loadSettings(const std::string& path, std::string& warning) {
   std::string text, error;
   Settings s;
-  switch (scenes::readUserFile(path, text, error)) {
-    case scenes::ReadStatus::Missing: return Settings{};  // first run
-    case scenes::ReadStatus::Failed: warning = error + "; using default settings"; break;
-    case scenes::ReadStatus::Ok: s = parseSettings(text, path, warning); break;
+  switch (io::readUserFile(path, text, error)) {
+    case io::ReadStatus::Missing: return Settings{};  // first run
+    case io::ReadStatus::Failed: warning = error + "; using default settings"; break;
+    case io::ReadStatus::Ok: s = parseSettings(text, path, warning); break;
   }
   if (!warning.empty()) {
     const std::string kept = keepAside(path);
@@ -87,7 +87,7 @@ Settings parseSettings(const std::string& text, const std::string& label, std::s
   Settings s;
   nlohmann::json j;
   std::string why;
-  if (!scenes::parseUserJson(text, j, why)) {
+  if (!io::parseUserJson(text, j, why)) {
     warning = label + ": not valid JSON (" + why + "); using default settings";
     return s;
   }
@@ -130,7 +130,7 @@ bool saveSettings(const std::string& path, const Settings& s, std::string& error
   nlohmann::json j = {{"lastScene", s.lastScene}, {"windowX", s.windowX},         {"windowY", s.windowY},
                       {"windowWidth", s.windowWidth}, {"windowHeight", s.windowHeight}, {"uiScale", s.uiScale},
                       {"vsync", s.vsync},           {"darkTheme", s.darkTheme}};
-  return render::writeFileAtomically(path, j.dump(2) + "\n", error);
+  return io::writeFileAtomically(path, j.dump(2) + "\n", error);
 }
 
 }  // namespace app

@@ -95,9 +95,12 @@ class Stepper {
   // 1 keeps up, below 1 is slower than real time. Meaningful while running (not paused).
   double realTimeShare(double seconds) const;
 
+  // One step of kStepSeconds, and its wall-clock ms: the one step timer (the window's steps, headless
+  // runs).
+  static double timedStep(const std::function<void(float)>& step);
+
  private:
   using Clock = std::chrono::steady_clock;
-  static double timedStep(const std::function<void(float)>& step);
   void book(double ms);
 
   struct Abandoned {

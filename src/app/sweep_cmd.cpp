@@ -11,8 +11,8 @@
 #include <set>
 #include <sys/stat.h>
 #include "experiments/sweep.hpp"
-#include "render/atomic_file.hpp"
-#include "scenes/user_input.hpp"
+#include "io/atomic_file.hpp"
+#include "io/user_files.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace app {
@@ -77,7 +77,7 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
       const size_t slash = v.find('/');
       if (slash == std::string::npos || !FlagReader::wholeNumber(a, v.substr(0, slash), 1, 100000, n, unused) ||
           !FlagReader::wholeNumber(a, v.substr(slash + 1), 1, 100000, m, unused) || n > m) {
-        error = "--shard expects I/N with 1 <= I <= N (e.g. 2/4), got " + scenes::quoteText(v);
+        error = "--shard expects I/N with 1 <= I <= N (e.g. 2/4), got " + io::quoteText(v);
         return false;
       }
       f.shard = size_t(n - 1);
@@ -93,7 +93,7 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
     return false;
   }
   if (!f.plot.empty() && !f.plot.ends_with(".svg")) {
-    error = "--plot writes SVG: give a FILE.svg, got " + scenes::quoteText(f.plot);
+    error = "--plot writes SVG: give a FILE.svg, got " + io::quoteText(f.plot);
     return false;
   }
   // A figure or table that could not be written at the end would cost the whole run: say so now.
@@ -102,7 +102,7 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
     const std::filesystem::path dir = std::filesystem::path(*path).parent_path();
     std::error_code ec;
     if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
-      error = "no folder " + scenes::quoteText(dir.string()) + " for " + scenes::quoteText(*path);
+      error = "no folder " + io::quoteText(dir.string()) + " for " + io::quoteText(*path);
       return false;
     }
   }
@@ -155,7 +155,7 @@ int writePlot(const std::string& path, const experiments::SweepTable& table, con
     std::fprintf(stderr, "crowdlab sweep: no rows to plot; %s not written\n", path.c_str());
     return 1;
   }
-  if (!render::writeFileAtomically(path, experiments::sweepSvg(table, options), error)) {
+  if (!io::writeFileAtomically(path, experiments::sweepSvg(table, options), error)) {
     std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
     return 1;
   }
@@ -201,7 +201,7 @@ int merge(const RunFlags& f) {
     out += row->line + "\n";
   }
   if (!f.csv.empty()) {
-    if (!render::writeFileAtomically(f.csv, out, error)) {
+    if (!io::writeFileAtomically(f.csv, out, error)) {
       std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
       return 1;
     }
@@ -246,7 +246,7 @@ int runSweep(const std::vector<std::string>& args) {
     if (!b) {
       std::string names;
       for (const experiments::BuiltinSweep& s : experiments::builtinSweeps()) names += (names.empty() ? "" : ", ") + std::string(s.name);
-      return bad("unknown built-in sweep " + scenes::quoteText(f.builtin) + " (built-ins: " + names + ")");
+      return bad("unknown built-in sweep " + io::quoteText(f.builtin) + " (built-ins: " + names + ")");
     }
     // The built-in's flags first; the user's own (--seeds 5, say) replace the built-in's one.
     std::vector<std::string> merged;
@@ -281,7 +281,7 @@ int runSweep(const std::vector<std::string>& args) {
       experiments::SweepTable old;
       size_t partial = 0;
       if (!experiments::readSweepCsv(f.csv, old, error, &partial)) return bad(error);
-      if (old.header + "\n" != header) return bad(f.csv + " holds another sweep (its header is " + scenes::quoteText(old.header) + ")");
+      if (old.header + "\n" != header) return bad(f.csv + " holds another sweep (its header is " + io::quoteText(old.header) + ")");
       for (const experiments::SweepTable::Row& r : old.rows) {
         // The row's job, scene, series, values and seed must be this sweep's: all before the metrics.
         const std::string expect =

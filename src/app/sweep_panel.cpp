@@ -18,7 +18,7 @@
 #include "app/platform.hpp"
 #include "app/recording.hpp"
 #include "experiments/sweep.hpp"
-#include "render/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 #include "scenes/param_ui.hpp"
 #include "sim/core/parallel.hpp"
 
@@ -329,8 +329,8 @@ void SweepPanel::exportFiles(const std::string& sceneName) {
   const std::string base = timestampedName(sceneName, "-sweep");
   std::string csv = table_.header + "\n", error;
   for (const experiments::SweepTable::Row& r : table_.rows) csv += r.line + "\n";
-  if (!render::writeFileAtomically(base + ".csv", csv, error) ||
-      !render::writeFileAtomically(base + ".svg", experiments::sweepSvg(table_, experiments::plotOptionsOf(spec_)), error)) {
+  if (!io::writeFileAtomically(base + ".csv", csv, error) ||
+      !io::writeFileAtomically(base + ".svg", experiments::sweepSvg(table_, experiments::plotOptionsOf(spec_)), error)) {
     message_ = error;
     return;
   }

@@ -12,8 +12,8 @@
 #include <cstdlib>
 #include <sstream>
 #include "experiments/tuner.hpp"
-#include "render/atomic_file.hpp"
-#include "scenes/user_input.hpp"
+#include "io/atomic_file.hpp"
+#include "io/user_files.hpp"
 
 namespace app {
 
@@ -58,7 +58,7 @@ bool parse(const std::vector<std::string>& args, TuneOptions& o, std::string& er
       for (std::string p; std::getline(list, p, ',');)
         if (!p.empty()) o.settings.params.push_back(p);
       if (o.settings.params.empty()) {
-        error = "--params expects names separated by commas, got " + scenes::quoteText(v);
+        error = "--params expects names separated by commas, got " + io::quoteText(v);
         return false;
       }
     } else if (a == "--budget") {
@@ -78,7 +78,7 @@ bool parse(const std::vector<std::string>& args, TuneOptions& o, std::string& er
       o.settings.seed = n;
     } else if (a == "--set") {
       if (v.find('=') == std::string::npos || v.front() == '=') {
-        error = "--set expects name=value, got " + scenes::quoteText(v);
+        error = "--set expects name=value, got " + io::quoteText(v);
         return false;
       }
       o.settings.sets.push_back(v);
@@ -226,7 +226,7 @@ int runTune(const std::vector<std::string>& args) {
   }
 
   if (!o.csv.empty()) {
-    if (!render::writeFileAtomically(o.csv, csv, error)) {
+    if (!io::writeFileAtomically(o.csv, csv, error)) {
       std::fprintf(stderr, "crowdlab tune: %s\n", error.c_str());
       status = 1;
     } else {
@@ -235,7 +235,7 @@ int runTune(const std::vector<std::string>& args) {
   }
   if (!o.presetOut.empty()) {
     const std::string text = tuner.presetText(best, training, heldOut.ok ? &heldOut : nullptr, command);
-    if (!render::writeFileAtomically(o.presetOut, text, error)) {
+    if (!io::writeFileAtomically(o.presetOut, text, error)) {
       std::fprintf(stderr, "crowdlab tune: %s\n", error.c_str());
       status = 1;
     } else {

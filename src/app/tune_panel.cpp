@@ -18,7 +18,7 @@
 #include "app/preset_names.hpp"
 #include "app/settings.hpp"
 #include "experiments/tuner.hpp"
-#include "render/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 #include "scenes/param_ui.hpp"
 #include "sim/core/parallel.hpp"
 
@@ -298,9 +298,9 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
     const std::string dir = userPresetDir(sceneName);
     std::string path;
     if (makeDirectories(dir, error))
-      path = render::writeUnderNewName(dir + "/" + presetFileStem(m.saveName[0] ? m.saveName : "tuned"), ".json",
+      path = io::writeUnderNewName(dir + "/" + presetFileStem(m.saveName[0] ? m.saveName : "tuned"), ".json",
                                        [&](const std::string& p, std::string& e) {
-                                         return render::writeFileAtomically(p, sh.presetText, e, render::Existing::Keep);
+                                         return io::writeFileAtomically(p, sh.presetText, e, io::Existing::Keep);
                                        }, error);
     if (!path.empty()) {
       m.message = "saved " + path + " (objective, scores and seeds inside)";

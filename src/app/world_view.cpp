@@ -31,7 +31,7 @@ bool ViewFit::update(const WorldViewport& viewport, scenes::Scene& scene, scenes
   cam.zoom *= std::min(viewport.size.x / before.x, viewport.size.y / before.y);
   cam.viewport = viewport.size;
   ctx.camera3D.viewport = viewport.size;
-  if (scene.view() == scenes::View::TwoD) {
+  if (scene.view == scenes::View::TwoD) {
     // ...and over the world: its centre inside the rectangle Home would show.
     scenes::SceneContext probe = ctx;
     scene.homeCamera(probe);

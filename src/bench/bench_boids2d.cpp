@@ -25,8 +25,7 @@ constexpr size_t kRatioN = 20000;      // brute vs grid, always measured with th
 bench::Row measure(const bench::Options& o, size_t n, sim::NeighborMethod method, int threads) {
   bench::startRow(threads);
   sim::Flock<2> flock;
-  const double side = std::sqrt(double(n) * 3.14159265358979 * kRadius * kRadius / kExpectedNeighbors);
-  flock.world.size = sim::Vec2(float(side));
+  flock.world.size = sim::worldForDensity(double(n), 3.14159265358979 * kRadius * kRadius / kExpectedNeighbors, 1.0, 1.0);
   flock.world.boundary = sim::Boundary::Wrap;
   flock.params.perceptionRadius = kRadius;
   flock.method = method;

@@ -7,7 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 #include "sim/core/parallel.hpp"
 #if !CROWDLAB_SERIAL
 #include <tbb/task_arena.h>
@@ -27,7 +27,7 @@ struct PreparedScene {
 bool prepare(const Job& job, PreparedScene& p, std::string& error) {
   const scenes::SceneEntry* entry = scenes::findScene(job.scene);
   if (!entry) {
-    error = "unknown scene " + scenes::quoteText(job.scene) + " (scenes: " + scenes::sceneNames() + ")";
+    error = "unknown scene " + io::quoteText(job.scene) + " (scenes: " + scenes::sceneNames() + ")";
     return false;
   }
   if (!(job.from >= 0.0) || !(job.to > 0.0) || !(job.from <= job.to) || job.to > 1e6) {
@@ -49,7 +49,7 @@ bool prepare(const Job& job, PreparedScene& p, std::string& error) {
     if (!found) {
       std::string names;
       for (const sim::Metric& g : given) names += (names.empty() ? "" : ", ") + std::string(g.name);
-      error = "scene " + job.scene + " has no metric " + scenes::quoteText(m.name) + " (metrics: " + names + ")";
+      error = "scene " + job.scene + " has no metric " + io::quoteText(m.name) + " (metrics: " + names + ")";
       return false;
     }
   }

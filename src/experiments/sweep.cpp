@@ -7,7 +7,7 @@
 #include <map>
 #include <memory>
 #include <set>
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 
 namespace experiments {
 
@@ -69,7 +69,7 @@ struct SceneCopy {
 bool makeScene(const std::string& name, SceneCopy& copy, std::string& error) {
   const scenes::SceneEntry* entry = scenes::findScene(name);
   if (!entry) {
-    error = "unknown scene " + scenes::quoteText(name) + " (scenes: " + scenes::sceneNames() + ")";
+    error = "unknown scene " + io::quoteText(name) + " (scenes: " + scenes::sceneNames() + ")";
     return false;
   }
   copy.scene = entry->create();
@@ -96,7 +96,7 @@ bool isSweepFlag(const std::string& flag) {
 bool parseAxis(std::span<const scenes::Param> params, const std::string& text, SweepAxis& axis, std::string& error) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) {
-    error = "--vary expects NAME=FROM:TO:STEP or NAME=V1,V2,..., got " + scenes::quoteText(text);
+    error = "--vary expects NAME=FROM:TO:STEP or NAME=V1,V2,..., got " + io::quoteText(text);
     return false;
   }
   axis = SweepAxis();
@@ -104,7 +104,7 @@ bool parseAxis(std::span<const scenes::Param> params, const std::string& text, S
   const std::string range = text.substr(eq + 1);
   const scenes::Param* p = scenes::findParam(params, axis.param);
   if (!p) {
-    error = "--vary: unknown parameter " + scenes::quoteText(axis.param) + " (see --list-params)";
+    error = "--vary: unknown parameter " + io::quoteText(axis.param) + " (see --list-params)";
     return false;
   }
   axis.label = p->label;
@@ -118,7 +118,7 @@ bool parseAxis(std::span<const scenes::Param> params, const std::string& text, S
   if (range.find(':') != std::string::npos) {
     const std::vector<std::string> parts = split(range, ':');
     if (parts.size() != 3) {
-      error = where + "expects FROM:TO:STEP (or FROM:TO:xFACTOR), got " + scenes::quoteText(range);
+      error = where + "expects FROM:TO:STEP (or FROM:TO:xFACTOR), got " + io::quoteText(range);
       return false;
     }
     if (!axis.numeric) {
@@ -130,12 +130,12 @@ bool parseAxis(std::span<const scenes::Param> params, const std::string& text, S
     if (!parseDouble(parts[0], from) || !parseDouble(parts[1], to) ||
         !parseDouble(geometric ? parts[2].substr(1) : parts[2], step) || !std::isfinite(from) ||
         !std::isfinite(to) || !std::isfinite(step)) {
-      error = where + "FROM, TO and STEP must be numbers, got " + scenes::quoteText(range);
+      error = where + "FROM, TO and STEP must be numbers, got " + io::quoteText(range);
       return false;
     }
     if (geometric) {
       if (!(step > 1.0) || !(from > 0.0) || !(to >= from)) {
-        error = where + "a geometric range needs 0 < FROM <= TO and a FACTOR above 1, got " + scenes::quoteText(range);
+        error = where + "a geometric range needs 0 < FROM <= TO and a FACTOR above 1, got " + io::quoteText(range);
         return false;
       }
       const double n = std::floor(std::log(to / from) / std::log(step) + 1e-9) + 1;
@@ -155,7 +155,7 @@ bool parseAxis(std::span<const scenes::Param> params, const std::string& text, S
         return false;
       }
       if (p->type == scenes::ParamType::Int && (from != std::floor(from) || step != std::floor(step))) {
-        error = where + "a count takes whole numbers: FROM and STEP must be whole, got " + scenes::quoteText(range);
+        error = where + "a count takes whole numbers: FROM and STEP must be whole, got " + io::quoteText(range);
         return false;
       }
       const double n = std::floor((to - from) / step + 1e-9) + 1;
@@ -172,14 +172,14 @@ bool parseAxis(std::span<const scenes::Param> params, const std::string& text, S
   std::set<std::string> seen;
   for (const std::string& t : texts) {
     if (t.empty()) {
-      error = where + "an empty value in " + scenes::quoteText(range);
+      error = where + "an empty value in " + io::quoteText(range);
       return false;
     }
     if (!seen.insert(t).second) continue;
     const double before = p->get();
     std::string why;
     if (!scenes::setParamFromText(*p, t, why)) {
-      error = "--vary " + scenes::quoteText(text) + ": " + why;
+      error = "--vary " + io::quoteText(text) + ": " + why;
       return false;
     }
     const double v = p->get();
@@ -199,7 +199,7 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (!isSweepFlag(a)) {
-      error = "unknown option " + scenes::quoteText(a);
+      error = "unknown option " + io::quoteText(a);
       return false;
     }
     if (a != "--vary" && a != "--set" && a != "--series" && !once.insert(a).second) {
@@ -226,7 +226,7 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
       SweepSeries s;
       s.label = v.substr(0, colon);
       if (colon == std::string::npos || !cleanLabel(s.label)) {
-        error = "--series expects LABEL:k=v[;k=v...] with a label without commas or quotes, got " + scenes::quoteText(v);
+        error = "--series expects LABEL:k=v[;k=v...] with a label without commas or quotes, got " + io::quoteText(v);
         return false;
       }
       for (const std::string& set : split(v.substr(colon + 1), ';'))
@@ -234,20 +234,20 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
       spec.series.push_back(s);
     } else if (a == "--seeds") {
       if (!parseWhole(v, 1000, n) || n < 1) {
-        error = "--seeds expects a whole number from 1 to 1000, got " + scenes::quoteText(v);
+        error = "--seeds expects a whole number from 1 to 1000, got " + io::quoteText(v);
         return false;
       }
       spec.seeds = int(n);
       seeded = true;
     } else if (a == "--first-seed") {
       if (!parseWhole(v, 1ULL << 62, n)) {
-        error = "--first-seed expects a whole number, got " + scenes::quoteText(v);
+        error = "--first-seed expects a whole number, got " + io::quoteText(v);
         return false;
       }
       spec.firstSeed = n;
     } else if (a == "--log") {
       if (v != "x" && v != "y" && v != "xy") {
-        error = "--log expects x, y or xy, got " + scenes::quoteText(v);
+        error = "--log expects x, y or xy, got " + io::quoteText(v);
         return false;
       }
       spec.logX = v != "y";
@@ -256,7 +256,7 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
       for (const std::string& t : split(v, ',')) {
         double k = 0;
         if (!parseDouble(t, k) || !std::isfinite(k) || std::fabs(k) > 10 || spec.slopes.size() >= 8) {
-          error = "--slopes expects up to 8 numbers between -10 and 10, got " + scenes::quoteText(v);
+          error = "--slopes expects up to 8 numbers between -10 and 10, got " + io::quoteText(v);
           return false;
         }
         spec.slopes.push_back(k);
@@ -296,13 +296,13 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
     const std::vector<std::string> parts = split(window, ':');
     if (parts.size() != 2 || !parseDouble(parts[0], spec.from) || !parseDouble(parts[1], spec.to) ||
         !(spec.from >= 0) || !(spec.to > spec.from) || !(spec.to <= 1e6)) {
-      error = "--window expects FROM:TO in simulated seconds with 0 <= FROM < TO <= 1e6, got " + scenes::quoteText(window);
+      error = "--window expects FROM:TO in simulated seconds with 0 <= FROM < TO <= 1e6, got " + io::quoteText(window);
       return false;
     }
   }
   scenes::Reduce how = scenes::Reduce::Mean;
   if (!scenes::parseReduce(reduce, how) || how == scenes::Reduce::LongestBelow || how == scenes::Reduce::TimeUntil) {
-    error = "--reduce expects mean, final, min or max, got " + scenes::quoteText(reduce);
+    error = "--reduce expects mean, final, min or max, got " + io::quoteText(reduce);
     return false;
   }
   if (metricNames.empty() || (metricNames.size() == 1 && metricNames[0].empty())) {
@@ -316,12 +316,12 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
       spec1.name = m.substr(0, colon);
       if (!scenes::parseReduce(m.substr(colon + 1), spec1.reduce) || spec1.reduce == scenes::Reduce::LongestBelow ||
           spec1.reduce == scenes::Reduce::TimeUntil) {
-        error = "--metric " + scenes::quoteText(m) + ": the reduction after ':' must be mean, final, min or max";
+        error = "--metric " + io::quoteText(m) + ": the reduction after ':' must be mean, final, min or max";
         return false;
       }
     }
     if (!cleanLabel(spec1.name)) {
-      error = "--metric: an empty or malformed metric name in " + scenes::quoteText(m);
+      error = "--metric: an empty or malformed metric name in " + io::quoteText(m);
       return false;
     }
     spec.metrics.push_back(spec1);
@@ -334,7 +334,7 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
   };
   for (const std::string& s : spec.sets)
     if (!varied(s).empty()) {
-      error = "--set " + scenes::quoteText(s) + " sets the varied parameter " + varied(s);
+      error = "--set " + io::quoteText(s) + " sets the varied parameter " + varied(s);
       return false;
     }
   for (const SweepSeries& s : spec.series)
@@ -428,7 +428,7 @@ bool addRow(SweepTable& t, const std::string& line, std::string& error) {
   SweepTable::Row r;
   unsigned long long n = 0;
   if (!parseWhole(f[0], kMaxSweepJobs, n)) {
-    error = "job " + scenes::quoteText(f[0]) + " is not a job number";
+    error = "job " + io::quoteText(f[0]) + " is not a job number";
     return false;
   }
   r.job = size_t(n);
@@ -437,7 +437,7 @@ bool addRow(SweepTable& t, const std::string& line, std::string& error) {
   if (t.hasSeries) r.series = f[k++];
   for (size_t p = 0; p < t.params.size(); ++p) r.paramTexts.push_back(f[k++]);
   if (!parseWhole(f[k++], 1ULL << 62, n)) {
-    error = "seed " + scenes::quoteText(f[k - 1]) + " is not a whole number";
+    error = "seed " + io::quoteText(f[k - 1]) + " is not a whole number";
     return false;
   }
   r.seed = n;
@@ -446,7 +446,7 @@ bool addRow(SweepTable& t, const std::string& line, std::string& error) {
     const std::string& text = f[k++];
     if (text == "nan") v = std::nan("");
     else if (!parseDouble(text, v)) {
-      error = t.metrics[m] + " " + scenes::quoteText(text) + " is not a number";
+      error = t.metrics[m] + " " + io::quoteText(text) + " is not a number";
       return false;
     }
     r.values.push_back(v);
@@ -502,7 +502,7 @@ bool parseSweepCsv(const std::string& text, const std::string& label, SweepTable
 bool readSweepCsv(const std::string& path, SweepTable& table, std::string& error, size_t* partialBytes) {
   std::string text;
   // A sweep of 100,000 jobs with a few metrics is some megabytes: a larger cap than presets'.
-  if (scenes::readUserFile(path, text, error, size_t(64) << 20) != scenes::ReadStatus::Ok) return false;
+  if (io::readUserFile(path, text, error, size_t(64) << 20) != io::ReadStatus::Ok) return false;
   return parseSweepCsv(text, path, table, error, partialBytes);
 }
 

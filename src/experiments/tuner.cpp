@@ -6,7 +6,7 @@
 #include <limits>
 #include <set>
 #include <nlohmann/json.hpp>
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace experiments {
@@ -37,14 +37,14 @@ double quantise(const TunedParam& p, double v) {
 Tuner::Tuner(const TuneSettings& settings) : settings_(settings) {
   const scenes::SceneEntry* entry = scenes::findScene(settings.scene);
   if (!entry) {
-    error_ = "unknown scene " + scenes::quoteText(settings.scene) + " (scenes: " + scenes::sceneNames() + ")";
+    error_ = "unknown scene " + io::quoteText(settings.scene) + " (scenes: " + scenes::sceneNames() + ")";
     return;
   }
   objective_ = findObjective(settings.scene, settings.objective);
   if (!objective_) {
     std::string names;
     for (const Objective* o : objectivesOf(settings.scene)) names += (names.empty() ? "" : ", ") + std::string(o->name);
-    error_ = "scene " + settings.scene + " has no objective " + scenes::quoteText(settings.objective) +
+    error_ = "scene " + settings.scene + " has no objective " + io::quoteText(settings.objective) +
              (names.empty() ? " (it has none)" : " (objectives: " + names + ")");
     return;
   }
@@ -93,7 +93,7 @@ Tuner::Tuner(const TuneSettings& settings) : settings_(settings) {
     if (!p) {
       std::string groups;
       for (const ParamGroup& g : objective_->groups) groups += std::string(", ") + g.name;
-      error_ = "unknown parameter " + scenes::quoteText(name) + " (see --list-params" +
+      error_ = "unknown parameter " + io::quoteText(name) + " (see --list-params" +
                (groups.empty() ? "" : "; groups" + groups.substr(1)) + ")";
       return;
     }

@@ -48,10 +48,8 @@ ComputeSupport computeSupport() {
 
 sim::World<2> flockWorldFor(size_t n, float radius) {
   const double r = radius, expectedNeighbors = 10.0;
-  const double area = double(n) * 3.14159265358979 * r * r / expectedNeighbors;
-  const double height = std::sqrt(area * 9.0 / 16.0);
   sim::World<2> world;
-  world.size = glm::vec2(float(std::max(height * 16.0 / 9.0, 4.0 * r)), float(std::max(height, 4.0 * r)));
+  world.size = glm::max(sim::worldForDensity(double(n), 3.14159265358979 * r * r / expectedNeighbors), glm::vec2(4.0f * radius));
   world.boundary = sim::Boundary::Wrap;
   return world;
 }

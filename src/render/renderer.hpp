@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 #include <glm/glm.hpp>
-#include "render/atomic_file.hpp"
 #include "render/agent_batch.hpp"
 #include "render/debug_draw.hpp"
 
@@ -90,8 +89,5 @@ int agentMeshVertexCount(AgentShape shape);
 
 // Reads the current framebuffer (top row first) as RGBA8.
 void readFramebuffer(int width, int height, std::vector<uint8_t>& rgba, int x = 0, int y = 0);  // x, y: GL's, from the bottom left
-// Writes RGBA8 pixels (top row first) as PNG (through writeFileAtomically); false with a message on failure.
-bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error,
-              Existing existing = Existing::Replace);
 
 }  // namespace render

@@ -31,7 +31,7 @@ class BoidsPlayground final : public scenes::Scene {
   BoidsPlayground() {
     const sim::BoidsParams d{};
     sim::BoidsParams& p = flock_.params;
-    params_ = {scenes::Param::i("N", "agents (N)", &s_.count, 10, 5000, 300, "Number of boids", true)};
+    params_ = {scenes::Param::i("N", "agents (N)", &s_.count, 10, 5000, 300, "Number of boids", true).ofScene()};
     for (const scenes::Param& rule :
          scenes::boidsRuleParams(p, {200, 190, "Who counts as a neighbour (world units = pixels at 100%)"}))
       params_.push_back(rule);
@@ -44,17 +44,18 @@ class BoidsPlayground final : public scenes::Scene {
         scenes::Param::f("alignRadius", "alignment radius", &p.alignmentRadius, 5, 200, d.alignmentRadius, "Neighbours within this align (with separate radii)"),
         scenes::Param::f("cohRadius", "cohesion radius", &p.cohesionRadius, 5, 200, d.cohesionRadius, "Neighbours within this attract (with separate radii)"),
         scenes::Param::e("neighbors", "neighbour search", &flock_.method, "brute|grid", sim::NeighborMethod::Grid, "Brute force O(N^2) or the uniform grid"),
-        scenes::Param::b("showRadii", "show radii", &s_.showRadii, false, "Highlight one agent: its radii, neighbours and rule vectors"),
-        scenes::Param::b("freeze", "freeze", &s_.frozen, false, "Stop the flock (single-step with the Step button)"),
+        scenes::Param::b("showRadii", "show radii", &s_.showRadii, false, "Highlight one agent: its radii, neighbours and rule vectors").ofScene(),
+        scenes::Param::b("freeze", "freeze", &s_.frozen, false, "Stop the flock (single-step with the Step button)").ofScene(),
         scenes::Param::b("colorGroups", "colour by group", &s_.colorGroups, false,
-                         "Each group (boids linked by 3 body lengths, as the metrics count) in its own colour, kept from frame to frame"),
+                         "Each group (boids linked by 3 body lengths, as the metrics count) in its own colour, kept from frame to frame").ofScene(),
         scenes::Param::b("showLinks", "links to the 3 nearest", &s_.showLinks, false,
-                         "A line from each boid to its 3 nearest within 3 body lengths (the link the groups are counted by)"),
+                         "A line from each boid to its 3 nearest within 3 body lengths (the link the groups are counted by)").ofScene(),
         scenes::Param::b("centreOnFlock", "keep the flock centred", &s_.centreOnFlock, false,
-                         "The world (it wraps at its edges) is drawn around the flock's centre, so a flock crossing an edge is not cut in two"),
+                         "The world (it wraps at its edges) is drawn around the flock's centre, so a flock crossing an edge is not cut in two").ofScene(),
     });
-    params_.push_back(agentScaleParam());
-    scenes::applyDefaults(params_);
+    declareParams();
+    about = kAbout;
+    keys = kKeys;
     flock_.world.size = Vec2{1280.0f, 720.0f};
   }
 
@@ -165,8 +166,8 @@ class BoidsPlayground final : public scenes::Scene {
     nearestHistory_.plot("##nn", 0, 60, ImVec2(0, 40));
   }
 
-  const char* about() const override {
-    return "Reynolds (1987): no leader and no plan. Each boid looks only at neighbours inside its perception "
+  static constexpr const char* kAbout =
+           "Reynolds (1987): no leader and no plan. Each boid looks only at neighbours inside its perception "
            "radius and adds three unit vectors: separation (too close: move away), alignment (match their mean "
            "velocity) and cohesion (move towards their centre). The weights decide what the crowd becomes. "
            "Try each rule alone, then all three; turn on 'show radii' and click a boid to see what it sees. "
@@ -175,12 +176,8 @@ class BoidsPlayground final : public scenes::Scene {
            "with it alone the crowd piles into tight balls (several: each boid sees only 50 units, so the "
            "article's one big ball needs one neighbourhood). Separation alone starts from a formed flock, so "
            "you see it burst. Groups: boids linked by 3 body lengths (30 units).";
-  }
 
-  std::span<const scenes::KeyAction> keys() const override {
-    static constexpr scenes::KeyAction kKeys[] = {{"Click", "highlight the agent under the cursor, with its radii"}};
-    return kKeys;
-  }
+  static constexpr scenes::KeyAction kKeys[] = {{"Click", "highlight the agent under the cursor, with its radii"}};
 
   // The selected agent is the highlighted one, shown with its radii.
   bool selectNextAgent() override {
@@ -208,12 +205,6 @@ class BoidsPlayground final : public scenes::Scene {
     highlighted_ = flock_.ids()[size_t(found)];
     s_.showRadii = true;
     return true;
-  }
-
-  std::span<const scenes::Param> params() override { return params_; }
-  std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(flock_.params), scenes::ParamStorage::model(flock_.method),
-            scenes::ParamStorage::scene(s_), drawSizesStorage()};
   }
 
   void paramsChanged() override {
@@ -289,7 +280,6 @@ class BoidsPlayground final : public scenes::Scene {
   }
 
   SceneSettings s_{};
-  std::vector<scenes::Param> params_;
   sim::Flock<2> flock_;
   sim::Flock<2>::Probe probe_;
   uint32_t highlighted_ = 0;

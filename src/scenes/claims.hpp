@@ -49,6 +49,17 @@ struct Claim {
   bool needsWindow = false;      // measured from frames drawn with OpenGL: only in the window (`crowdlab --claim ID`)
 };
 
+// Each scene's claims live beside it (claims_<scene>.cpp), registered with one line:
+//   static bool registered = registerClaims("boids", &boidsClaims);
+bool registerClaims(const char* scene, std::vector<Claim> (*build)());
+// The rules claims are made of.
+inline ClaimRule atLeast(const char* metric, Reduce reduce, double threshold) { return {metric, reduce, 0, true, threshold}; }
+inline ClaimRule atMost(const char* metric, Reduce reduce, double threshold) { return {metric, reduce, 0, false, threshold}; }
+inline ClaimRule belowFor(const char* metric, double level, double seconds) {
+  return {metric, Reduce::LongestBelow, level, true, seconds};
+}
+
+// Every registered claim, in the scenes' teaching order.
 std::span<const Claim> allClaims();
 std::vector<const Claim*> claimsOf(const std::string& scene);
 const Claim* findClaim(const std::string& id);

@@ -1,7 +1,7 @@
 #include "scenes/experiment.hpp"
 
 #include "scenes/presets.hpp"
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 
 namespace scenes {
 
@@ -16,7 +16,7 @@ bool startSetup(Scene& scene, const ExperimentSetup& setup, std::string& error) 
       if (!applyBuiltinPreset(params, p, error)) return false;
     }
     if (!found) {
-      error = "no built-in preset " + setup.scene + "/" + quoteText(setup.preset);
+      error = "no built-in preset " + setup.scene + "/" + io::quoteText(setup.preset);
       return false;
     }
   }
@@ -25,7 +25,7 @@ bool startSetup(Scene& scene, const ExperimentSetup& setup, std::string& error) 
   scene.paramsChanged();
   scene.reset();
   if (!scene.startState(setup.start)) {
-    error = "scene " + setup.scene + " has no starting state " + quoteText(setup.start);
+    error = "scene " + setup.scene + " has no starting state " + io::quoteText(setup.start);
     return false;
   }
   return true;

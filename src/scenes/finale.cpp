@@ -111,7 +111,7 @@ class Finale final : public scenes::Scene {
     const sim::FinaleParams d{};
     sim::FinaleParams& p = sim_.params;
     params_ = {
-        scenes::Param::i("N", "agents (N)", &s_.count, 100, 100000, 2000, "Number of agents; the world grows with N so the crowd keeps its density", true),
+        scenes::Param::i("N", "agents (N)", &s_.count, 100, 100000, 2000, "Number of agents; the world grows with N so the crowd keeps its density", true).ofScene(),
     };
     scenes::addBoidsWeightParams(params_, p.weights, d.weights);  // a fraction of max speed each
     params_.insert(params_.end(), {
@@ -122,19 +122,19 @@ class Finale final : public scenes::Scene {
         scenes::Param::b("orca", "ORCA", &p.orca, d.orca, "Clip each agent's velocity to a collision-free one (and obey obstacles); off: boids and steering only"),
         scenes::Param::f("tau", "ORCA horizon", &p.tau, 0.2f, 5, d.tau, "Seconds ahead ORCA guarantees no collision with other agents"),
         scenes::Param::b("showStepCost", "show the step's cost", &s_.showStepCost, false,
-                         "The neighbour search's distance checks and the step's time in large type on the world"),
-        scenes::Param::b("wander", "target wanders by itself", &s_.wander, false, "The target drifts around the world on its own (the cursor no longer steers it): the crowd keeps moving while you talk"),
+                         "The neighbour search's distance checks and the step's time in large type on the world").ofScene(),
+        scenes::Param::b("wander", "target wanders by itself", &s_.wander, false, "The target drifts around the world on its own (the cursor no longer steers it): the crowd keeps moving while you talk").ofScene(),
         scenes::Param::b("lod", "level of detail", &p.lod, d.lod, "ORCA only within the LOD radius of the cursor, boids alone farther out"),
         scenes::Param::f("lodRadius", "LOD radius", &p.lodRadius, 20, 4000, d.lodRadius, "Agents closer than this to the target get ORCA (with level of detail on)", true),
         scenes::Param::e("weights", "rule weights", &p.weightMode, "constant|curves|learned", d.weightMode, "Constant: the three weights above for everyone; curves: the hand-drawn curves below against the local neighbour count; learned: the three weights times a small network's multipliers for each agent's situation (trained by crowdlab tune)"),
         scenes::Param::f("densityStep", "neighbours per sample", &p.density.neighborsPerSample, 1, 10, d.density.neighborsPerSample, "Spacing of the curves' samples in neighbours: sample b sits at b times this"),
         scenes::Param::f("maxSpeed", "max speed", &p.maxSpeed, 20, 300, d.maxSpeed, "Speed limit, world units per second"),
-        scenes::Param::i("obstacles", "obstacles at reset", &s_.obstaclesAtStart, 0, 60, 0, "Circles dropped (clear of the agents) whenever the scene resets"),
-        scenes::Param::e("colorBy", "colour by", &s_.colorBy, "density|tier|heading", 0, "Density: blue in the open, red in a crush; tier: ORCA cyan, boids orange"),
+        scenes::Param::i("obstacles", "obstacles at reset", &s_.obstaclesAtStart, 0, 60, 0, "Circles dropped (clear of the agents) whenever the scene resets").ofScene(),
+        scenes::Param::e("colorBy", "colour by", &s_.colorBy, "density|tier|heading", 0, "Density: blue in the open, red in a crush; tier: ORCA cyan, boids orange").ofScene(),
         // The default and the range depend on the machine; any count gives the same result.
         // The range is not this machine's core count, so a preset saved on a bigger machine still
         // loads here; a count above the cores runs on all of them.
-        scenes::Param::i("threads", "threads", &s_.threads, 1, kMaxThreads, sim::hardwareThreads(), "Worker threads for every phase; more than this machine's cores runs on all of them. The result is the same for any count"),
+        scenes::Param::i("threads", "threads", &s_.threads, 1, kMaxThreads, sim::hardwareThreads(), "Worker threads for every phase; more than this machine's cores runs on all of them. The result is the same for any count").ofScene(),
     });
     declareCurve(kSepNames, p.density.separation, d.density.separation, "Density-aware separation weight at sample k (k x neighbours per sample); drawn in the curves editor");
     declareCurve(kAliNames, p.density.alignment, d.density.alignment, "Density-aware alignment weight at sample k (k x neighbours per sample); drawn in the curves editor");
@@ -145,8 +145,9 @@ class Finale final : public scenes::Scene {
                                          kLearnedRange, shipped.w[size_t(i)],
                                          "Learned weight function: weight k of its network (layout in sim/models/finale_learned.hpp); trained by crowdlab tune")
                             .withoutSlider());
-    params_.push_back(agentScaleParam());
-    scenes::applyDefaults(params_);
+    declareParams();
+    about = kAbout;
+    keys = kKeys;
   }
 
   void reset() override {
@@ -313,8 +314,8 @@ class Finale final : public scenes::Scene {
     }
   }
 
-  const char* about() const override {
-    return "Everything at once. Each agent wants to reach the cursor (arrive), the boids rules bend that "
+  static constexpr const char* kAbout =
+           "Everything at once. Each agent wants to reach the cursor (arrive), the boids rules bend that "
            "wish (separation, alignment, cohesion), and ORCA clips the result to a velocity that cannot "
            "collide within its horizon, with obstacles as hard limits. Turn ORCA off and watch the crush "
            "at the cursor: overlapping pairs climb. Level of detail keeps ORCA near the cursor only; "
@@ -324,12 +325,6 @@ class Finale final : public scenes::Scene {
            "off to feel what the grid saves: at N = 1000 brute force is only about 2x slower, at 12,000 it is "
            "more than 10x. The article says ORCA off makes dense groups 'stick'; what crowdlab shows is "
            "bodies overlapping (thousands of overlapping pairs against 0 with ORCA), not a jam.";
-  }
-
-  std::span<const scenes::Param> params() override { return params_; }
-  std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(sim_.params), scenes::ParamStorage::scene(s_), drawSizesStorage()};
-  }
 
   void paramsChanged() override {
     keepSeparationInsidePerception();
@@ -339,10 +334,7 @@ class Finale final : public scenes::Scene {
   void metrics(std::vector<sim::Metric>& out) const override { sim_.appendMetrics(out); }
   size_t agentCount() const override { return sim_.size(); }
 
-  std::span<const scenes::KeyAction> keys() const override {
-    static constexpr scenes::KeyAction kKeys[] = {{"Cursor over the world", "the crowd's target (not over the panels)"}};
-    return kKeys;
-  }
+  static constexpr scenes::KeyAction kKeys[] = {{"Cursor over the world", "the crowd's target (not over the panels)"}};
 
   void homeCamera(scenes::SceneContext& c) override {
     c.camera2D.fit(sim_.world.min, sim_.world.max());
@@ -442,7 +434,6 @@ class Finale final : public scenes::Scene {
   }
 
   SceneSettings s_{};
-  std::vector<scenes::Param> params_;
   sim::FinaleSim sim_;  // the declared parameters point into sim_.params
   scenes::MetricReading metrics_;  // after the last step
   int drops_ = 0;

@@ -39,19 +39,19 @@ class GpuScene final : public scenes::Scene {
   GpuScene() {
     params_ = {
         scenes::Param::i("N", "agents (N)", &s_.count, 1000, 1000000, 20000,
-                         "Number of boids; the world grows with N so each sees about 10 others", true),
+                         "Number of boids; the world grows with N so each sees about 10 others", true).ofScene(),
         scenes::Param::e("sim", "simulation", &s_.sim, "cpu|gpu", 0,
-                         "Where the boids step runs: CPU threads or OpenGL 4.3 compute shaders").withoutSlider(),
+                         "Where the boids step runs: CPU threads or OpenGL 4.3 compute shaders").ofScene().withoutSlider(),
         scenes::Param::e("render", "render mode", &s_.render, "instanced|per-agent", 0,
-                         "One instanced draw call for all agents, or one draw call per agent").withoutSlider(),
+                         "One instanced draw call for all agents, or one draw call per agent").ofScene().withoutSlider(),
     };
     for (const scenes::Param& rule :
          scenes::boidsRuleParams(flock_.params, {100, 90, "Who counts as a neighbour; also the grid's cell size"}))
       params_.push_back(rule);
     params_.push_back(scenes::Param::f("size", "agent length", &s_.agentSize, 2, 120, 40,
-                                     "Drawn length of an agent, world units (40: about 9 px in a 1280 x 720 window at 20000)"));
-    params_.push_back(agentScaleParam());
-    scenes::applyDefaults(params_);
+                                     "Drawn length of an agent, world units (40: about 9 px in a 1280 x 720 window at 20000)").ofScene());
+    declareParams();
+    about = kAbout;
     flock_.method = sim::NeighborMethod::Grid;
   }
 
@@ -140,8 +140,8 @@ class GpuScene final : public scenes::Scene {
     }
   }
 
-  const char* about() const override {
-    return "The article's part 6: thousands of units on screen. Drawing: 'instanced' sends every agent in ONE "
+  static constexpr const char* kAbout =
+           "The article's part 6: thousands of units on screen. Drawing: 'instanced' sends every agent in ONE "
            "draw call (one buffer of positions, one mesh, N instances); 'per-agent' draws the same pixels the "
            "way a naive engine does, one call per agent, and the CPU time spent submitting grows with N.\n\n"
            "Simulation: on the CPU the positions live in main memory and are copied to the GPU every frame to be "
@@ -155,12 +155,6 @@ class GpuScene final : public scenes::Scene {
            "decisions, physics queries, networking, scripting): the read-back each frame costs more than the "
            "step it saved. Keep those agents on the CPU and give the GPU the crowds that only need to look "
            "right. Needs OpenGL 4.3; below it (macOS stops at 4.1) the CPU path runs.";
-  }
-
-  std::span<const scenes::Param> params() override { return params_; }
-  std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(flock_.params), scenes::ParamStorage::scene(s_), drawSizesStorage()};
-  }
 
   void paramsChanged() override {
     keepConsistent();
@@ -247,7 +241,6 @@ class GpuScene final : public scenes::Scene {
   }
 
   SceneSettings s_{};
-  std::vector<scenes::Param> params_;
   sim::Flock<2> flock_;
   render::GpuBoids gpu_;
   render::ComputeSupport support_;

@@ -61,7 +61,7 @@ class MurmurationScene final : public scenes::Scene {
     const sim::MurmurationParams d{};
     sim::MurmurationParams& p = flock3_.params;  // the 2D flock takes a copy (shareParams)
     params_ = {
-        scenes::Param::i("N", "birds (N)", &s_.count, 100, 50000, 2000, "Number of starlings", true),
+        scenes::Param::i("N", "birds (N)", &s_.count, 100, 50000, 2000, "Number of starlings", true).ofScene(),
         scenes::Param::i("k", "neighbours (k)", &p.k, 1, 30, d.k, "Each bird reacts to its k nearest neighbours, however far (topological)"),
         scenes::Param::e("neighbors", "neighbours by", &p.metric, "topological|metric", d.metric,
                          "topological: the k nearest; metric: every bird within the radius (for comparison)"),
@@ -80,30 +80,33 @@ class MurmurationScene final : public scenes::Scene {
         scenes::Param::f("fearSeconds", "fear seconds", &p.fearSeconds, 0.3f, 8, d.fearSeconds, "How long a startle lasts"),
         scenes::Param::f("quorum", "fear quorum", &p.fearQuorum, 0, 1, d.fearQuorum, "Share of its neighbours that must be alarmed before a bird startles (at least one)"),
         scenes::Param::f("groupLink", "group link (body lengths)", &p.groupLink, 1, 60, d.groupLink, "Metrics: birds closer than this many body lengths (0.5 m) are one group, whatever k is"),
-        scenes::Param::f("alarmEvery", "alarm every (s)", &s_.alarmEvery, 0, 60, 0, "A falcon attacks by itself every this many seconds (0: only when asked)"),
-        scenes::Param::b("mode2D", "2D (as in the article)", &s_.planar, false, "The same rules in the plane, seen from above"),
-        scenes::Param::b("autoRotate", "auto-rotate", &s_.autoRotate, true, "3D: the camera circles slowly"),
-        scenes::Param::b("follow", "follow the flock", &s_.followFlock, true, "The camera keeps the flock's centre in view"),
+        scenes::Param::f("alarmEvery", "alarm every (s)", &s_.alarmEvery, 0, 60, 0, "A falcon attacks by itself every this many seconds (0: only when asked)").ofScene(),
+        scenes::Param::b("mode2D", "2D (as in the article)", &s_.planar, false, "The same rules in the plane, seen from above").ofScene(),
+        scenes::Param::b("autoRotate", "auto-rotate", &s_.autoRotate, true, "3D: the camera circles slowly").ofScene(),
+        scenes::Param::b("follow", "follow the flock", &s_.followFlock, true, "The camera keeps the flock's centre in view").ofScene(),
         scenes::Param::b("showNeighbors", "show one bird's neighbours", &s_.showNeighbors, false,
-                         "Lines from one bird (magenta) to the neighbours it reacts to; in 2D click a bird to pick it"),
+                         "Lines from one bird (magenta) to the neighbours it reacts to; in 2D click a bird to pick it").ofScene(),
         scenes::Param::f("birdSize", "bird size (drawn, m)", &s_.birdSize, 0.1f, 3, 0.8f,
-                         "Drawn wingspan; real starlings span about 0.4 m, drawn larger to be seen from the back of a hall"),
+                         "Drawn wingspan; real starlings span about 0.4 m, drawn larger to be seen from the back of a hall").ofScene(),
         scenes::Param::b("colorGroups", "colour by group", &s_.colorGroups, false,
-                         "Each group (birds linked by the group link) in its own colour, kept from frame to frame"),
+                         "Each group (birds linked by the group link) in its own colour, kept from frame to frame").ofScene(),
         scenes::Param::b("showLinks", "links to the k nearest", &s_.showLinks, false,
-                         "A line from every bird to each neighbour it reacts to: with k = 1 the chains and pairs"),
+                         "A line from every bird to each neighbour it reacts to: with k = 1 the chains and pairs").ofScene(),
         scenes::Param::b("colorTurning", "colour by turning", &s_.colorTurning, false,
-                         "Birds turning fast glow: a wave is a band of turning birds that travels through the flock"),
+                         "Birds turning fast glow: a wave is a band of turning birds that travels through the flock").ofScene(),
         scenes::Param::b("fitFlock", "zoom to the flock", &s_.fitFlock, false,
-                         "2D: the view zooms to the flock's extent as it follows it (the whole roost otherwise)"),
+                         "2D: the view zooms to the flock's extent as it follows it (the whole roost otherwise)").ofScene(),
     });
-    params_.push_back(agentScaleParam());
-    scenes::applyDefaults(params_);
+    declareParams();
+    about = kAbout;
+    keys = kKeys;
+    view = scenes::View::ThreeD;  // reset() follows mode2D
   }
 
   void reset() override {
     shareParams();
     planarNow_ = s_.planar;
+    view = planarNow_ ? scenes::View::TwoD : scenes::View::ThreeD;
     sinceAlarm_ = 0.0f;
     simTime_ = 0.0f;
     falconDue_ = -1.0f;
@@ -143,8 +146,8 @@ class MurmurationScene final : public scenes::Scene {
     moveCamera();
   }
 
-  const char* about() const override {
-    return "Ballerini et al. (PNAS 2008) tracked starling flocks in 3D over Rome: each bird reacts to its 6-7 "
+  static constexpr const char* kAbout =
+           "Ballerini et al. (PNAS 2008) tracked starling flocks in 3D over Rome: each bird reacts to its 6-7 "
            "nearest neighbours, however far away they are (topological), not to every bird within some distance "
            "(metric), so the flock holds together whether it is dense or sparse. Alarm (key A) or Shift+click "
            "sends a falcon: the birds that see it dodge away from its line of flight, and the fear travels bird "
@@ -161,7 +164,6 @@ class MurmurationScene final : public scenes::Scene {
            "as in the article) keeps the largest part below 70 % for about 9 s; 20-30 s later it holds "
            "80-95 % again. In 3D a stoop splits the flock in only some seeds: a thin sheet is holed more "
            "often than cut.";
-  }
 
   void panel() override {
     if (ImGui::Button("Alarm (falcon)")) alarm();
@@ -222,12 +224,9 @@ class MurmurationScene final : public scenes::Scene {
     return found;
   }
 
-  std::span<const scenes::KeyAction> keys() const override {
-    static constexpr scenes::KeyAction kKeys[] = {{"A", "alarm: a falcon dives into the flock"},
-                                                  {"Shift+click", "a falcon where you click"},
-                                                  {"Click (2D, neighbours shown)", "watch the bird under the cursor"}};
-    return kKeys;
-  }
+  static constexpr scenes::KeyAction kKeys[] = {{"A", "alarm: a falcon dives into the flock"},
+                                                {"Shift+click", "a falcon where you click"},
+                                                {"Click (2D, neighbours shown)", "watch the bird under the cursor"}};
 
   // The selected bird is the watched one, with its neighbours shown.
   bool selectNextAgent() override {
@@ -248,11 +247,6 @@ class MurmurationScene final : public scenes::Scene {
     return true;
   }
 
-  std::span<const scenes::Param> params() override { return params_; }
-  std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(flock3_.params), scenes::ParamStorage::scene(s_), drawSizesStorage()};
-  }
-
   void paramsChanged() override {
     shareParams();
     if (s_.planar != planarNow_) {
@@ -267,8 +261,6 @@ class MurmurationScene final : public scenes::Scene {
   // Sampled every 10 steps: measuring builds its own neighbour graph.
   void metrics(std::vector<sim::Metric>& out) const override { metrics_.appendTo(out); }
   size_t agentCount() const override { return planarNow_ ? flock2_.size() : flock3_.size(); }
-
-  scenes::View view() const override { return planarNow_ ? scenes::View::TwoD : scenes::View::ThreeD; }
 
   void homeCamera(scenes::SceneContext& c) override {
     if (planarNow_) {
@@ -474,7 +466,6 @@ class MurmurationScene final : public scenes::Scene {
   }
 
   SceneSettings s_{};
-  std::vector<scenes::Param> params_;
   sim::Murmuration<3> flock3_;
   sim::Murmuration<2> flock2_;
   bool planarNow_ = false;

@@ -84,14 +84,15 @@ class OrcaCorridor final : public scenes::Scene {
         Param::f("radius", "agent radius", &p.radius, 3, 30, d.radius, "World units; the corridor width scales with it"),
         Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 300, d.maxSpeed, "Speed limit, units per second (the circle in the inset)"),
         Param::f("prefSpeed", "preferred speed", &p.preferredSpeed, 5, 300, d.preferredSpeed, "Walking speed when nothing is in the way (kept <= max speed)"),
-        Param::b("showGuides", "show lane guides", &views_.showGuides, true, "The lane line along the centre and the funnel arms in the start rooms"),
-        Param::b("showTargets", "show lane targets", &views_.showTargets, false, "The point each agent steers for"),
-        Param::b("trails", "trails", &views_.trails, true, "The last 5 s of each agent's path: watch the lanes form"),
-        Param::b("showVelocity", "velocity arrows", &views_.showVelocity, false, "Where each agent will be in 0.5 s"),
-        Param::b("inset", "velocity-space inset", &views_.inset, true, "The selected agent's ORCA half-planes, feasible region and choice (click an agent)"),
+        Param::b("showGuides", "show lane guides", &views_.showGuides, true, "The lane line along the centre and the funnel arms in the start rooms").ofScene(),
+        Param::b("showTargets", "show lane targets", &views_.showTargets, false, "The point each agent steers for").ofScene(),
+        Param::b("trails", "trails", &views_.trails, true, "The last 5 s of each agent's path: watch the lanes form").ofScene(),
+        Param::b("showVelocity", "velocity arrows", &views_.showVelocity, false, "Where each agent will be in 0.5 s").ofScene(),
+        Param::b("inset", "velocity-space inset", &views_.inset, true, "The selected agent's ORCA half-planes, feasible region and choice (click an agent)").ofScene(),
     };
-    params_.push_back(agentScaleParam());
-    scenes::applyDefaults(params_);
+    declareParams();
+    about = kAbout;
+    keys = kKeys;
   }
 
   void reset() override {
@@ -176,8 +177,8 @@ class OrcaCorridor final : public scenes::Scene {
     if (views_.inset) drawInset();
   }
 
-  const char* about() const override {
-    return "ORCA (van den Berg, Guy, Lin, Manocha 2011) turns each neighbour into a half-plane of velocities that "
+  static constexpr const char* kAbout =
+           "ORCA (van den Berg, Guy, Lin, Manocha 2011) turns each neighbour into a half-plane of velocities that "
            "avoid contact for tau seconds. It is reciprocal: each of the pair takes half of the change and trusts "
            "the other with the rest. A small linear program picks the allowed velocity closest to the preferred one. "
            "But ORCA has no passing side: in a corridor a few bodies wide, groups meeting head-on wait for each "
@@ -188,12 +189,8 @@ class OrcaCorridor final : public scenes::Scene {
            "jams already at width 4 (0 agents through), and the article's ORCA-like method passes at every "
            "width by walking through the others (tens of thousands of overlapping agent-steps). The experiment "
            "buttons run every method at widths 4, 2.5 and 2.";
-  }
 
-  std::span<const scenes::KeyAction> keys() const override {
-    static constexpr scenes::KeyAction kKeys[] = {{"Click", "select the agent under the cursor (its velocity space in the inset)"}};
-    return kKeys;
-  }
+  static constexpr scenes::KeyAction kKeys[] = {{"Click", "select the agent under the cursor (its velocity space in the inset)"}};
 
   bool selectNextAgent() override {
     selected_ = sim_.size() ? (selected_ + 1) % sim_.size() : 0;
@@ -220,11 +217,6 @@ class OrcaCorridor final : public scenes::Scene {
     if (found < 0) return false;
     selected_ = size_t(found);
     return true;
-  }
-
-  std::span<const scenes::Param> params() override { return params_; }
-  std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(sim_.params()), scenes::ParamStorage::scene(views_), drawSizesStorage()};
   }
 
   void paramsChanged() override {
@@ -560,7 +552,6 @@ class OrcaCorridor final : public scenes::Scene {
 
   DebugViews views_{};
   glm::vec2 insetPlacedFor_{-1.0f};  // the window size the inset was last placed for
-  std::vector<scenes::Param> params_;
   sim::CorridorSim sim_;  // the declared parameters point into sim_.params()
   sim::CorridorParams runParams_;  // what the current run started with: a change starts another run
   scenes::MetricReading metrics_;  // after the last step

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include "render/atomic_file.hpp"
-#include "scenes/user_input.hpp"
+#include "io/atomic_file.hpp"
+#include "io/user_files.hpp"
 
 namespace scenes {
 
@@ -120,7 +120,7 @@ bool parseValue(const Param& p, const std::string& text, double& out, std::strin
     error = "parameter '" + std::string(p.name) + "': " + why;
     return false;
   };
-  const std::string shown = quoteText(text);
+  const std::string shown = io::quoteText(text);
   if (p.type == ParamType::Bool) {
     if (text == "true" || text == "on" || text == "1" || text == "yes") { out = 1; return true; }
     if (text == "false" || text == "off" || text == "0" || text == "no") { out = 0; return true; }
@@ -156,20 +156,20 @@ bool parseJsonValue(const Param& p, const nlohmann::json& j, double& out, std::s
   };
   switch (p.type) {
     case ParamType::Bool:
-      if (!j.is_boolean()) return bad("expected true or false, got " + jsonExcerpt(j));
+      if (!j.is_boolean()) return bad("expected true or false, got " + io::jsonExcerpt(j));
       out = j.get<bool>() ? 1 : 0;
       return true;
     case ParamType::Enum:
-      if (!j.is_string()) return bad("expected one of " + p.rangeText() + ", got " + jsonExcerpt(j));
+      if (!j.is_string()) return bad("expected one of " + p.rangeText() + ", got " + io::jsonExcerpt(j));
       {
         std::string ignored;
         if (parseValue(p, j.get<std::string>(), out, ignored)) return true;
       }
-      return bad(jsonExcerpt(j) + " is not one of " + p.rangeText());
+      return bad(io::jsonExcerpt(j) + " is not one of " + p.rangeText());
     case ParamType::Int:
     case ParamType::Float:
-      if (!j.is_number()) return bad("expected a number, got " + jsonExcerpt(j));
-      return checkNumber(p, j.get<double>(), jsonExcerpt(j), out, error);
+      if (!j.is_number()) return bad("expected a number, got " + io::jsonExcerpt(j));
+      return checkNumber(p, j.get<double>(), io::jsonExcerpt(j), out, error);
   }
   return false;
 }
@@ -185,13 +185,13 @@ bool setParamFromText(const Param& p, const std::string& text, std::string& erro
 bool setParamAssignment(std::span<const Param> params, const std::string& assignment, std::string& error) {
   size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
-    error = "--set expects name=value, got " + quoteText(assignment);
+    error = "--set expects name=value, got " + io::quoteText(assignment);
     return false;
   }
   std::string name = assignment.substr(0, eq);
   const Param* p = findParam(params, name);
   if (!p) {
-    error = "unknown parameter " + quoteText(name) + " (see --list-params)";
+    error = "unknown parameter " + io::quoteText(name) + " (see --list-params)";
     return false;
   }
   return setParamFromText(*p, assignment.substr(eq + 1), error);
@@ -221,14 +221,14 @@ bool paramsFromJson(std::span<const Param> params, const nlohmann::json& doc, co
     }
     if (it.key() != "scene" && it.key() != "params" && it.key() != "name" && it.key() != "description" &&
         it.key() != "tuned") {
-      error = "unknown field " + quoteText(it.key());
+      error = "unknown field " + io::quoteText(it.key());
       return false;
     }
   }
   if (doc.contains("scene")) {
     if (!doc["scene"].is_string()) { error = "field 'scene': expected a string"; return false; }
     if (doc["scene"].get<std::string>() != sceneName) {
-      error = "field 'scene': this preset is for " + quoteText(doc["scene"].get<std::string>()) + ", not '" + sceneName + "'";
+      error = "field 'scene': this preset is for " + io::quoteText(doc["scene"].get<std::string>()) + ", not '" + sceneName + "'";
       return false;
     }
   }
@@ -237,7 +237,7 @@ bool paramsFromJson(std::span<const Param> params, const nlohmann::json& doc, co
   std::vector<std::pair<const Param*, double>> staged;
   for (auto it = values.begin(); it != values.end(); ++it) {
     const Param* p = findParam(params, it.key());
-    if (!p) { error = "unknown field " + quoteText("params." + it.key()); return false; }
+    if (!p) { error = "unknown field " + io::quoteText("params." + it.key()); return false; }
     double v = 0;
     std::string why;
     if (!parseJsonValue(*p, it.value(), v, why)) {
@@ -253,7 +253,7 @@ bool paramsFromJson(std::span<const Param> params, const nlohmann::json& doc, co
 bool loadPresetFile(std::span<const Param> params, const std::string& path, const std::string& sceneName,
                     std::string& error) {
   std::string text;
-  if (readUserFile(path, text, error) != ReadStatus::Ok) return false;
+  if (io::readUserFile(path, text, error) != io::ReadStatus::Ok) return false;
   return loadPresetText(params, text, path, sceneName, error);
 }
 
@@ -262,14 +262,14 @@ bool loadPresetText(std::span<const Param> params, const std::string& text, cons
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) { error = label + ": the file is empty"; return false; }
   nlohmann::json doc;
   std::string why;
-  if (!parseUserJson(text, doc, why)) { error = label + ": " + why; return false; }
+  if (!io::parseUserJson(text, doc, why)) { error = label + ": " + why; return false; }
   if (!paramsFromJson(params, doc, sceneName, why)) { error = label + ": " + why; return false; }
   return true;
 }
 
 bool savePresetFile(std::span<const Param> params, const std::string& path, const std::string& sceneName,
                     std::string& error) {
-  return render::writeFileAtomically(path, paramsToJson(params, sceneName).dump(2) + "\n", error);
+  return io::writeFileAtomically(path, paramsToJson(params, sceneName).dump(2) + "\n", error);
 }
 
 std::string describeParams(std::span<const Param> params) {

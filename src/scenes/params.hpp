@@ -25,6 +25,9 @@ struct Param {
   // Enum: the field's option index, whatever its type (an int, a bool, an enum class).
   int (*readOption)(const void* field) = nullptr;
   void (*writeOption)(void* field, int index) = nullptr;
+  // Where `value` lies: the running model's parameters (true), or the scene's own settings (N, views),
+  // declared with .ofScene() in the same line. Tests move each model parameter and expect the agents to change.
+  bool ofModel = true;
 
   static Param f(const char* name, const char* label, float* v, float lo, float hi, float def, const char* tip, bool log = false) {
     return {name, label, ParamType::Float, v, lo, hi, def, tip, nullptr, log};
@@ -49,6 +52,12 @@ struct Param {
   Param withoutSlider() const {
     Param p = *this;
     p.noSlider = true;
+    return p;
+  }
+  // The same declaration, of a setting the scene keeps (N, a view), not of the model.
+  Param ofScene() const {
+    Param p = *this;
+    p.ofModel = false;
     return p;
   }
 

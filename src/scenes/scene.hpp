@@ -22,19 +22,6 @@
 
 namespace scenes {
 
-// A block of memory declared parameters point into: a field or struct the running model reads
-// (`ofModel`), or the scene's own settings (N, views). A test checks every declared parameter lies
-// in one of them and that a write to a model's one reaches the model.
-struct ParamStorage {
-  const void* data;
-  size_t bytes;
-  bool ofModel;
-  template <class T>
-  static ParamStorage model(const T& field) { return {&field, sizeof(T), true}; }
-  template <class T>
-  static ParamStorage scene(const T& settings) { return {&settings, sizeof(T), false}; }
-};
-
 // What the app hands a scene: cameras, cursor, time. Owned by the app, valid for the scene's life.
 struct SceneContext {
   render::Camera2D camera2D;
@@ -111,18 +98,15 @@ class Scene {
   // Returns true when the scene used the event (the camera then leaves it alone).
   virtual bool onMouse(const MouseEvent&) { return false; }
   virtual bool onKey(int /*sdlKeycode*/, bool /*shift*/) { return false; }
-  // The keys and mouse actions onKey/onMouse answer, declared once next to them.
-  virtual std::span<const KeyAction> keys() const { return {}; }
   // The follow camera (key F) and "next agent" (key N), as in OpenSteerDemo, for scenes where one
   // agent can be selected. selectNextAgent() selects the next one (the first, when none is) and
   // returns true; selectedAgent() is where the selected one is now (2D: z = 0), nullopt when none.
   virtual bool selectNextAgent() { return false; }
   virtual std::optional<glm::vec3> selectedAgent() const { return std::nullopt; }
 
-  // Every tunable parameter (see params.hpp). Pointers stay valid for the scene's life.
-  virtual std::span<const Param> params() = 0;
-  // Where params() point: the model's own parameter fields, and the scene's own settings.
-  virtual std::vector<ParamStorage> paramStorage() const = 0;
+  // Every tunable parameter (see params.hpp), the base's agentScale last. Pointers stay valid for the
+  // scene's life.
+  std::span<const Param> params() const { return params_; }
   // Called after any parameter write (slider, --set, preset): reconcile (resize N, clamp radii).
   virtual void paramsChanged() {}
   // Appends the current metrics, mostly the model's own; names are stable (HUD plots, --metrics-csv,
@@ -131,24 +115,28 @@ class Scene {
   virtual void metrics(std::vector<sim::Metric>& out) const = 0;
   virtual size_t agentCount() const = 0;
 
-  // "About this scene": a few lines on what it shows and what to try (experiments come from its built-in presets).
-  virtual const char* about() const { return ""; }
-
-  virtual View view() const { return View::TwoD; }
   // The world rectangle Home frames (2D), or sets the orbit camera (3D).
   virtual void homeCamera(SceneContext& ctx) { ctx.camera2D.fit({0, 0}, {1280, 720}); }
+
+  // What the scene is, set by its constructor: data, not virtual functions.
+  const char* about = "";           // "About this scene": what it shows and what to try
+  std::span<const KeyAction> keys;  // the keys and mouse actions onKey/onMouse answer (F1, the README)
+  View view = View::TwoD;           // the murmuration's reset() switches it with its 2D mode
 
   uint64_t seed = 1;
   SceneContext* ctx = nullptr;  // set by the app before reset()
   DrawSizes drawSizes;
 
  protected:
-  // Each scene lists this with its own parameters, and drawSizesStorage() with its storage.
-  Param agentScaleParam() {
-    return Param::f("agentScale", "agent size (x)", &drawSizes.agentScale, 0.5f, 4.0f, 1.0f,
-                    "Draws every agent this many times larger, for a projector; the simulation is unchanged");
+  // A scene's constructor fills params_ with its declarations, then calls this once: it appends the
+  // parameters every scene has (agentScale) and writes every default.
+  void declareParams() {
+    params_.push_back(Param::f("agentScale", "agent size (x)", &drawSizes.agentScale, 0.5f, 4.0f, 1.0f,
+                               "Draws every agent this many times larger, for a projector; the simulation is unchanged")
+                          .ofScene());
+    applyDefaults(params_);
   }
-  ParamStorage drawSizesStorage() const { return ParamStorage::scene(drawSizes); }
+  std::vector<Param> params_;
   // The selected agent's look where a scene has none of its own: larger, in the selection colour,
   // inside a ring.
   void markSelected(render::AgentBatch& agents, render::DebugDraw& debug, size_t index) const {

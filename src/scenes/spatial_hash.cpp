@@ -69,20 +69,21 @@ class SpatialHash final : public scenes::Scene {
   SpatialHash() {
     using scenes::Param;
     params_ = {
-        Param::i("N", "agents (N)", &s_.count, 100, 50000, 2000, "Number of boids; the world grows with N at constant density", true),
+        Param::i("N", "agents (N)", &s_.count, 100, 50000, 2000, "Number of boids; the world grows with N at constant density", true).ofScene(),
         Param::e("method", "neighbour search", &flock_.method, "brute|grid", sim::NeighborMethod::Grid, "brute: test all N-1 others (N^2 per step); grid: only the agents in nearby cells"),
         Param::f("cellSize", "cell size", &flock_.cellSize, 10, 200, 50, "Grid cell edge, world units; the classic choice equals the perception radius", true),
         Param::f("perception", "perception radius", &flock_.params.perceptionRadius, 10, 200, 50, "Who counts as a neighbour"),
         Param::e("search", "search mode", &flock_.searchMode, "auto|classic", sim::SearchMode::AutoRings, "auto: as many rings of cells as the radius needs (exact); classic: always the 3x3 block"),
-        Param::e("distribution", "distribution", &s_.distribution, "uniform|clustered", 0, "clustered: half the agents penned in one corner, one dense region"),
-        Param::b("grid", "grid overlay", &s_.showGrid, true, "Draw the cell lines"),
-        Param::b("heat", "heat map", &s_.heatMap, false, "Fill each cell by the number of agents it holds"),
+        Param::e("distribution", "distribution", &s_.distribution, "uniform|clustered", 0, "clustered: half the agents penned in one corner, one dense region").ofScene(),
+        Param::b("grid", "grid overlay", &s_.showGrid, true, "Draw the cell lines").ofScene(),
+        Param::b("heat", "heat map", &s_.heatMap, false, "Fill each cell by the number of agents it holds").ofScene(),
         Param::b("showChecks", "show the checks", &s_.showChecks, false,
                  "One agent's line to every agent it tests, each cell filled by the checks its agents make "
-                 "(one scale for every method: brute force glows red), and the step time in large type"),
+                 "(one scale for every method: brute force glows red), and the step time in large type").ofScene(),
     };
-    params_.push_back(agentScaleParam());
-    scenes::applyDefaults(params_);
+    declareParams();
+    about = kAbout;
+    keys = kKeys;
     flock_.world.boundary = sim::Boundary::Wrap;
     for (size_t h = 0; h < kHues; ++h) {
       hues_[h] = render::hueColor(float(h) / float(kHues), 0.3f, 0.9f);
@@ -94,7 +95,7 @@ class SpatialHash final : public scenes::Scene {
     deriveSeparation();
     const float worldScale = std::sqrt(float(s_.count) / kBaseCount);
     flock_.world.min = Vec2(0.0f);
-    flock_.world.size = kBaseWorld * worldScale;
+    flock_.world.size = sim::worldForDensity(s_.count, kBaseWorld.x * kBaseWorld.y / kBaseCount);
     agentScale_ = std::clamp(9.0f * std::cbrt(worldScale), 6.0f, 16.0f);  // about 3 pixels when N=50,000 is framed
     flock_.spawn(size_t(s_.count), seed);
     if (s_.distribution == 1) {
@@ -217,11 +218,8 @@ class SpatialHash final : public scenes::Scene {
     ImGui::TextDisabled("%s", pinnedId_ == kNone ? "(left click pins the hovered agent)" : "(pinned: left click lets go)");
   }
 
-  std::span<const scenes::KeyAction> keys() const override {
-    static constexpr scenes::KeyAction kKeys[] = {{"Hover", "the query of the agent under the cursor"},
-                                                  {"Click", "pin / unpin that agent"}};
-    return kKeys;
-  }
+  static constexpr scenes::KeyAction kKeys[] = {{"Hover", "the query of the agent under the cursor"},
+                                                {"Click", "pin / unpin that agent"}};
 
   bool onMouse(const scenes::MouseEvent& e) override {
     if (e.kind == scenes::MouseEvent::Move) mouseSeen_ = true;
@@ -229,13 +227,6 @@ class SpatialHash final : public scenes::Scene {
     if (hover_.id != kNone && pinnedId_ == kNone) { pinnedId_ = hover_.id; return true; }
     if (pinnedId_ != kNone) { pinnedId_ = kNone; return true; }
     return false;
-  }
-
-  std::span<const scenes::Param> params() override { return params_; }
-  std::vector<scenes::ParamStorage> paramStorage() const override {
-    using scenes::ParamStorage;
-    return {ParamStorage::model(flock_.method), ParamStorage::model(flock_.cellSize),
-            ParamStorage::model(flock_.params), ParamStorage::model(flock_.searchMode), ParamStorage::scene(s_), drawSizesStorage()};
   }
 
   void paramsChanged() override {
@@ -258,14 +249,13 @@ class SpatialHash final : public scenes::Scene {
   }
   size_t agentCount() const override { return flock_.size(); }
 
-  const char* about() const override {
-    return "Every boid needs the others within its perception radius. Brute force tests all N-1 of them: N^2 "
+  static constexpr const char* kAbout =
+           "Every boid needs the others within its perception radius. Brute force tests all N-1 of them: N^2 "
            "distance checks per step. The uniform grid sorts agents into cells every step and tests only the agents "
            "in the cells the radius touches. Watch the counters as you change the cell size, the search mode and "
            "the distribution; hover an agent to see its query. The article's cellSize = 10 failure: with the "
            "textbook 3x3 block the agents miss most neighbours (first experiment); crowdlab's default search "
            "visits ceil(r / cellSize) rings of cells and misses none (second).";
-  }
 
   void homeCamera(scenes::SceneContext& c) override { c.camera2D.fit(flock_.world.min, flock_.world.max()); }
 
@@ -611,7 +601,6 @@ class SpatialHash final : public scenes::Scene {
   }
 
   SceneSettings s_{};
-  std::vector<scenes::Param> params_;
   sim::Flock<2> flock_;
   Grid viewGrid_;
   bool viewGridDirty_ = true, stepGridValid_ = false, mouseSeen_ = false;

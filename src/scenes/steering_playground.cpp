@@ -82,16 +82,17 @@ class SteeringPlayground final : public scenes::Scene {
         Param::f("wContain", "stay-inside weight", &p.wContain, 0, 5, d.wContain, "Weight of containment (served first from max force)"),
         Param::f("wSeparate", "separation weight", &p.wSeparate, 0, 5, d.wSeparate, "Weight of agent-agent separation"),
         Param::f("separationRadius", "separation radius", &p.separationRadius, 2, 200, d.separationRadius, "Agents closer than this push apart"),
-        Param::b("showVelocity", "show desired vs actual", &views_.velocities, false, "Green: velocity; yellow: what the agent asked for"),
-        Param::b("showFeelers", "show feelers", &views_.feelers, true, "Avoidance feelers; orange while they touch an obstacle"),
-        Param::b("showWander", "show wander circles", &views_.wanderCircles, false, "Each wanderer's circle and the point it seeks"),
-        Param::b("showSlowing", "show slowing radius", &views_.slowingRadius, true, "The circle around the target where arrive slows down"),
-        Param::b("showSlots", "show formation slots", &views_.formationSlots, true, "Slots around the leader and who takes which"),
+        Param::b("showVelocity", "show desired vs actual", &views_.velocities, false, "Green: velocity; yellow: what the agent asked for").ofScene(),
+        Param::b("showFeelers", "show feelers", &views_.feelers, true, "Avoidance feelers; orange while they touch an obstacle").ofScene(),
+        Param::b("showWander", "show wander circles", &views_.wanderCircles, false, "Each wanderer's circle and the point it seeks").ofScene(),
+        Param::b("showSlowing", "show slowing radius", &views_.slowingRadius, true, "The circle around the target where arrive slows down").ofScene(),
+        Param::b("showSlots", "show formation slots", &views_.formationSlots, true, "Slots around the leader and who takes which").ofScene(),
         Param::f("trails", "trails (s)", &views_.trailSeconds, 0, 60, 0,
-                 "Each agent's path over this many seconds, fading (0: none): seek's orbits, arrive's clean stop"),
+                 "Each agent's path over this many seconds, fading (0: none): seek's orbits, arrive's clean stop").ofScene(),
     };
-    params_.push_back(agentScaleParam());
-    scenes::applyDefaults(params_);
+    declareParams();
+    about = kAbout;
+    keys = kKeys;
   }
 
   void reset() override {
@@ -198,15 +199,14 @@ class SteeringPlayground final : public scenes::Scene {
     ImGui::Text("obstacle penetrations %.0f (agent-steps)", metrics_["obstacle_penetrations"]);
   }
 
-  const char* about() const override {
-    return "Reynolds (1999): each agent adds weighted steering vectors (desired velocity minus its velocity) and "
+  static constexpr const char* kAbout =
+           "Reynolds (1999): each agent adds weighted steering vectors (desired velocity minus its velocity) and "
            "spends a limited force on them, avoidance first. Left-click: move the target (purple cross); left-drag "
            "an obstacle to move it; right-click one to remove it; O drops one at the cursor. Try seek alone, then "
            "seek + arrive, then wander with and without avoidance while you drag the obstacles. Separation "
            "adds to the goal's desired velocity, so an arriving crowd packs around the target and stops "
            "(settled: inside the slowing radius, below 5 % of max speed). Smoothing makes each agent close its "
            "velocity gap over the smoothing time, which filters jitter without delaying the braking.";
-  }
 
   bool onMouse(const scenes::MouseEvent& e) override {
     using K = scenes::MouseEvent;
@@ -242,23 +242,15 @@ class SteeringPlayground final : public scenes::Scene {
     return false;
   }
 
-  std::span<const scenes::KeyAction> keys() const override {
-    static constexpr scenes::KeyAction kKeys[] = {{"O", "an obstacle at the cursor"},
-                                                  {"Click / drag", "set and drag the target; drag an obstacle"},
-                                                  {"Right click", "remove the obstacle under the cursor"}};
-    return kKeys;
-  }
+  static constexpr scenes::KeyAction kKeys[] = {{"O", "an obstacle at the cursor"},
+                                                {"Click / drag", "set and drag the target; drag an obstacle"},
+                                                {"Right click", "remove the obstacle under the cursor"}};
 
   bool onKey(int key, bool /*shift*/) override {
     // SDL keycodes of letters are their lower-case ASCII codes (SDLK_o == 'o'); scenes do not include SDL.
     if (key != 'o' || !ctx) return false;
     world_.addObstacle(ctx->mouseWorld, kKeyObstacleRadius);
     return true;
-  }
-
-  std::span<const scenes::Param> params() override { return params_; }
-  std::vector<scenes::ParamStorage> paramStorage() const override {
-    return {scenes::ParamStorage::model(world_.params), scenes::ParamStorage::scene(views_), drawSizesStorage()};
   }
 
   void paramsChanged() override {
@@ -347,7 +339,6 @@ class SteeringPlayground final : public scenes::Scene {
   scenes::MetricReading metrics_;  // the panel's and the plots' latest reading
   DebugViews views_{};
   scenes::Trails trails_;
-  std::vector<scenes::Param> params_;
   Drag drag_ = Drag::None;
   std::optional<size_t> selected_;  // the N key's agent (follow camera: F); agents keep their index
   size_t dragged_ = 0;

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include "app/settings.hpp"
 #include "scenes/params.hpp"
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 
 namespace {
 // A parameter table with every kind of parameter and the float limits that once failed (0.2, 0.05),
@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string error;
   // A preset, for the scene it names (so every built-in preset passes the scene check).
   std::string scene = "boids";
-  if (nlohmann::json doc; scenes::parseUserJson(text, doc, error) && doc.is_object() && doc.contains("scene") &&
+  if (nlohmann::json doc; io::parseUserJson(text, doc, error) && doc.is_object() && doc.contains("scene") &&
                           doc["scene"].is_string())
     scene = doc["scene"].get<std::string>();
   scenes::loadPresetText(table.params, text, "fuzz", scene, error);

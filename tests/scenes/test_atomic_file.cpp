@@ -19,7 +19,7 @@
 #include <string>
 #include <thread>
 #include <vector>
-#include "render/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 #include "scene_test_files.hpp"
 
 namespace fs = std::filesystem;
@@ -50,8 +50,8 @@ TEST(AtomicFile, ReplacesTheTargetAndLeavesNoTemporary) {
   const std::string dir = freshDir("replace");
   const std::string path = dir + "/atomic.txt";
   std::string error;
-  ASSERT_TRUE(render::writeFileAtomically(path, "first", error)) << error;
-  ASSERT_TRUE(render::writeFileAtomically(path, std::string_view("second\0bytes", 12), error)) << error;
+  ASSERT_TRUE(io::writeFileAtomically(path, "first", error)) << error;
+  ASSERT_TRUE(io::writeFileAtomically(path, std::string_view("second\0bytes", 12), error)) << error;
   EXPECT_EQ(contents(path), std::string("second\0bytes", 12));
   EXPECT_EQ(namesIn(dir), std::vector<std::string>{"atomic.txt"});
 }
@@ -60,17 +60,17 @@ TEST(AtomicFile, AFailedWriteKeepsTheOldFileAndNamesTheTarget) {
   const std::string dir = freshDir("keep");
   const std::string path = dir + "/atomic-keep.txt";
   std::string error;
-  ASSERT_TRUE(render::writeFileAtomically(path, "old", error)) << error;
+  ASSERT_TRUE(io::writeFileAtomically(path, "old", error)) << error;
   // The writer reports a failure half way: nothing reaches the target.
-  EXPECT_FALSE(render::writeFileAtomically(path, [](std::FILE* f) { std::fputs("half", f); return false; }, error));
+  EXPECT_FALSE(io::writeFileAtomically(path, [](std::FILE* f) { std::fputs("half", f); return false; }, error));
   EXPECT_EQ(contents(path), "old");
   EXPECT_EQ(namesIn(dir), std::vector<std::string>{"atomic-keep.txt"});
   EXPECT_EQ(error.rfind(path + ": write failed", 0), 0u) << error;
   // A folder where the file should go is refused.
   fs::create_directories(dir + "/inside/x");
-  EXPECT_FALSE(render::writeFileAtomically(dir + "/inside", "x", error));
+  EXPECT_FALSE(io::writeFileAtomically(dir + "/inside", "x", error));
   EXPECT_EQ(error, dir + "/inside: is a folder");
-  EXPECT_FALSE(render::writeFileAtomically(dir + "/no-such-dir/x.txt", "x", error));
+  EXPECT_FALSE(io::writeFileAtomically(dir + "/no-such-dir/x.txt", "x", error));
   EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
 }
 
@@ -81,7 +81,7 @@ TEST(AtomicFile, APlantedLinkAtAGuessedTemporaryNameIsNeverFollowed) {
   fs::create_symlink("precious.txt", dir + "/state.json.tmp");
   fs::create_symlink("precious.txt", dir + "/.state.json.tmp");
   std::string error;
-  ASSERT_TRUE(render::writeFileAtomically(dir + "/state.json", "{}", error)) << error;
+  ASSERT_TRUE(io::writeFileAtomically(dir + "/state.json", "{}", error)) << error;
   EXPECT_EQ(contents(dir + "/precious.txt"), "precious");
   EXPECT_EQ(contents(dir + "/state.json"), "{}");
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir + "/state.json")));
@@ -97,12 +97,12 @@ TEST(AtomicFile, ALinkIsFollowedAndStaysALink) {
   fs::create_symlink("real/state.json", dir + "/link.json");
   fs::create_symlink("real/new.json", dir + "/dangling.json");
   std::string error;
-  ASSERT_TRUE(render::writeFileAtomically(dir + "/link.json", "new", error)) << error;
+  ASSERT_TRUE(io::writeFileAtomically(dir + "/link.json", "new", error)) << error;
   EXPECT_TRUE(fs::is_symlink(dir + "/link.json"));
   EXPECT_EQ(contents(dir + "/real/state.json"), "new");
   EXPECT_EQ(fs::status(dir + "/real/state.json").permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write)
       << "a replaced file keeps its permissions";
-  ASSERT_TRUE(render::writeFileAtomically(dir + "/dangling.json", "created", error)) << error;
+  ASSERT_TRUE(io::writeFileAtomically(dir + "/dangling.json", "created", error)) << error;
   EXPECT_TRUE(fs::is_symlink(dir + "/dangling.json"));
   EXPECT_EQ(contents(dir + "/real/new.json"), "created");
 }
@@ -114,9 +114,9 @@ TEST(AtomicFile, ALinkSomeoneElseOwnsIsRefused) {
   fs::create_symlink("precious.txt", dir + "/out.json");
   ASSERT_EQ(::lchown((dir + "/out.json").c_str(), 12345, 12345), 0);
   std::string error;
-  EXPECT_FALSE(render::writeFileAtomically(dir + "/out.json", "{}", error));
+  EXPECT_FALSE(io::writeFileAtomically(dir + "/out.json", "{}", error));
   EXPECT_NE(error.find("owned by another user"), std::string::npos) << error;
-  EXPECT_FALSE(render::checkWritable(dir + "/out.json", error));
+  EXPECT_FALSE(io::checkWritable(dir + "/out.json", error));
   EXPECT_EQ(contents(dir + "/precious.txt"), "precious");
 }
 
@@ -126,13 +126,13 @@ TEST(AtomicFile, AFifoIsWrittenNeverReplaced) {
   const std::string fifo = dir + "/pipe";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   std::string error;
-  EXPECT_FALSE(render::writeFileAtomically(fifo, "nobody reads", error));
+  EXPECT_FALSE(io::writeFileAtomically(fifo, "nobody reads", error));
   EXPECT_EQ(error, fifo + ": is a pipe with no reader");
   std::string got;
   std::thread reader([&] { got = contents(fifo); });
   bool written = false;
   for (int i = 0; i < 200 && !written; ++i) {  // until the reader has opened its end
-    written = render::writeFileAtomically(fifo, "through the pipe", error);
+    written = io::writeFileAtomically(fifo, "through the pipe", error);
     if (!written) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (!written) {
@@ -153,8 +153,8 @@ TEST(AtomicFile, DevFdIsWrittenThrough) {
   ASSERT_EQ(::pipe(fds), 0);
   const std::string path = "/dev/fd/" + std::to_string(fds[1]);
   std::string error;
-  EXPECT_TRUE(render::checkWritable(path, error)) << error;
-  ASSERT_TRUE(render::writeFileAtomically(path, "state", error)) << error;
+  EXPECT_TRUE(io::checkWritable(path, error)) << error;
+  ASSERT_TRUE(io::writeFileAtomically(path, "state", error)) << error;
   ::close(fds[1]);
   char buf[16] = {};
   EXPECT_EQ(::read(fds[0], buf, sizeof buf), 5);
@@ -172,7 +172,7 @@ TEST(AtomicFile, ASocketIsRefused) {
   std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
   ASSERT_EQ(::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
   std::string error;
-  EXPECT_FALSE(render::writeFileAtomically(path, "x", error));
+  EXPECT_FALSE(io::writeFileAtomically(path, "x", error));
   EXPECT_EQ(error, path + ": is a socket; not written");
   EXPECT_TRUE(fs::is_socket(path));
   ::close(s);
@@ -186,9 +186,9 @@ TEST(AtomicFile, DeviceNodesAreWrittenNeverReplaced) {
   if (::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0 || ::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0)
     GTEST_SKIP() << "mknod refused here (" << std::strerror(errno) << "): device nodes not tested";
   std::string error;
-  EXPECT_TRUE(render::writeFileAtomically(null, "gone", error)) << error;
+  EXPECT_TRUE(io::writeFileAtomically(null, "gone", error)) << error;
   EXPECT_TRUE(fs::is_character_file(null));
-  EXPECT_FALSE(render::writeFileAtomically(full, std::string(100000, 'x'), error));
+  EXPECT_FALSE(io::writeFileAtomically(full, std::string(100000, 'x'), error));
   EXPECT_EQ(error, full + ": write failed (No space left on device)");
   EXPECT_TRUE(fs::is_character_file(full));
   EXPECT_EQ(namesIn(dir), (std::vector<std::string>{"full", "null"}));
@@ -204,7 +204,7 @@ TEST(AtomicFile, WritersAtTheSameTimeAllSucceed) {
   for (int w = 0; w < 8; ++w)
     writers.emplace_back([&, w] {
       for (int i = 0; i < 50; ++i)
-        if (std::string e; !render::writeFileAtomically(path, "writer " + std::to_string(w), e)) errors[size_t(w)] = e;
+        if (std::string e; !io::writeFileAtomically(path, "writer " + std::to_string(w), e)) errors[size_t(w)] = e;
     });
   for (auto& t : writers) t.join();
   for (const std::string& e : errors) EXPECT_EQ(e, "");
@@ -217,8 +217,8 @@ TEST(AtomicFile, NewNamesNeverReplaceAFile) {
   const std::string dir = freshDir("new-names");
   std::string error;
   auto write = [&](const std::string& text) {
-    return render::writeUnderNewName(dir + "/shot", ".png", [&](const std::string& path, std::string& e) {
-      return render::writeFileAtomically(path, text, e, render::Existing::Keep);
+    return io::writeUnderNewName(dir + "/shot", ".png", [&](const std::string& path, std::string& e) {
+      return io::writeFileAtomically(path, text, e, io::Existing::Keep);
     }, error);
   };
   EXPECT_EQ(write("one"), dir + "/shot.png");
@@ -226,8 +226,8 @@ TEST(AtomicFile, NewNamesNeverReplaceAFile) {
   EXPECT_EQ(write("three"), dir + "/shot-3.png");
   EXPECT_EQ(contents(dir + "/shot.png"), "one");
   EXPECT_EQ(contents(dir + "/shot-2.png"), "two");
-  EXPECT_EQ(render::writeUnderNewName(dir + "/no-such/shot", ".png", [&](const std::string& path, std::string& e) {
-              return render::writeFileAtomically(path, "x", e, render::Existing::Keep);
+  EXPECT_EQ(io::writeUnderNewName(dir + "/no-such/shot", ".png", [&](const std::string& path, std::string& e) {
+              return io::writeFileAtomically(path, "x", e, io::Existing::Keep);
             }, error), "");
   EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
 }
@@ -236,10 +236,10 @@ TEST(AtomicFile, NewNamesNeverReplaceAFile) {
 TEST(AtomicFile, CheckWritableNamesTheProblemAndLeavesNothing) {
   const std::string dir = freshDir("check");
   std::string error;
-  EXPECT_TRUE(render::checkWritable(dir + "/out.json", error)) << error;
+  EXPECT_TRUE(io::checkWritable(dir + "/out.json", error)) << error;
   EXPECT_TRUE(namesIn(dir).empty());
-  EXPECT_FALSE(render::checkWritable(dir + "/nonexistent/x.json", error));
+  EXPECT_FALSE(io::checkWritable(dir + "/nonexistent/x.json", error));
   EXPECT_EQ(error, dir + "/nonexistent/x.json: cannot write (No such file or directory)");
-  EXPECT_FALSE(render::checkWritable(dir, error));
+  EXPECT_FALSE(io::checkWritable(dir, error));
   EXPECT_EQ(error, dir + ": is a folder");
 }

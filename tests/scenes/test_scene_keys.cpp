@@ -1,4 +1,4 @@
-// Each scene declares its keys and mouse actions once (Scene::keys()); F1 shows them, and the
+// Each scene declares its keys and mouse actions once (Scene::keys); F1 shows them, and the
 // README's table must list every one, so the two cannot drift apart.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ TEST(SceneKeys, EveryDeclaredKeyIsInTheReadmeTable) {
   size_t declared = 0;
   for (const scenes::SceneEntry& e : scenes::registeredScenes()) {
     auto scene = e.create();
-    for (const scenes::KeyAction& k : scene->keys()) {
+    for (const scenes::KeyAction& k : scene->keys) {
       ++declared;
       const std::string row = std::string("| ") + e.name + " | " + k.input + " | " + k.action + " |";
       EXPECT_NE(readme.find(row), std::string::npos) << "README.md lacks the row\n" << row;

@@ -22,17 +22,6 @@ namespace {
 
 using scenetest::SceneUnderTest;
 
-bool holds(const scenes::ParamStorage& s, const void* field) {
-  const auto begin = reinterpret_cast<uintptr_t>(s.data), at = reinterpret_cast<uintptr_t>(field);
-  return at >= begin && at < begin + s.bytes;
-}
-
-const scenes::ParamStorage* storageOf(const std::vector<scenes::ParamStorage>& all, const void* field) {
-  for (const scenes::ParamStorage& s : all)
-    if (holds(s, field)) return &s;
-  return nullptr;
-}
-
 // A valid value other than the current one: the other boolean, the next option, or a number half
 // way to a bound (inside the range, clear of the clamps scenes apply between radii and speeds).
 double otherValue(const scenes::Param& p) {
@@ -60,17 +49,25 @@ std::string textOf(const scenes::Param& p, double v) {
 
 }  // namespace
 
-TEST(SceneParams, EveryDeclaredParameterPointsIntoTheModelOrTheSceneSettings) {
+// The base appends what every scene has (agentScale, a scene setting) after the scene's own
+// declarations, once; each scene declares at least one parameter of its model.
+TEST(SceneParams, TheBaseAppendsAgentScaleAndEverySceneReachesItsModel) {
   for (const auto& e : scenes::registeredScenes()) {
     SCOPED_TRACE(e.name);
     SceneUnderTest t(e.name);
-    const std::vector<scenes::ParamStorage> storage = t.scene->paramStorage();
-    int inModel = 0;
-    for (const scenes::Param& p : t.scene->params()) {
-      const scenes::ParamStorage* s = storageOf(storage, p.value);
-      EXPECT_NE(s, nullptr) << p.name << " points outside the model's parameters and the scene's settings";
-      inModel += s && s->ofModel;
+    const auto params = t.scene->params();
+    ASSERT_FALSE(params.empty());
+    EXPECT_STREQ(params.back().name, "agentScale");
+    EXPECT_EQ(params.back().value, static_cast<void*>(&t.scene->drawSizes.agentScale));
+    EXPECT_FALSE(params.back().ofModel);
+    int inModel = 0, agentScales = 0;
+    std::set<std::string> names;
+    for (const scenes::Param& p : params) {
+      inModel += p.ofModel;
+      agentScales += std::string(p.name) == "agentScale";
+      EXPECT_TRUE(names.insert(p.name).second) << p.name << " declared twice";
     }
+    EXPECT_EQ(agentScales, 1);
     EXPECT_GT(inModel, 0) << "no parameter reaches the model";
   }
 }
@@ -146,11 +143,9 @@ TEST(SceneParams, EachModelParameterChangesWhatTheAgentsDo) {
     SCOPED_TRACE(e.name);
     SceneUnderTest t(e.name);
     const auto params = t.scene->params();
-    const std::vector<scenes::ParamStorage> storage = t.scene->paramStorage();
     std::map<std::string, std::string> baselines;  // context -> outcome
     for (const scenes::Param& p : params) {
-      const scenes::ParamStorage* s = storageOf(storage, p.value);
-      if (!s || !s->ofModel) continue;
+      if (!p.ofModel) continue;
       const Context c = contextOf(e.name, p.name);
       std::string key = std::to_string(c.steps);
       for (const std::string& a : c.sets) key += " " + a;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 #include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
@@ -237,4 +238,28 @@ TEST(Lanes, ChosenLanesMoveToTheFrontInOrderOnEveryKind) {
     ASSERT_EQ(compressed<lanes::Wide>(bits), expected) << bits;
 #endif
   }
+}
+
+// dispatchLanes is the one choice of instruction set: the baseline kind when wide() is off, the AVX2
+// kind when on, and the kernel's result the same bits either way.
+TEST(Lanes, DispatchLanesRunsTheKindWideChooses) {
+  const float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[8] = {0.5f, 1, 1.5f, 2, 2.5f, 3, 3.5f, 4};
+  auto run = [&](bool wide, bool& tookAvx2) {
+    lanes::setWide(wide);
+    ProbeResult r;
+    lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+      using L = typename decltype(kind)::type;
+      tookAvx2 = std::is_same_v<L, lanes::Avx2> && !std::is_same_v<L, lanes::Baseline>;
+      r = probe<L>(x, y, 8, 2.0f, 1.0f, 3.0f);
+    });
+    return r;
+  };
+  bool avx2 = true;
+  const ProbeResult baseline = run(false, avx2);
+  EXPECT_FALSE(avx2) << "wide() off must run the baseline kind";
+  CROWDLAB_SKIP_WITHOUT_AVX2();
+  const ProbeResult wide = run(true, avx2);
+  EXPECT_TRUE(avx2) << "wide() on must run the AVX2 kind";
+  EXPECT_EQ(std::bit_cast<uint32_t>(wide.distances), std::bit_cast<uint32_t>(baseline.distances));
+  EXPECT_EQ(wide.near, baseline.near);
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Opens crowdlab's web page in headless Chromium and checks what a visitor would see.
 
-    page_check.py SITE_DIR OUT_DIR [--scenes a,b,...] [--timeout S]
+    page_check.py SITE_DIR OUT_DIR [--scenes a,b,...] [--program build/crowdlab] [--timeout S]
+    page_check.py --print-scenes [--program PATH]
+
+The scenes are the program's own (`crowdlab --list-scenes`), unless --scenes names some.
 
 For each scene it serves SITE_DIR on a free localhost port, opens index.html?scene=NAME, waits until
 the app has stepped, takes a screenshot (OUT_DIR/web-NAME.png) and checks that
@@ -18,7 +21,7 @@ import argparse, base64, functools, gzip, http.server, io, json, os, shutil, sub
 try:
     from PIL import Image, ImageChops, ImageFilter
 except ImportError:
-    sys.exit("page_check: needs Pillow (Debian: python3-pil)")
+    Image = None  # --print-scenes needs no Pillow; the page checks do (main says so)
 
 
 class Browser:
@@ -142,13 +145,37 @@ def small_shapes_fraction(png):
     return sum(histogram[40:]) / max(1, img.width * img.height)
 
 
+DEFAULT_PROGRAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "crowdlab")
+
+
+def program_scenes(program):
+    """The scenes' names from the program's own registry, so a new scene is checked without an edit here."""
+    out = subprocess.run([program, "--list-scenes"], capture_output=True, text=True, check=True).stdout
+    names = [line.strip() for line in out.splitlines() if line.strip()]
+    if not names:
+        raise SystemExit(f"{program} --list-scenes named no scene")
+    return names
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("site")
-    ap.add_argument("out")
-    ap.add_argument("--scenes", default="murmuration,boids,spatial-hash,orca-corridor,steering,finale,gpu")
+    ap.add_argument("site", nargs="?")
+    ap.add_argument("out", nargs="?")
+    ap.add_argument("--scenes", help="comma-separated; default: every scene the program lists")
+    ap.add_argument("--program", default=DEFAULT_PROGRAM,
+                    help="the native crowdlab whose --list-scenes names the scenes (default: build/crowdlab)")
+    ap.add_argument("--print-scenes", action="store_true", help="print the scenes it would open, and stop")
     ap.add_argument("--timeout", type=float, default=60)
     a = ap.parse_args()
+    if not a.scenes:
+        a.scenes = ",".join(program_scenes(a.program))
+    if a.print_scenes:
+        print(a.scenes)
+        return 0
+    if not a.site or not a.out:
+        ap.error("SITE_DIR and OUT_DIR are needed")
+    if Image is None:
+        sys.exit("page_check: needs Pillow (Debian: python3-pil)")
     os.makedirs(a.out, exist_ok=True)
     failures = []
     compressed = sum(len(gzip.compress(open(os.path.join(a.site, f), "rb").read(), 9)) for f in ("crowdlab.wasm", "crowdlab.js"))

@@ -7,9 +7,9 @@
 //             comparisons into scalar code without AVX, 16-byte ones into single instructions);
 //   Portable  8 floats in an array, for compilers without vector extensions.
 // Every kind computes lane for lane the same thing and folds its sums in one fixed order, so a
-// kernel gives the same bits on all of them. A kernel file wraps its body twice: once for the
-// baseline kind, and once for Wide with CROWDLAB_LANES_AVX2 (target("avx2") on x86-64 GCC / Clang);
-// lanes::wide() picks the second at run time when the CPU has AVX2.
+// kernel gives the same bits on all of them. dispatchLanes (below) builds a kernel twice: once for the
+// baseline kind, and once for Wide with CROWDLAB_LANES_AVX2 (target("avx2") on x86-64 GCC / Clang),
+// and runs the second when lanes::wide() says the CPU has AVX2.
 // Width-8 vectors cross only always-inline functions, so the psABI note GCC gives for them on
 // non-AVX targets concerns no real call (silenced here; files calling into Wide add -Wno-psabi).
 #pragma once
@@ -360,6 +360,28 @@ using Avx2 = Wide;
 #else
 using Avx2 = Portable;
 #endif
+
+// The lane kind a kernel is built for, passed to the kernel as a value: `typename decltype(kind)::type`.
+template <class L>
+struct Kind {
+  using type = L;
+};
+
+// Builds `kernel` twice, for the baseline kind and (with CROWDLAB_LANES_AVX2) for Avx2, and runs the
+// one wide() picks: the one place a kernel's instruction set is chosen. The kernel is a generic lambda
+// marked CROWDLAB_LANES_INLINE_LAMBDA taking a Kind, so its body is compiled inside the AVX2 function:
+//   lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+//     solveLanes<typename decltype(kind)::type>(...);
+//   });
+template <class Kernel>
+CROWDLAB_LANES_AVX2 void runAvx2(Kernel& kernel) {
+  kernel(Kind<Avx2>{});
+}
+template <class Kernel>
+void dispatchLanes(Kernel&& kernel) {
+  if (wide()) runAvx2(kernel);
+  else kernel(Kind<Baseline>{});
+}
 
 }  // namespace sim::lanes
 

@@ -17,6 +17,30 @@ constexpr float kOverlapShare = 0.99f;
 constexpr float overlapDistance(float radius) { return kOverlapShare * 2.0f * radius; }
 constexpr float penetrationDistance(float radius) { return kOverlapShare * radius; }
 
+// The one test of an overlapping pair, for a neighbour scan that visits (self, other, d2) in one
+// numbering: true for a pair closer than overlapDistance(radius), once per pair (other > self).
+// Scans that measure more on the way (nearest distance, ORCA's neighbours) count with it.
+struct OverlapPair {
+  explicit OverlapPair(float radius) : closeSq(overlapDistance(radius) * overlapDistance(radius)) {}
+  bool operator()(uint32_t self, uint32_t other, float d2) const { return other > self && d2 < closeSq; }
+  float closeSq;
+};
+
+// Overlapping pairs among the agents of a grid built on them (any cell size): the count the overlap
+// claims and figures rest on, where nothing else is measured in the same scan.
+template <int D>
+uint64_t countOverlaps(const UniformGrid<D>& grid, float radius) {
+  const OverlapPair overlapping(radius);
+  const float close = overlapDistance(radius);
+  const auto sorted = grid.sortedPositions();
+  uint64_t pairs = 0;
+  for (uint32_t k = 0; k < grid.size(); ++k)
+    grid.forEachInRadius(k, sorted[k], close, [&](uint32_t j, const Vec<D>&, float d2) {
+      if (overlapping(k, j, d2)) ++pairs;
+    });
+  return pairs;
+}
+
 // The median of the values, the mean of the middle two for an even count; 0 for none. The one median
 // of the program: step times in the HUD and the benchmarks, frame times, figures of repeated runs.
 // In the header: the app's stepper links it without the rest of the core (its TSan build).

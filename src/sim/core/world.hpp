@@ -50,4 +50,12 @@ struct World {
   }
 };
 
+// The size of a world that holds n agents at `areaPerAgent` square units each, `aspectWide` by
+// `aspectHigh` (16:9 by default): the one rule by which a scene's world grows with N so that its
+// density, and with it each agent's neighbour count, stays the same.
+inline Vec2 worldForDensity(double n, double areaPerAgent, double aspectWide = 16.0, double aspectHigh = 9.0) {
+  const double height = std::sqrt(n * areaPerAgent * aspectHigh / aspectWide);
+  return Vec2(float(height * aspectWide / aspectHigh), float(height));
+}
+
 }  // namespace sim

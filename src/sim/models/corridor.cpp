@@ -350,13 +350,13 @@ void CorridorSim::afterMove(float dt) {
   // Pairs: overlaps and the closest distance, on the new positions.
   grid_.build(crowd_.position, box_, 4.0f * r);
   const auto sorted = grid_.sortedPositions();
-  const float close = overlapDistance(r);
+  const OverlapPair overlapping(r);
   parallelFor(n, [&](size_t k) {
     uint32_t count = 0;
     float nearest = 16.0f * r * r;
     grid_.forEachInRadius(uint32_t(k), sorted[k], 4.0f * r, [&](uint32_t j, const Vec2&, float d2) {
       nearest = std::min(nearest, d2);
-      if (j > k && d2 < close * close) ++count;
+      if (overlapping(uint32_t(k), j, d2)) ++count;
     });
     overlapCount_[k] = count;
     nearestSq_[k] = nearest;

@@ -28,12 +28,10 @@ bool finite(const Vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 }  // namespace
 
 World<2> FinaleSim::worldFor(size_t n) {
-  const float area = std::max(kReferenceArea, float(n) * kAreaPerAgent);
   World<2> w;
   w.boundary = Boundary::Bounce;
   w.min = Vec2{0.0f};
-  const float height = std::sqrt(area * 9.0f / 16.0f);
-  w.size = Vec2{std::round(height * 16.0f / 9.0f), std::round(height)};
+  w.size = glm::round(worldForDensity(std::max(double(n), double(kReferenceArea / kAreaPerAgent)), kAreaPerAgent));
   return w;
 }
 
@@ -703,13 +701,7 @@ uint64_t FinaleSim::countOverlaps() const {
   box.boundary = Boundary::Open;
   const float close = overlapDistance(params.agentRadius);
   grid.build(position_, box, std::max(close, 8.0f));
-  uint64_t pairs = 0;
-  const auto sorted = grid.sortedPositions();
-  for (uint32_t k = 0; k < grid.size(); ++k)
-    grid.forEachInRadius(k, sorted[k], close, [&](uint32_t j, const Vec2&, float d2) {
-      if (j > k && d2 < close * close) ++pairs;
-    });
-  return pairs;
+  return sim::countOverlaps(grid, params.agentRadius);
 }
 
 uint32_t FinaleSim::countInObstacle() const {

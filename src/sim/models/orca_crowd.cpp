@@ -44,7 +44,7 @@ CROWDLAB_LANES_INLINE CrowdQuery queryNearest(const UniformGrid<2>& grid, const 
       const Floats d2 = dx * dx + dy * dy;
       const Ints in = live & (d2 <= r2);
       checks -= live;  // a true lane is -1
-      close -= in & (d2 < c2) & (j > own);
+      close -= in & (d2 < c2) & (j > own);  // OverlapPair's test, a lane each
       minSq = L::choose(in & (d2 < minSq), d2, minSq);
       if (const unsigned bits = L::bits(in)) near.append<L>(d2, j, bits, keep);
     }
@@ -70,15 +70,6 @@ struct CrowdScratch {
   std::array<uint32_t, kBatch> slot;
   std::array<LpResult, kBatch> results;
 };
-
-CrowdQuery queryBaseline(const UniformGrid<2>& grid, const float* xs, const float* ys, uint32_t self, const Vec2& p,
-                         float radius, float closeSq, int keep, NearestKeys& near) {
-  return queryNearest<lanes::Baseline>(grid, xs, ys, self, p, radius, closeSq, keep, near);
-}
-CROWDLAB_LANES_AVX2 CrowdQuery queryAvx2(const UniformGrid<2>& grid, const float* xs, const float* ys, uint32_t self,
-                                         const Vec2& p, float radius, float closeSq, int keep, NearestKeys& near) {
-  return queryNearest<lanes::Avx2>(grid, xs, ys, self, p, radius, closeSq, keep, near);
-}
 
 }  // namespace
 
@@ -140,7 +131,7 @@ void Crowd::step(float dt) {
   // lie well inside the neighbour distance: it first asks within a radius that held its k nearest
   // last step (plus what a step can change), and only when that finds fewer than k asks again with
   // the full distance. Exact: when a radius holds k agents, the k nearest are among them.
-  const float close = overlapDistance(params.radius);
+  const OverlapPair overlapping(params.radius);
   const float reach = stepReach(params, dt);
   sortedX_.resize(n + size_t(lanes::kLanes));  // padded: a row's last register reads past its end
   sortedY_.resize(n + size_t(lanes::kLanes));
@@ -148,7 +139,6 @@ void Crowd::step(float dt) {
     sortedX_[k] = sorted[k].x;
     sortedY_[k] = sorted[k].y;
   }
-  const auto query = lanes::wide() ? &queryAvx2 : &queryBaseline;
   parallelForRange(n, [&](size_t firstAgent, size_t lastAgent) {
     // Programs are built and solved eight at a time (buildPrograms, solve over programs: the same
     // bits as one at a time). An agent with nothing near and no wall has the empty program: its
@@ -182,8 +172,10 @@ void Crowd::step(float dt) {
       CrowdQuery q;
       float radius = std::clamp(queryRadius_[i], std::min(reach, params.neighborDist), params.neighborDist);
       for (;;) {
-        q = query(grid_, sortedX_.data(), sortedY_.data(), uint32_t(k), sorted[k], radius, close * close, capacity_,
-                  near);
+        lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+          q = queryNearest<typename decltype(kind)::type>(grid_, sortedX_.data(), sortedY_.data(), uint32_t(k), sorted[k],
+                                                          radius, overlapping.closeSq, capacity_, near);
+        });
         checks += q.checks;
         if (near.count >= maxNeighbors || radius >= params.neighborDist) break;
         radius = params.neighborDist;
@@ -241,14 +233,14 @@ Crowd::Stats Crowd::measure() {
   minDistSq_.resize(n);
   buildGrid();
   const auto sorted = grid_.sortedPositions();
-  const float closeSq = overlapDistance(params.radius) * overlapDistance(params.radius);
+  const OverlapPair overlapping(params.radius);
   parallelFor(n, [&](size_t k) {
     uint32_t within = 0, close = 0;
     float minSq = 3.4e38f;
     checks_[k] = grid_.forEachInRadius(uint32_t(k), sorted[k], params.neighborDist, [&](uint32_t j, const Vec2&, float d2) {
       ++within;
       minSq = std::min(minSq, d2);
-      if (d2 < closeSq && j > k) ++close;
+      if (overlapping(uint32_t(k), j, d2)) ++close;
     });
     within_[k] = within;
     overlaps_[k] = close;

@@ -251,20 +251,10 @@ CROWDLAB_LANES_INLINE void buildLanes(PlaneSet* programs, BatchLanes& b, std::sp
   }
 }
 
-void buildBaseline(PlaneSet* programs, BatchLanes& b, std::span<const Vec2> velocities, const Params& params,
-                   float dt, bool stepSafety) {
-  buildLanes<lanes::Baseline>(programs, b, velocities, params, dt, stepSafety);
-}
-CROWDLAB_LANES_AVX2 void buildAvx2(PlaneSet* programs, BatchLanes& b, std::span<const Vec2> velocities,
-                                   const Params& params, float dt, bool stepSafety) {
-  buildLanes<lanes::Avx2>(programs, b, velocities, params, dt, stepSafety);
-}
-
 }  // namespace
 
 void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> agents,
                    std::span<const Vec2> velocities, const Params& params, float dt, bool stepSafety) {
-  const auto buildEight = lanes::wide() ? &buildAvx2 : &buildBaseline;
   const size_t n = std::min(programs.size(), agents.size());
   const float reach = stepReach(params, dt);
   static constexpr uint32_t kNoNeighbor[1] = {0};
@@ -295,7 +285,9 @@ void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> a
       b.agentAt[l] = planes.count + steps;
       planes.count = std::min(kMaxPlanes, planes.count + steps + int(count));
     }
-    buildEight(programs.data() + first, b, velocities, params, dt, stepSafety);
+    lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+      buildLanes<typename decltype(kind)::type>(programs.data() + first, b, velocities, params, dt, stepSafety);
+    });
   }
 }
 
@@ -537,23 +529,16 @@ CROWDLAB_LANES_INLINE void solveLanes(const PlaneSet* programs, int agents, cons
   }
 }
 
-void solveBaseline(const PlaneSet* programs, int agents, const Vec2* preferred, float maxSpeed, LpResult* out) {
-  solveLanes<lanes::Baseline>(programs, agents, preferred, maxSpeed, out);
-}
-CROWDLAB_LANES_AVX2 void solveAvx2(const PlaneSet* programs, int agents, const Vec2* preferred, float maxSpeed,
-                                   LpResult* out) {
-  solveLanes<lanes::Avx2>(programs, agents, preferred, maxSpeed, out);
-}
-
 }  // namespace
 
 void solve(std::span<const PlaneSet> programs, std::span<const Vec2> preferred, float maxSpeed,
            std::span<LpResult> out) {
-  const auto solveEight = lanes::wide() ? &solveAvx2 : &solveBaseline;
   const size_t n = std::min({programs.size(), preferred.size(), out.size()});
-  for (size_t first = 0; first < n; first += lanes::kLanes)
-    solveEight(programs.data() + first, int(std::min<size_t>(lanes::kLanes, n - first)), preferred.data() + first,
-               maxSpeed, out.data() + first);
+  lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+    for (size_t first = 0; first < n; first += lanes::kLanes)
+      solveLanes<typename decltype(kind)::type>(programs.data() + first, int(std::min<size_t>(lanes::kLanes, n - first)),
+                                                preferred.data() + first, maxSpeed, out.data() + first);
+  });
 }
 
 void feasibleRegion(std::span<const HalfPlane> planes, float maxSpeed, std::vector<Vec2>& polygon,

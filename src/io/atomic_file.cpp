@@ -1,4 +1,4 @@
-#include "render/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 #endif
 
-namespace render {
+namespace io {
 
 namespace {
 
@@ -281,4 +281,4 @@ std::string writeUnderNewName(const std::string& stem, const std::string& suffix
   return {};
 }
 
-}  // namespace render
+}  // namespace io

@@ -6,7 +6,7 @@
 #include <string>
 #include <nlohmann/json_fwd.hpp>
 
-namespace scenes {
+namespace io {
 
 // Presets and settings are a few kilobytes; a megabyte is generous.
 inline constexpr size_t kMaxUserFileBytes = size_t(1) << 20;
@@ -32,4 +32,4 @@ std::string quoteText(const std::string& text);
 // to a few dozen characters), arrays and objects by kind only. Never recurses.
 std::string jsonExcerpt(const nlohmann::json& value);
 
-}  // namespace scenes
+}  // namespace io

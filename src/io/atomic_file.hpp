@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-namespace render {
+namespace io {
 
 // Replace: an existing file is replaced (settings, presets after a confirmation, --state-out).
 // Keep: the write fails with "<path>: already exists" rather than replace anything (names the
@@ -47,4 +47,4 @@ std::string writeUnderNewName(const std::string& stem, const std::string& suffix
                               const std::function<bool(const std::string& path, std::string& error)>& write,
                               std::string& error);
 
-}  // namespace render
+}  // namespace io

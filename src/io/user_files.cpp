@@ -1,4 +1,4 @@
-#include "scenes/user_input.hpp"
+#include "io/user_files.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 #endif
 
-namespace scenes {
+namespace io {
 
 namespace {
 std::string tooBig(const std::string& path, unsigned long long bytes, size_t maxBytes) {
@@ -168,4 +168,4 @@ std::string jsonExcerpt(const nlohmann::json& value) {
   }
 }
 
-}  // namespace scenes
+}  // namespace io

@@ -1,10 +1,9 @@
 // PNG writing through stb_image_write (libstb-dev ships the implementation in libstb).
 #include <cstdio>
 #include <stb/stb_image_write.h>
-#include "render/atomic_file.hpp"
-#include "render/renderer.hpp"
+#include "io/png.hpp"
 
-namespace render {
+namespace io {
 
 bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error,
               Existing existing) {
@@ -18,4 +17,4 @@ bool writePng(const std::string& path, int width, int height, const std::vector<
   }, error, existing);
 }
 
-}  // namespace render
+}  // namespace io

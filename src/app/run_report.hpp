@@ -1,0 +1,26 @@
+// The in-app benchmark's report: one line a user pastes into an issue or a slide, with the machine
+// it ran on. Apart from the loop, so the loop only books the figures.
+#pragma once
+#include <cstddef>
+#include <string>
+
+namespace app {
+
+// What "Benchmark this scene (10 s)" measured.
+struct BenchmarkFigures {
+  std::string scene;
+  size_t agents = 0;
+  double medianStepMs = 0.0;
+  double fps = 0.0;
+  size_t steps = 0;
+  std::string gl;  // the renderer's GL_RENDERER / GL_VERSION line
+};
+
+// "crowdlab benchmark: scene=... N=... median_step_ms=... fps=... steps=... gl=\"...\" cpu=\"...\"".
+std::string benchmarkLine(const BenchmarkFigures& figures);
+
+// The CPU's model name from /proc/cpuinfo; "unknown" where there is none (not Linux, a container
+// without it).
+std::string cpuName();
+
+}  // namespace app

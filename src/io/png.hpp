@@ -1,0 +1,14 @@
+// PNG files: screenshots and recorded frames.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "io/atomic_file.hpp"
+
+namespace io {
+
+// Writes RGBA8 pixels (top row first) as PNG (through writeFileAtomically); false with a message on failure.
+bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error,
+              Existing existing = Existing::Replace);
+
+}  // namespace io
