@@ -345,15 +345,6 @@ CROWDLAB_LANES_INLINE void stagesLanes(const FinaleParams& p, const Vec2& target
       weightsOut[l] = Vec3{L::lane(ws, int(l)), L::lane(wa, int(l)), L::lane(wc, int(l))};
 }
 
-void stagesBaseline(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
-                    Vec2* corrected, Vec3* weights) {
-  stagesLanes<lanes::Baseline>(p, target, in, preferred, corrected, weights);
-}
-CROWDLAB_LANES_AVX2 void stagesAvx2(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
-                                    Vec2* corrected, Vec3* weights) {
-  stagesLanes<lanes::Avx2>(p, target, in, preferred, corrected, weights);
-}
-
 // The candidates of one query block copied into one contiguous run. A block is several runs (one
 // per row of cells), and every run costs a loop exit, a partial register and their mispredicted
 // branches; the agents of one cell share their block, so copying it once per cell lets each of
@@ -400,7 +391,9 @@ struct CandidateBuffer {
 
 void preferredAndCorrectedLanes(const FinaleParams& p, const Vec2& target, const StageInputs& in, Vec2* preferred,
                                 Vec2* corrected, Vec3* weights) {
-  (lanes::wide() ? &stagesAvx2 : &stagesBaseline)(p, target, in, preferred, corrected, weights);
+  lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+    stagesLanes<typename decltype(kind)::type>(p, target, in, preferred, corrected, weights);
+  });
 }
 
 void FinaleSim::gatherPhase(float dt) {
@@ -416,7 +409,6 @@ void FinaleSim::gatherPhase(float dt) {
   const AxisState axes{posX_.data(), posY_.data(), velX_.data(), velY_.data()};
   const BoidsBounds bounds = finaleBounds(p);
   const float orcaRangeSq = p.orcaNeighborDist * p.orcaNeighborDist;
-  const auto stages = lanes::wide() ? &stagesAvx2 : &stagesBaseline;
   // The query block: the agent's cell and the rings of cells the radius needs (the same for all).
   const auto rings = grid_.rings(radius, SearchMode::AutoRings);
   const auto dims = grid_.cellsPerAxis();
@@ -502,7 +494,7 @@ void FinaleSim::gatherPhase(float dt) {
         const size_t from = k + 1 - batched;
         const StageInputs in{std::span<const RuleSums>(batchSums.data(), batched), &position_[from], &velocity_[from],
                              batchAvoidance.data(), batchAvoids.data()};
-        stages(p, target, in, &preferred_[from], &corrected_[from], &weights_[from]);
+        preferredAndCorrectedLanes(p, target, in, &preferred_[from], &corrected_[from], &weights_[from]);
         batched = 0;
       }
     }

@@ -146,21 +146,6 @@ CROWDLAB_LANES_INLINE BoidsAccum<D> pickSums(const Vec<D>& self, const Candidate
   }
 }
 
-template <int D>
-BoidsAccum<D> sumsBaseline(const Vec<D>& self, const CandidateAxes<D>& axes, std::span<const CandidateRun<D>> runs,
-                           bool minImage, const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks,
-                           int& close, Extras extra, const NearKeysRequest* nearKeys) {
-  return pickSums<lanes::Baseline, D>(self, axes, runs, minImage, worldSize, t, checks, close, extra, nearKeys);
-}
-
-template <int D>
-CROWDLAB_LANES_AVX2 BoidsAccum<D> sumsAvx2(const Vec<D>& self, const CandidateAxes<D>& axes,
-                                           std::span<const CandidateRun<D>> runs, bool minImage,
-                                           const Vec<D>& worldSize, const BoidsBounds& t, uint32_t& checks,
-                                           int& close, Extras extra, const NearKeysRequest* nearKeys) {
-  return pickSums<lanes::Avx2, D>(self, axes, runs, minImage, worldSize, t, checks, close, extra, nearKeys);
-}
-
 // integrateLanes: boidsAcceleration (the one rule's lane twin, clampLength) and integrate, lane
 // for lane. Lanes past the batch compute on zeros and are never stored; lanes a scalar branch would
 // skip compute anyway and are dropped by a mask (their infinities and NaNs included).
@@ -222,20 +207,6 @@ CROWDLAB_LANES_INLINE void integrateBatch(std::span<const BoidsAccum<D>> sums, u
   }
 }
 
-template <int D>
-void integrateBaseline(std::span<const BoidsAccum<D>> sums, uint32_t first, const CandidateAxes<D>& state,
-                       const BoidsParams& p, float dt, const World<D>& world, Vec<D>* nextPosition,
-                       Vec<D>* nextVelocity) {
-  integrateBatch<lanes::Baseline, D>(sums, first, state, p, dt, world, nextPosition, nextVelocity);
-}
-
-template <int D>
-CROWDLAB_LANES_AVX2 void integrateAvx2(std::span<const BoidsAccum<D>> sums, uint32_t first,
-                                       const CandidateAxes<D>& state, const BoidsParams& p, float dt,
-                                       const World<D>& world, Vec<D>* nextPosition, Vec<D>* nextVelocity) {
-  integrateBatch<lanes::Avx2, D>(sums, first, state, p, dt, world, nextPosition, nextVelocity);
-}
-
 }  // namespace
 
 template <int D>
@@ -244,9 +215,11 @@ BoidsAccum<D> laneSums(const Vec<D>& self, const CandidateAxes<D>& axes, std::sp
                        int* closeCount, const NearKeysRequest* nearKeys) {
   int close = 0;
   const Extras extra = !closeCount ? Extras::None : nearKeys && nearKeys->keys ? Extras::CloseAndKeys : Extras::Close;
-  const BoidsAccum<D> acc =
-      lanes::wide() ? sumsAvx2<D>(self, axes, runs, minImage, worldSize, bounds, checks, close, extra, nearKeys)
-                    : sumsBaseline<D>(self, axes, runs, minImage, worldSize, bounds, checks, close, extra, nearKeys);
+  BoidsAccum<D> acc;
+  lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+    acc = pickSums<typename decltype(kind)::type, D>(self, axes, runs, minImage, worldSize, bounds, checks, close, extra,
+                                                     nearKeys);
+  });
   if (closeCount) *closeCount = close;
   return acc;
 }
@@ -256,8 +229,9 @@ static_assert(kBoidsLaneBatch == uint32_t(lanes::kLanes));
 template <int D>
 void integrateLanes(std::span<const BoidsAccum<D>> sums, uint32_t first, const CandidateAxes<D>& state,
                     const BoidsParams& p, float dt, const World<D>& world, Vec<D>* nextPosition, Vec<D>* nextVelocity) {
-  if (lanes::wide()) integrateAvx2<D>(sums, first, state, p, dt, world, nextPosition, nextVelocity);
-  else integrateBaseline<D>(sums, first, state, p, dt, world, nextPosition, nextVelocity);
+  lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+    integrateBatch<typename decltype(kind)::type, D>(sums, first, state, p, dt, world, nextPosition, nextVelocity);
+  });
 }
 
 template void integrateLanes<2>(std::span<const BoidsAccum<2>>, uint32_t, const CandidateAxes<2>&, const BoidsParams&,
