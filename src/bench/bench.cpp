@@ -386,7 +386,9 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
       return 1;
     }
     for (Row& r : rows) {
-      r.extra += (r.extra.empty() ? "" : ";") + std::string("threads_at_work=") + std::to_string(r.threadsAtWork);
+      if (!r.extra.empty()) r.extra += ';';
+      r.extra += "threads_at_work=";
+      r.extra += std::to_string(r.threadsAtWork);
       printRow(r);
       errno = 0;
       if (csv && !csvErrno && !writeCsvRow(csv, r)) csvErrno = errno ? errno : EIO;
