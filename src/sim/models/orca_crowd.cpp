@@ -133,18 +133,16 @@ void Crowd::step(float dt) {
   // the full distance. Exact: when a radius holds k agents, the k nearest are among them.
   const OverlapPair overlapping(params.radius);
   const float reach = stepReach(params, dt);
-  sortedX_.resize(n + size_t(lanes::kLanes));  // padded: a row's last register reads past its end
-  sortedY_.resize(n + size_t(lanes::kLanes));
-  for (size_t k = 0; k < n; ++k) {
-    sortedX_[k] = sorted[k].x;
-    sortedY_[k] = sorted[k].y;
-  }
+  // The grid's coordinate arrays are padded past the end: a row's last register reads there.
+  static_assert(UniformGrid<2>::kAxisPadding >= size_t(lanes::kLanes));
+  const float* sortedX = grid_.sortedAxis(0).data();
+  const float* sortedY = grid_.sortedAxis(1).data();
   parallelForRange(n, [&](size_t firstAgent, size_t lastAgent) {
     // Programs are built and solved eight at a time (buildPrograms, solve over programs: the same
     // bits as one at a time). An agent with nothing near and no wall has the empty program: its
     // preferred velocity within max speed, at once, so sparse crowds do not half-fill the lanes.
-    // Scratch kept per thread: chunks are small (a batch each, so that two threads share a jam's
-    // agents evenly) and setting 12 KB of planes up for every chunk would cost more than the batch.
+    // Scratch kept per thread: setting 12 KB of planes up for every chunk would cost as much as a
+    // batch of small programs.
     thread_local CrowdScratch scratch;
     NearestKeys& near = scratch.near;
     auto& programs = scratch.programs;
@@ -173,7 +171,7 @@ void Crowd::step(float dt) {
       float radius = std::clamp(queryRadius_[i], std::min(reach, params.neighborDist), params.neighborDist);
       for (;;) {
         lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
-          q = queryNearest<typename decltype(kind)::type>(grid_, sortedX_.data(), sortedY_.data(), uint32_t(k), sorted[k],
+          q = queryNearest<typename decltype(kind)::type>(grid_, sortedX, sortedY, uint32_t(k), sorted[k],
                                                           radius, overlapping.closeSq, capacity_, near);
         });
         checks += q.checks;
@@ -207,7 +205,7 @@ void Crowd::step(float dt) {
       if (batched == kBatch) solveBatch();
     }
     if (batched) solveBatch();
-  }, kBatch);
+  }, 64);
 
   stats_ = {};
   float minSq = 3.4e38f;

@@ -78,7 +78,6 @@ class Crowd {
   UniformGrid<2> grid_;
   int capacity_ = 10;
   std::vector<Vec2> sortedVelocity_, sortedPreferred_, nextSorted_;
-  std::vector<float> sortedX_, sortedY_;  // the cell-ordered positions, a coordinate each, for the lanes
   std::vector<uint8_t> feasible_;
   std::vector<uint32_t> checks_, within_, overlaps_;
   std::vector<float> minDistSq_, queryRadius_;  // queryRadius_: per agent, see step()
