@@ -240,3 +240,42 @@ TEST(Knn, HintsNeverChangeTheResult) {
     for (int x = 0; x < 20; x += 2) lattice.push_back(Vec2{float(x), float(y)});
   for (float cs : {2.0f, 3.0f, 7.0f}) expectKnnMatchesBrute<2>(lattice, grid, cs, {1, 4, 5, 8, 9, 13}, 1, true);
 }
+
+// nearestNeighborsAll with hints takes most answers from the agent's cell block (one pass in lanes,
+// bounded by the hints); each must be the exact answer, ties included.
+TEST(Knn, AllAgentsWithHintsMatchBruteForce) {
+  auto check = [](const auto& points, const auto& w, float cellSize, int k) {
+    constexpr int D = std::remove_cvref_t<decltype(points[0])>::length();
+    UniformGrid<D> g;
+    g.build(points, w, cellSize);
+    const size_t n = g.size();
+    std::vector<uint32_t> lists(n * size_t(k)), hints(n * size_t(k));
+    Rng rng(9);
+    for (uint32_t i = 0; i < n; ++i) {
+      const auto expected = bruteOrder(g, i, g.sortedPositions()[i]);
+      for (int m = 0; m < k; ++m)  // mostly the true neighbours, now and then a random agent
+        hints[i * size_t(k) + size_t(m)] =
+            rng.below(10) < 8 && size_t(m) < expected.size() ? expected[size_t(m)].second : rng.below(uint32_t(n));
+    }
+    nearestNeighborsAll<D>(g, k, lists, {}, hints, size_t(k));
+    for (uint32_t i = 0; i < n; ++i) {
+      const auto expected = bruteOrder(g, i, g.sortedPositions()[i]);
+      for (int m = 0; m < k && size_t(m) < expected.size(); ++m)
+        ASSERT_EQ(lists[i * size_t(k) + size_t(m)], expected[size_t(m)].second) << "agent " << i << " k " << k;
+    }
+  };
+  for (Boundary b : {Boundary::Bounce, Boundary::Open}) {
+    const World<3> w3 = makeWorld<3>(b, Vec3{0, -20, 5}, Vec3{40, 40, 20});
+    for (int k : {1, 7, 20}) {
+      check(uniformPoints<3>(1500, w3, 11), w3, 4.0f, k);
+      check(clusteredPoints<3>(1500, w3, 12), w3, 3.0f, k);
+    }
+    const World<2> w2 = makeWorld<2>(b, Vec2{-50, 10}, Vec2{100, 60});
+    check(uniformPoints<2>(800, w2, 13), w2, 5.0f, 7);
+  }
+  const World<2> grid = makeWorld<2>(Boundary::Bounce, Vec2{0, 0}, Vec2{20, 20});
+  std::vector<Vec2> lattice;  // ties everywhere
+  for (int y = 0; y < 20; y += 2)
+    for (int x = 0; x < 20; x += 2) lattice.push_back(Vec2{float(x), float(y)});
+  for (int k : {1, 4, 5, 8}) check(lattice, grid, 3.0f, k);
+}

@@ -19,6 +19,7 @@
 #include <span>
 #include "sim/core/grid.hpp"
 #include "sim/core/lanes.hpp"
+#include "sim/core/nearest_keys.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace sim {
@@ -312,9 +313,137 @@ void nearestNeighbors(const UniformGrid<D>& grid, uint32_t self, const Vec<D>& p
   }
 }
 
+namespace detail {
+
+// The agents of one cell's block (the cell and its neighbours on every axis, clipped at the grid's
+// edges), copied once into one run per coordinate: the agents of a cell share it.
+template <int D>
+struct CellBlock {
+  static constexpr uint32_t kCapacity = 1024;
+  alignas(32) float axis[D][kCapacity + lanes::kLanes];
+  alignas(32) uint32_t index[kCapacity + lanes::kLanes];
+  uint32_t size = 0;
+  uint32_t cell = ~0u;  // the cell whose block this is
+  bool fits = false;    // false: more agents than kCapacity, not copied
+  Vec<D> lo{0.0f}, hi{0.0f};
+  bool openBelow[D] = {}, openAbove[D] = {};  // the block reaches the grid's edge: no agent lies beyond
+
+  void gather(const UniformGrid<D>& grid, const typename UniformGrid<D>::Coord& c, uint32_t cellIndex) {
+    using Coord = typename UniformGrid<D>::Coord;
+    cell = cellIndex;
+    size = 0;
+    const Coord dims = grid.cellsPerAxis();
+    const Vec<D> ext = grid.cellExtent();
+    const World<D>& w = grid.world();
+    Coord first, last;
+    for (int a = 0; a < D; ++a) {
+      first[a] = std::max(0, c[a] - 1);
+      last[a] = std::min(dims[a] - 1, c[a] + 1);
+      lo[a] = w.min[a] + float(first[a]) * ext[a];
+      hi[a] = w.min[a] + float(last[a] + 1) * ext[a];
+      openBelow[a] = first[a] == 0;
+      openAbove[a] = last[a] == dims[a] - 1;
+    }
+    const auto start = grid.cellStart();
+    const float* src[D];
+    for (int a = 0; a < D; ++a) src[a] = grid.sortedAxis(a).data();
+    fits = true;
+    auto row = [&](Coord r) {
+      r.x = 0;
+      const uint32_t base = grid.cellIndex(r);
+      const uint32_t begin = start[base + uint32_t(first.x)], end = start[base + uint32_t(last.x) + 1];
+      if (!fits || size + (end - begin) > kCapacity) {
+        fits = false;
+        return;
+      }
+      for (int a = 0; a < D; ++a) std::memcpy(axis[a] + size, src[a] + begin, (end - begin) * sizeof(float));
+      for (uint32_t j = begin; j < end; ++j) index[size++] = j;
+    };
+    if constexpr (D == 2) {
+      for (int y = first.y; y <= last.y; ++y) row(Coord(0, y));
+    } else {
+      for (int z = first.z; z <= last.z; ++z)
+        for (int y = first.y; y <= last.y; ++y) row(Coord(0, y, z));
+    }
+    for (int a = 0; a < D; ++a) std::fill(axis[a] + size, axis[a] + size + lanes::kLanes, 0.0f);
+    std::fill(index + size, index + size + lanes::kLanes, 0u);
+  }
+};
+
+// nearestNeighbors for agent `self` (a box or open world) from its cell's block, when the hints
+// bound the answer inside it: `want` distinct hints put the want-th nearest within their farthest,
+// r, and when the ball of radius r lies inside the block (or reaches past it only where no agent
+// is), every one of the want nearest is in the block. Then one pass over the block in lanes, the
+// candidates within r ranked (NearestKeys: by distance, ties to the lower index, as
+// nearestNeighbors orders them). False: not bounded so; the caller searches the usual way.
+template <class L, int D>
+CROWDLAB_LANES_INLINE bool nearestInBlock(const UniformGrid<D>& grid, const CellBlock<D>& block, uint32_t self,
+                                          const Vec<D>& q, int want, std::span<const uint32_t> hints,
+                                          NearestKeys& near, Nearest& out) {
+  using Floats = typename L::Floats;
+  using Ints = typename L::Ints;
+  if (!block.fits || want <= 0 || want > NearestKeys::kMaxKeep || hints.size() > size_t(kMaxNearest)) return false;
+  const uint32_t n = grid.size();
+  uint64_t keys[kMaxNearest];
+  int held = 0;
+  for (uint32_t j : hints) {
+    if (j >= n || j == self) continue;
+    float d2 = 0.0f;
+    for (int a = 0; a < D; ++a) {
+      const float d = grid.sortedAxis(a)[j] - q[a];
+      d2 = a == 0 ? d * d : d2 + d * d;
+    }
+    uint32_t bits;
+    std::memcpy(&bits, &d2, sizeof bits);
+    keys[held++] = uint64_t(bits) << 32 | j;
+  }
+  std::sort(keys, keys + held);
+  held = int(std::unique(keys, keys + held) - keys);
+  if (held < want) return false;
+  const uint32_t boundBits = uint32_t(keys[want - 1] >> 32);
+  float bound;
+  std::memcpy(&bound, &boundBits, sizeof bound);
+  const float r = std::sqrt(bound);
+  const World<D>& w = grid.world();
+  const Vec<D> ext = grid.cellExtent();
+  for (int a = 0; a < D; ++a) {
+    // The same rounding margin as nearestNeighbors' pruning.
+    const float margin = 1e-5f * ext[a] + 4e-7f * (std::abs(w.min[a]) + std::abs(w.size[a]));
+    if (!block.openBelow[a] && q[a] - r - margin < block.lo[a]) return false;
+    if (!block.openAbove[a] && q[a] + r + margin > block.hi[a]) return false;
+  }
+  near.count = 0;
+  const Floats limit = L::splat(bound);
+  const Ints own = L::splat(int32_t(self));
+  Floats qa[D];
+  for (int a = 0; a < D; ++a) qa[a] = L::splat(q[a]);
+  for (uint32_t j0 = 0; j0 < block.size; j0 += uint32_t(lanes::kLanes)) {
+    Floats d2;
+    for (int a = 0; a < D; ++a) {
+      const Floats d = L::load(block.axis[a] + j0) - qa[a];
+      d2 = a == 0 ? d * d : d2 + d * d;
+    }
+    const Ints j = L::load(block.index + j0);
+    const Ints live = L::firstLanes(std::min<uint32_t>(block.size - j0, uint32_t(lanes::kLanes))) & (j != own);
+    if (const unsigned bits = L::bits(live & (d2 <= limit))) near.append<L>(d2, j, bits, want);
+  }
+  near.selectNearest<L>(want);
+  out.count = near.count;
+  out.checks = block.size - 1;  // the agent itself is in its own cell, no check
+  for (int m = 0; m < near.count; ++m) {
+    out.index[size_t(m)] = near.index[m];
+    out.distSq[size_t(m)] = near.distSq(m);
+  }
+  return true;
+}
+
+}  // namespace detail
+
 // Every agent's k nearest, in parallel: neighbors[i * k + m] is sorted agent i's m-th nearest
 // (sorted indices), kNoNeighbor past the last one found; distSq the same way when given. `hints`,
-// when given: `hintsPerAgent` for each sorted agent, as nearestNeighbors takes them.
+// when given: `hintsPerAgent` for each sorted agent, as nearestNeighbors takes them. With hints in
+// a world that does not wrap, an agent whose hints bound its answer inside its cell's block takes
+// it from there (detail::nearestInBlock, the same result); the others search as nearestNeighbors.
 // Returns the distance checks made.
 template <int D>
 uint64_t nearestNeighborsAll(const UniformGrid<D>& grid, int k, std::span<uint32_t> neighbors,
@@ -323,21 +452,37 @@ uint64_t nearestNeighborsAll(const UniformGrid<D>& grid, int k, std::span<uint32
   k = std::clamp(k, 0, kMaxNearest);
   const size_t n = grid.size();
   if (k == 0 || n == 0) return 0;
+  const bool blocks = hintsPerAgent > 0 && grid.world().boundary != Boundary::Wrap;
+  const int want = int(std::min<size_t>(size_t(k), n - 1));
   std::atomic<uint64_t> checks{0};
   parallelForRange(n, [&](size_t begin, size_t end) {
-    Nearest found;
-    uint64_t local = 0;
-    for (size_t i = begin; i < end; ++i) {
-      const bool hinted = hintsPerAgent > 0 && hints.size() >= (i + 1) * hintsPerAgent;
-      nearestNeighbors(grid, uint32_t(i), grid.sortedPositions()[i], k, found,
-                       hinted ? hints.subspan(i * hintsPerAgent, hintsPerAgent) : std::span<const uint32_t>{});
-      local += found.checks;
-      for (int m = 0; m < k; ++m) {
-        neighbors[i * size_t(k) + size_t(m)] = m < found.count ? found.index[m] : kNoNeighbor;
-        if (!distSq.empty()) distSq[i * size_t(k) + size_t(m)] = m < found.count ? found.distSq[m] : INFINITY;
+    lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+      using L = typename decltype(kind)::type;
+      Nearest found;
+      NearestKeys near;
+      detail::CellBlock<D> block;
+      uint64_t local = 0;
+      for (size_t i = begin; i < end; ++i) {
+        const bool hinted = hintsPerAgent > 0 && hints.size() >= (i + 1) * hintsPerAgent;
+        const std::span<const uint32_t> mine =
+            hinted ? hints.subspan(i * hintsPerAgent, hintsPerAgent) : std::span<const uint32_t>{};
+        const Vec<D> q = grid.sortedPositions()[i];
+        bool done = false;
+        if (blocks && hinted) {
+          const auto c = grid.cellOf(q);
+          const uint32_t cell = grid.cellIndex(c);
+          if (cell != block.cell) block.gather(grid, c, cell);
+          done = detail::nearestInBlock<L, D>(grid, block, uint32_t(i), q, want, mine, near, found);
+        }
+        if (!done) nearestNeighbors(grid, uint32_t(i), q, k, found, mine);
+        local += found.checks;
+        for (int m = 0; m < k; ++m) {
+          neighbors[i * size_t(k) + size_t(m)] = m < found.count ? found.index[m] : kNoNeighbor;
+          if (!distSq.empty()) distSq[i * size_t(k) + size_t(m)] = m < found.count ? found.distSq[m] : INFINITY;
+        }
       }
-    }
-    checks.fetch_add(local, std::memory_order_relaxed);
+      checks.fetch_add(local, std::memory_order_relaxed);
+    });
   }, 64);
   return checks.load();
 }
