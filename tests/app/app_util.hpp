@@ -216,7 +216,7 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
   std::ofstream(dir + "/settings.json") << "{\"uiScale\": " << scale << "}";
   std::ofstream(dir + "/drive.sh") << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args << " >'" << out << "' 2>&1 &\n"
                                    << "pid=$!\n"
-                                   << "id=$(timeout 20 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+                                   << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
                                    << "sleep 1\n"
                                    // A key held over a few frames: ImGui 1.86 loses a press and release in one frame.
                                    << "press() { xdotool keydown \"$1\"; sleep 0.15; xdotool keyup \"$1\"; sleep 0.1; }\n"

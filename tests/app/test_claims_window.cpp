@@ -129,7 +129,7 @@ TEST(ClaimsWindow, ExperimentButtonClickedWithXdotoolRestartsTheScene) {
       << " --keys space,Right,Right,Right,Right,Right,Right,Right,Right --state-out '" << state << "' >'" << out
       << "' 2>&1 &\n"
       << "pid=$!\n"
-      << "id=$(timeout 20 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+      << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
       << "sleep 1.5\n"
       << "xdotool mousemove --window $id " << bx << " " << by << " && sleep 0.3 || exit 4\n"
       << "xdotool click 1 && sleep 1 || exit 5\n"

@@ -233,7 +233,7 @@ static apptest::RunResult keyDuringASlowStepThenQuit(const std::string& name, co
       << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' --scene finale --set hash=false --set N=100000"
       << " --width 640 --height 360 >'" << dir << "/run.out' 2>&1 &\n"
       << "pid=$!\n"
-      << "id=$(timeout 30 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+      << "id=$(timeout 30 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
       << "sleep 2; xdotool key --window $id " << key << "; sleep " << secondsAfterKey << "\n"
       << "t0=$(date +%s%N); kill -TERM $pid; wait $pid; rc=$?; t1=$(date +%s%N)\n"
       << "echo \"rc=$rc\" >'" << dir << "/quit.txt'; echo \"quit_ms=$(( (t1 - t0) / 1000000 ))\" >>'" << dir << "/quit.txt'\n";

@@ -142,7 +142,7 @@ TEST(LectureHall, ASliderDraggedWithXdotoolChangesItsValue) {
       << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' --scene steering --width 1280 --height 720 --frames 900 >'"
       << out << "' 2>&1 &\n"
       << "pid=$!\n"
-      << "id=$(timeout 20 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+      << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
       << "sleep 1\n"
       << "xdotool mousemove --window $id " << x << " " << y << " && sleep 0.3 && xdotool mousedown 1 && sleep 0.3 || exit 4\n"
       << "for dx in 20 40 60 80 100; do xdotool mousemove --window $id $((" << x << " + dx)) " << y << "; sleep 0.1; done\n"

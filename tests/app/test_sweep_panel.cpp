@@ -22,7 +22,7 @@ apptest::RunResult driven(const std::string& name, const std::string& args, cons
                                    << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args
                                    << " --state-out '" << dir << "/state.json' >'" << out << "' 2>&1 &\n"
                                    << "pid=$!\n"
-                                   << "id=$(timeout 20 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+                                   << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
                                    << "sleep 1\n"
                                    << "click() { xdotool mousemove --window $id $1 $2; sleep 0.25; xdotool mousedown 1; sleep 0.12;"
                                       " xdotool mouseup 1; sleep 0.25; }\n"

@@ -42,7 +42,7 @@ TEST(TuneWindow, StartRunsGenerationsAndApplyBestChangesTheLiveScene) {
       << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << common << " --state-out '" << state << "' >'"
       << out << "' 2>&1 &\n"
       << "pid=$!\n"
-      << "id=$(timeout 20 xdotool search --sync --pid $pid | head -1) || exit 3\n"
+      << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
       << "sleep 1.5\n"
       << "xdotool mousemove --window $id " << point(start) << " && sleep 0.3 && xdotool click 1 || exit 4\n"
       << "sleep 15\n"
