@@ -19,6 +19,7 @@
 #include <set>
 #include <string>
 #include <vector>
+#include "app/app_bench.hpp"
 #include "app/hud.hpp"
 #include "app/input.hpp"
 #include <limits>
@@ -27,7 +28,6 @@
 #include "app/platform.hpp"
 #include "app/metrics_log.hpp"
 #include "app/recording.hpp"
-#include "app/run_report.hpp"
 #include "app/settings.hpp"
 #include "app/scene_keys.hpp"
 #include "app/setup.hpp"
@@ -172,7 +172,7 @@ class App {
       if (!quit_) stepper_.advance(frameSeconds, lockstep());  // quitting starts no step
       csv_.flushIfDue();  // rows of the last second reach the file even while paused
       renderFrame();
-      if (benchmarkEnds_ && Clock::now() >= *benchmarkEnds_) finishBenchmark();
+      if (benchmark_.due()) finishBenchmark();
       if ((options_.frames || untilVerdict()) && ++frame_ >= options_.frames && options_.frames) return false;
     }
     return !quit_;
@@ -220,7 +220,7 @@ class App {
                 double(panel_.presetDeleteAt[1]), double(panel_.presetConfirmAt[0]), double(panel_.presetConfirmAt[1]),
                 int(panel_.messageInView));
     // The frame time over the last 10 s: a running sweep must leave the live scene its pace.
-    std::printf("frame_ms_median=%.2f\nsweep_header_at=%.0f,%.0f\n%s", sim::median(frameMs_.last(kBenchmarkSeconds)),
+    std::printf("frame_ms_median=%.2f\nsweep_header_at=%.0f,%.0f\n%s", sim::median(frameMs_.last(AppBenchmark::kSeconds)),
                 double(panel_.sweepHeaderAt[0]), double(panel_.sweepHeaderAt[1]), sweepStateLines(panel_.sweep).c_str());
     bool csvFailed = false, stateFailed = false;
     if (std::string error; !csv_.close(error)) fail(error, csvFailed);
@@ -255,7 +255,7 @@ class App {
       j["experiment"]["also"] = also;
     }
     panel_.tune->writeState(j);
-    j["step_ms_median"] = sim::median(stepper_.recentStepMs(kBenchmarkSeconds));
+    j["step_ms_median"] = sim::median(stepper_.recentStepMs(AppBenchmark::kSeconds));
     j["agents"] = lastStats_.agents;
     nlohmann::json metrics = nlohmann::json::object();
     for (const sim::Metric& m : metrics_) metrics[m.name] = m.value;
@@ -520,16 +520,10 @@ class App {
   }
 
   // "Benchmark this scene (10 s)": one line to paste (scene, N, median ms/step, FPS, GL, CPU).
-  static constexpr double kBenchmarkSeconds = 10.0;
   void finishBenchmark() {
-    benchmarkEnds_.reset();
-    const std::vector<double> stepMs = stepper_.recentStepMs(kBenchmarkSeconds);
-    const std::string line = benchmarkLine(
-        {sceneName_, scene().agentCount(), sim::median(stepMs), fpsOver(kBenchmarkSeconds), stepMs.size(), glInfo_});
-    std::printf("%s\n", line.c_str());
-    std::fflush(stdout);
-    SDL_SetClipboardText(line.c_str());
-    hud_.message = line + "\n(copied to the clipboard)";
+    const std::vector<double> stepMs = stepper_.recentStepMs(AppBenchmark::kSeconds);
+    hud_.message = benchmark_.finish(
+        {sceneName_, scene().agentCount(), sim::median(stepMs), fpsOver(AppBenchmark::kSeconds), stepMs.size(), glInfo_});
   }
 
   void recordMetrics() {
@@ -812,7 +806,7 @@ class App {
     state.metricsMs = sim::median(metricsMs_.last(kHudSeconds));
     state.behindRealTime = !stepper_.paused && !lockstep() && (!sceneIdle || stepper_.realTimeShare(kHudSeconds) < 0.9);
     state.realTimeShare = stepper_.realTimeShare(kHudSeconds);
-    state.benchmarkSecondsLeft = benchmarkEnds_ ? -secondsSince(*benchmarkEnds_) : 0.0;
+    state.benchmarkSecondsLeft = benchmark_.secondsLeft();
     state.renderMs = renderMs_;
     state.stats = lastStats_;
     state.paused = stepper_.paused;
@@ -830,8 +824,7 @@ class App {
     if (act.uiScale > 0) pendingLook_.uiScale = act.uiScale;
     if (act.benchmark) {
       stepper_.paused = false;
-      benchmarkEnds_ = Clock::now() + std::chrono::seconds(int(kBenchmarkSeconds));
-      hud_.message = "benchmarking " + sceneName_ + " for 10 s...";
+      hud_.message = benchmark_.start(sceneName_);
     }
     if (act.toggleTheme) pendingLook_.darkTheme = !look_.darkTheme;
     if (act.recordFrames > 0) startNewRecording(act.recordFrames);
@@ -941,7 +934,8 @@ class App {
   ViewFit viewFit_;
   std::map<std::string, nlohmann::json> tuned_;  // scene name -> its parameters when last left
   std::deque<SDL_Keysym> scriptedKeys_;
-  std::optional<Clock::time_point> escapePressedAt_, benchmarkEnds_;
+  std::optional<Clock::time_point> escapePressedAt_;
+  AppBenchmark benchmark_;
   RecentSamples frameMs_, metricsMs_;
   glm::vec2 windowSize_{1280, 720}, worldOrigin_{0, 0}, worldSize_{1280, 720};
   Clock::time_point start_, last_;
