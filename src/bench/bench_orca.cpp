@@ -46,9 +46,9 @@ Episode runCircle(size_t n, int warmup, int maxSteps, bool classic) {
   std::vector<sim::Vec2> goal(n);
   for (size_t i = 0; i < n; ++i) {
     const float a = 6.28318530718f * float(i) / float(n);
-    c.position[i] = sim::Vec2{std::cos(a), std::sin(a)} * circle;
-    c.velocity[i] = sim::Vec2{0.0f};
-    goal[i] = -c.position[i];
+    c.positions()[i] = sim::Vec2{std::cos(a), std::sin(a)} * circle;
+    c.velocities()[i] = sim::Vec2{0.0f};
+    goal[i] = -c.positions()[i];
   }
   Episode e;
   e.ms.reserve(size_t(maxSteps));
@@ -59,11 +59,11 @@ Episode runCircle(size_t n, int warmup, int maxSteps, bool classic) {
   for (; e.steps < warmup + maxSteps; ++e.steps, progress.tick(e.steps)) {
     bool all = true;
     for (size_t i = 0; i < n; ++i) {
-      const sim::Vec2 g = goal[i] - c.position[i];
+      const sim::Vec2 g = goal[i] - c.positions()[i];
       const float d2 = glm::dot(g, g);
       all = all && d2 <= r2;
       const sim::Vec2 pref = d2 > 1.0f ? g / std::sqrt(d2) : g;
-      c.preferred[i] = classic ? pref : sim::orca::keepRightWhenBlocked(pref, c.velocity[i], kKeepRight);
+      c.preferred()[i] = classic ? pref : sim::orca::keepRightWhenBlocked(pref, c.velocities()[i], kKeepRight);
     }
     if (all) {
       e.arrived = true;

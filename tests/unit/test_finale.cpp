@@ -399,15 +399,13 @@ TEST(FinaleOrca, SameProgramAsTheCrowdForTheSameNeighbourhood) {
   crowd.params = finale.params.orcaParams();
   crowd.stepSafety = finale.params.stepSafety;
   crowd.obstacles.assign(finale.orcaObstacles().begin(), finale.orcaObstacles().end());
-  crowd.resize(snap.positions.size());
-  crowd.position = snap.positions;
-  crowd.velocity = snap.velocities;
-  for (size_t k = 0; k < finale.size(); ++k) crowd.preferred[finale.ids()[k]] = finale.lastPipeline(k).orcaInput;
+  crowd.setAgents(snap.positions, snap.velocities);
+  for (size_t k = 0; k < finale.size(); ++k) crowd.preferred()[finale.ids()[k]] = finale.lastPipeline(k).orcaInput;
   crowd.step(kDt);
   EXPECT_GT(crowd.lastStats().neighbors, 5 * crowd.size());
   size_t differ = 0;
   for (size_t k = 0; k < finale.size(); ++k) {
-    const Vec2 a = finale.velocities()[k], b = crowd.velocity[finale.ids()[k]];
+    const Vec2 a = finale.velocities()[k], b = crowd.velocities()[finale.ids()[k]];
     differ += std::memcmp(&a, &b, sizeof(Vec2)) != 0;
   }
   EXPECT_EQ(differ, 0u);

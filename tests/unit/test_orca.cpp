@@ -404,17 +404,17 @@ CircleRun runCircle(Crowd& c, int n, float radius, int maxSteps, bool keepRight)
   std::vector<Vec2> goal(n);
   for (int i = 0; i < n; ++i) {
     float a = 6.2831853f * float(i) / float(n);
-    c.position[i] = Vec2{std::cos(a), std::sin(a)} * radius;
-    c.velocity[i] = Vec2{0.0f};
-    goal[i] = -c.position[i];
+    c.positions()[i] = Vec2{std::cos(a), std::sin(a)} * radius;
+    c.velocities()[i] = Vec2{0.0f};
+    goal[i] = -c.positions()[i];
   }
   CircleRun run;
   for (; run.steps < maxSteps; ++run.steps) {
     bool all = true;
     for (int i = 0; i < n; ++i) {
-      all = all && glm::length(goal[i] - c.position[i]) <= c.params.radius;
-      Vec2 pref = towards(goal[i], c.position[i]);
-      c.preferred[i] = keepRight ? keepRightWhenBlocked(pref, c.velocity[i], 1.0f) : pref;
+      all = all && glm::length(goal[i] - c.positions()[i]) <= c.params.radius;
+      Vec2 pref = towards(goal[i], c.positions()[i]);
+      c.preferred()[i] = keepRight ? keepRightWhenBlocked(pref, c.velocities()[i], 1.0f) : pref;
     }
     if (all) { run.arrived = true; break; }
     c.step(0.25f);
@@ -432,21 +432,20 @@ CircleRun runCircle(Crowd& c, int n, float radius, int maxSteps, bool keepRight)
 TEST(OrcaCrowd, TwoAgentsHeadOnPassWithoutTouchingAndArrive) {
   Crowd c;
   c.params = circleParams();
-  c.resize(2);
   const Vec2 goals[2] = {{20.0f, 0.0f}, {-20.0f, 0.0f}};
-  c.position = {{-20.0f, 0.0f}, {20.0f, 0.0f}};
-  c.velocity = {Vec2{0.0f}, Vec2{0.0f}};
+  const Vec2 starts[2] = {{-20.0f, 0.0f}, {20.0f, 0.0f}}, still[2] = {Vec2{0.0f}, Vec2{0.0f}};
+  c.setAgents(starts, still);
   float minDistance = 1e30f;
   int step = 0;
   for (; step < 400; ++step) {
     bool arrived = true;
     for (int i = 0; i < 2; ++i) {
-      c.preferred[i] = towards(goals[i], c.position[i]);
-      arrived = arrived && glm::length(goals[i] - c.position[i]) <= 0.1f;
+      c.preferred()[i] = towards(goals[i], c.positions()[i]);
+      arrived = arrived && glm::length(goals[i] - c.positions()[i]) <= 0.1f;
     }
     if (arrived) break;
     c.step(0.25f);
-    minDistance = std::min(minDistance, glm::length(c.position[1] - c.position[0]));
+    minDistance = std::min(minDistance, glm::length(c.positions()[1] - c.positions()[0]));
   }
   EXPECT_LT(step, 400) << "did not both arrive";
   EXPECT_GE(minDistance, 0.99f * 3.0f);
@@ -461,16 +460,16 @@ TEST(OrcaCrowd, AgentDrivenAtAWallNeverPenetratesIt) {
   const Vec2 start[4] = {{0.0f, 8.0f}, {-6.0f, 6.0f}, {14.0f, 4.0f}, {3.0f, -9.0f}};
   const Vec2 drive[4] = {{0.0f, -2.0f}, {1.2f, -1.6f}, {-1.6f, -1.2f}, {0.0f, 2.0f}};
   c.resize(4);
-  for (int i = 0; i < 4; ++i) { c.position[i] = start[i]; c.velocity[i] = drive[i]; c.preferred[i] = drive[i]; }
+  for (int i = 0; i < 4; ++i) { c.positions()[i] = start[i]; c.velocities()[i] = drive[i]; c.preferred()[i] = drive[i]; }
   float closest = 1e30f;
   for (int step = 0; step < 200; ++step) {
     c.step(0.25f);
-    for (int i = 0; i < 4; ++i) closest = std::min(closest, distanceToSegment(c.position[i], c.obstacles[0]));
+    for (int i = 0; i < 4; ++i) closest = std::min(closest, distanceToSegment(c.positions()[i], c.obstacles[0]));
   }
   EXPECT_GE(closest, 1.5f * (1.0f - 1e-4f));
   EXPECT_LT(closest, 1.6f);  // pressed against it, not kept far away
   // The one aimed at the end cap slid around it.
-  EXPECT_LT(c.position[2].x, 0.0f);
+  EXPECT_LT(c.positions()[2].x, 0.0f);
 }
 
 TEST(OrcaCrowd, CircleOf100KeepsEveryPairApartAndAllArrive) {
@@ -504,7 +503,7 @@ TEST(OrcaCrowd, SameStateForAnyThreadCount) {
     Crowd c;
     runCircle(c, 200, 120.0f, 700, true);  // through the jam in the middle
     setThreadCount(0);
-    return c.position;
+    return std::vector<Vec2>(c.positions().begin(), c.positions().end());
   };
   std::vector<Vec2> one = runWith(1), two = runWith(2);
   ASSERT_EQ(one.size(), two.size());

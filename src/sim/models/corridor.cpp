@@ -126,9 +126,9 @@ void CorridorSim::spawn() {
     // (rows from the lane line outwards), so that the two groups' ways out never cross in a room.
     Vec2 p{-back + 1.5f * r + float(c) * spacing, -1.5f * r - float(row) * spacing};
     p += Vec2{rng.uniform(-0.2f, 0.2f), rng.uniform(-0.2f, 0.2f)} * r;
-    crowd_.position[i] = local(grp, p);
-    crowd_.velocity[i] = Vec2{0.0f};
-    crowd_.preferred[i] = Vec2{0.0f};
+    crowd_.positions()[i] = local(grp, p);
+    crowd_.velocities()[i] = Vec2{0.0f};
+    crowd_.preferred()[i] = Vec2{0.0f};
     // Without lanes: the mirror image of the start slot, at the far end.
     goal_[i] = local(grp, Vec2{-p.x, p.y});
     crossed_[i] = 0;
@@ -148,7 +148,7 @@ float CorridorSim::progress(size_t i) const {
   // x along the way in the group's frame; an agent still off its band in the start room counts from
   // where it will join the band's line (see wayVelocity), less the distance it has left to get there.
   const float r = params_.radius;
-  const Vec2 p = local(group_[i], crowd_.position[i]);
+  const Vec2 p = local(group_[i], crowd_.positions()[i]);
   const Vec2 band = laneBand();
   const float bandY = std::clamp(p.y, band.x, band.y);
   if (params_.lanes && std::fabs(p.y - bandY) > 0.5f * r && p.x < -halfLength_) {
@@ -161,7 +161,7 @@ float CorridorSim::progress(size_t i) const {
 Vec2 CorridorSim::wayVelocity(size_t i, Vec2& aimOut) const {
   const uint8_t grp = group_[i];
   const float r = params_.radius;
-  const Vec2 p = local(grp, crowd_.position[i]);
+  const Vec2 p = local(grp, crowd_.positions()[i]);
   if (crossed_[i]) {
     // Walk on to the goal slot, slowing within a few radii (arrive).
     aimOut = goal_[i];
@@ -191,7 +191,7 @@ Vec2 CorridorSim::mergeVelocity(size_t i, const UniformGrid<2>& grid) const {
   if (!params_.lanes || crossed_[i]) return way;
   const uint8_t grp = group_[i];
   const float r = params_.radius;
-  const Vec2 p = crowd_.position[i];
+  const Vec2 p = crowd_.positions()[i];
   const Vec2 dir = safeNormalize(way);
   const Vec2 band = laneBand();
   const float py = local(grp, p).y;
@@ -226,7 +226,7 @@ void CorridorSim::step(float dt) {
   const size_t n = size();
   const float r = params_.radius;
   lastDt_ = dt;
-  grid_.build(crowd_.position, box_, 4.0f * r);
+  grid_.build(crowd_.positions(), box_, 4.0f * r);
 
   // Order of precedence for merging: progress along the way, ties to the lower index.
   // rank[i] < rank[j]: i goes first.
@@ -238,13 +238,13 @@ void CorridorSim::step(float dt) {
 
   way_.resize(n);
   parallelFor(n, [&](size_t i) { way_[i] = wayVelocity(i, target_[i]); }, 64);
-  lastPreferred_ = crowd_.preferred;  // same size every step: no allocation once grown
+  lastPreferred_.assign(crowd_.preferred().begin(), crowd_.preferred().end());  // same size every step: no allocation once grown
   parallelFor(n, [&](size_t i) {
     const Vec2 pref = mergeVelocity(i, grid_);
-    crowd_.preferred[i] = pref;
+    crowd_.preferred()[i] = pref;
     yielding_[i] = !crossed_[i] && glm::length(pref) < 0.99f * params_.preferredSpeed && params_.lanes;
     const uint8_t grp = group_[i];
-    const Vec2 p = local(grp, crowd_.position[i]);
+    const Vec2 p = local(grp, crowd_.positions()[i]);
     // A guide is a wall only for an agent (about) wholly on its inner side. The slack keeps it a
     // wall for an agent that rests against it, whose centre sits at r from it give or take
     // rounding; the sliver of overlap it allows is undone within a step at a few percent of max speed.
@@ -274,7 +274,7 @@ void CorridorSim::lesserVelocities(float dt) {
   const float r = params_.radius, vmax = params_.maxSpeed;
   const auto walls = this->walls();
   parallelFor(n, [&](size_t i) {
-    const Vec2 p = crowd_.position[i], v = crowd_.velocity[i];
+    const Vec2 p = crowd_.positions()[i], v = crowd_.velocities()[i];
     Vec2 push{0.0f};
     if (params_.method == AvoidanceMethod::Separation) {
       // Boids separation over neighbours and walls within 1.5 diameters: sum of away / distance.
@@ -302,7 +302,7 @@ void CorridorSim::lesserVelocities(float dt) {
           push -= safeNormalize(o) * (0.5f * vmax);
           return;
         }
-        const Vec2 w = crowd_.velocity[j] - v;
+        const Vec2 w = crowd_.velocities()[j] - v;
         const float a = glm::dot(w, w), b = 2.0f * glm::dot(o, w), c = d2 - rr * rr;
         const float disc = b * b - 4.0f * a * c;
         if (a < 1e-8f || disc <= 0.0f) return;
@@ -323,11 +323,11 @@ void CorridorSim::lesserVelocities(float dt) {
         if (d < 2.0f * r && d > 1e-6f) push += (p - q) / d * (vmax * (2.0f * r - d) / r);
       }
     }
-    nextVelocity_[i] = clampLength(crowd_.preferred[i] + push, vmax);
+    nextVelocity_[i] = clampLength(crowd_.preferred()[i] + push, vmax);
   }, 64);
   for (size_t i = 0; i < n; ++i) {
-    crowd_.velocity[i] = nextVelocity_[i];
-    crowd_.position[i] += nextVelocity_[i] * dt;
+    crowd_.velocities()[i] = nextVelocity_[i];
+    crowd_.positions()[i] += nextVelocity_[i] * dt;
   }
 }
 
@@ -340,15 +340,15 @@ void CorridorSim::afterMove(float dt) {
   for (size_t i = 0; i < n; ++i) {
     for (const orca::Segment& w : walls) {
       Vec2 q;
-      const float d = orca::distanceToSegment(crowd_.position[i], w, &q);
+      const float d = orca::distanceToSegment(crowd_.positions()[i], w, &q);
       if (d >= r) continue;
       if (d < penetrationDistance(r)) ++metrics_.wallPenetrations;
-      const Vec2 out = d > 1e-6f ? (crowd_.position[i] - q) / d : Vec2{0.0f, 1.0f};
-      crowd_.position[i] = q + out * r;
+      const Vec2 out = d > 1e-6f ? (crowd_.positions()[i] - q) / d : Vec2{0.0f, 1.0f};
+      crowd_.positions()[i] = q + out * r;
     }
   }
   // Pairs: overlaps and the closest distance, on the new positions.
-  grid_.build(crowd_.position, box_, 4.0f * r);
+  grid_.build(crowd_.positions(), box_, 4.0f * r);
   const auto sorted = grid_.sortedPositions();
   const OverlapPair overlapping(r);
   parallelFor(n, [&](size_t k) {
@@ -378,7 +378,7 @@ void CorridorSim::afterMove(float dt) {
   int jammed = 0;
   for (size_t i = 0; i < n; ++i) {
     const uint8_t grp = group_[i];
-    if (!crossed_[i] && local(grp, crowd_.position[i]).x > halfLength_) {
+    if (!crossed_[i] && local(grp, crowd_.positions()[i]).x > halfLength_) {
       crossed_[i] = 1;
       ++metrics_.arrived;
       ++metrics_.crossedTotal;
@@ -392,7 +392,7 @@ void CorridorSim::afterMove(float dt) {
       }
     }
     all = all && crossed_[i];
-    const bool slow = glm::length(crowd_.velocity[i]) < 0.1f * params_.preferredSpeed;
+    const bool slow = glm::length(crowd_.velocities()[i]) < 0.1f * params_.preferredSpeed;
     slowTime_[i] = (!crossed_[i] && slow) ? slowTime_[i] + dt : 0.0f;
     jammed += slowTime_[i] > 2.0f;
   }

@@ -95,8 +95,8 @@ class CorridorSim {
   double time() const { return time_; }
 
   // For drawing.
-  std::span<const Vec2> positions() const { return crowd_.position; }
-  std::span<const Vec2> velocities() const { return crowd_.velocity; }
+  std::span<const Vec2> positions() const { return crowd_.positions(); }
+  std::span<const Vec2> velocities() const { return crowd_.velocities(); }
   std::span<const uint8_t> groups() const { return group_; }        // 0 walks east, 1 west
   std::span<const uint8_t> crossedFlags() const { return crossed_; }  // crossed in this round
   std::span<const orca::Segment> walls() const { return std::span<const orca::Segment>(crowd_.obstacles).first(wallCount_); }

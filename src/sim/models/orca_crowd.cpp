@@ -74,10 +74,18 @@ struct CrowdScratch {
 }  // namespace
 
 void Crowd::resize(size_t n) {
-  position.resize(n);
-  velocity.resize(n);
-  preferred.resize(n);
+  position_.resize(n);
+  velocity_.resize(n);
+  preferred_.resize(n);
   queryRadius_.resize(n, 3.4e38f);  // new agents ask with the full neighbour distance first
+}
+
+void Crowd::setAgents(std::span<const Vec2> positions, std::span<const Vec2> velocities) {
+  const size_t n = std::min(positions.size(), velocities.size());
+  resize(n);
+  std::copy_n(positions.begin(), n, position_.begin());
+  std::copy_n(velocities.begin(), n, velocity_.begin());
+  std::fill(preferred_.begin(), preferred_.end(), Vec2{0.0f});
 }
 
 std::span<const Segment> Crowd::obstaclesOf(uint32_t agent) const {
@@ -90,8 +98,8 @@ std::span<const Segment> Crowd::obstaclesOf(uint32_t agent) const {
 void Crowd::buildGrid() {
   const size_t n = size();
   Vec2 lo{0.0f}, hi{0.0f};
-  if (n) lo = hi = position[0];
-  for (const Vec2& p : position) {
+  if (n) lo = hi = position_[0];
+  for (const Vec2& p : position_) {
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
   }
@@ -104,12 +112,11 @@ void Crowd::buildGrid() {
   // sparse crowd spread over a large box (a ring of 10k agents) would otherwise spend its time
   // clearing empty cells.
   const float cell = std::max(0.5f * params.neighborDist, std::sqrt(box.size.x * box.size.y / (8.0f * float(n) + 1.0f)));
-  grid_.build(position, box, cell);
+  grid_.build(position_, box, cell);
 }
 
 void Crowd::step(float dt) {
   const size_t n = size();
-  resize(n);
   const int maxNeighbors = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
   capacity_ = neighborCapacity(maxNeighbors);
   sortedVelocity_.resize(n);
@@ -123,8 +130,8 @@ void Crowd::step(float dt) {
   const auto order = grid_.order();
   const auto sorted = grid_.sortedPositions();
   parallelFor(n, [&](size_t k) {
-    sortedVelocity_[k] = velocity[order[k]];
-    sortedPreferred_[k] = preferred[order[k]];
+    sortedVelocity_[k] = velocity_[order[k]];
+    sortedPreferred_[k] = preferred_[order[k]];
   }, 1024);
 
   // Neighbours, and the figures of the state we start from. A crowded agent's nearest neighbours
@@ -220,8 +227,8 @@ void Crowd::step(float dt) {
 
   parallelFor(n, [&](size_t k) {
     const uint32_t i = order[k];
-    velocity[i] = nextSorted_[k];
-    position[i] += nextSorted_[k] * dt;
+    velocity_[i] = nextSorted_[k];
+    position_[i] += nextSorted_[k] * dt;
   }, 1024);
 }
 
@@ -264,20 +271,20 @@ void Crowd::probe(size_t i, float dt, Probe& out) const {
   const float r2 = params.neighborDist * params.neighborDist;
   for (size_t j = 0; j < size(); ++j) {
     if (j == i) continue;
-    const Vec2 off = position[j] - position[i];
+    const Vec2 off = position_[j] - position_[i];
     const float d2 = glm::dot(off, off);
     if (d2 <= r2) near.offer(uint32_t(j), off, d2);
   }
   const float reach = stepReach(params, dt);
   const int kept = keptNeighbors(near, maxNeighbors, stepSafety ? reach * reach : 0.0f);
   PlaneSet planes;
-  buildProgram(planes, uint32_t(i), position[i], velocity[i], near, kept, velocity, obstaclesOf(uint32_t(i)), params,
+  buildProgram(planes, uint32_t(i), position_[i], velocity_[i], near, kept, velocity_, obstaclesOf(uint32_t(i)), params,
                dt, stepSafety);
-  const LpResult r = solve(planes.span(), preferred[i], params.maxSpeed);
+  const LpResult r = solve(planes.span(), preferred_[i], params.maxSpeed);
   out.planes.assign(planes.items.begin(), planes.items.begin() + planes.count);
   out.neighbors.assign(near.index.begin(), near.index.begin() + kept);
   feasibleRegion(planes.span(), params.maxSpeed, out.region);
-  out.preferred = preferred[i];
+  out.preferred = preferred_[i];
   out.chosen = r.velocity;
   out.feasible = r.feasible;
   out.maxViolation = r.maxViolation;

@@ -12,7 +12,7 @@
 namespace sim::orca {
 
 // A crowd of equal ORCA agents (with optional static obstacles): structure of arrays, neighbours
-// from a uniform grid rebuilt every step. Callers set `preferred` before each step.
+// from a uniform grid rebuilt every step. Its owner sets preferred() before each step.
 //
 // Why plain ORCA lets agents overlap, and what this class does about it.
 // The velocity obstacle is a continuous-time promise: a relative velocity outside VO(tau) keeps the
@@ -40,7 +40,6 @@ namespace sim::orca {
 class Crowd {
  public:
   Params params;
-  std::vector<Vec2> position, velocity, preferred;
   std::vector<Segment> obstacles;
   // Optional obstacle subsets: agent i sees obstacles[set.begin .. set.begin + set.count) with
   // set = obstacleSets[obstacleSet[i]]. Both empty: every agent sees every obstacle.
@@ -60,8 +59,17 @@ class Crowd {
     float minDistance = 3.4e38f;  // closest pair within the neighbour distance
   };
 
-  size_t size() const { return position.size(); }
+  size_t size() const { return position_.size(); }
+  // The agents' arrays change size only here (new agents at the origin, still), so step() needs no
+  // guard against an array resized behind its back; their values are the owner's to write.
   void resize(size_t n);
+  void setAgents(std::span<const Vec2> positions, std::span<const Vec2> velocities);  // preferred: zero
+  std::span<Vec2> positions() { return position_; }
+  std::span<Vec2> velocities() { return velocity_; }
+  std::span<Vec2> preferred() { return preferred_; }
+  std::span<const Vec2> positions() const { return position_; }
+  std::span<const Vec2> velocities() const { return velocity_; }
+  std::span<const Vec2> preferred() const { return preferred_; }
   // New velocities from the current state (in parallel, each agent writing its own slot), then
   // position += velocity * dt.
   void step(float dt);
@@ -75,6 +83,7 @@ class Crowd {
   void buildGrid();
   std::span<const Segment> obstaclesOf(uint32_t agent) const;
 
+  std::vector<Vec2> position_, velocity_, preferred_;
   UniformGrid<2> grid_;
   int capacity_ = 10;
   std::vector<Vec2> sortedVelocity_, sortedPreferred_, nextSorted_;
