@@ -88,6 +88,17 @@ void Murmuration<D>::resizeStorage(size_t n) {
   }
 }
 
+// Every per-bird array emptied, then sized for n birds (a new flock, not a resized one).
+template <int D>
+void Murmuration<D>::emptyStorage(size_t n) {
+  position_.clear();
+  velocity_.clear();
+  id_.clear();
+  fearAge_.clear();
+  fleeDir_.clear();
+  resizeStorage(n);
+}
+
 template <int D>
 void Murmuration<D>::spawn(size_t n, uint64_t seed) {
   rng_.reseed(seed);
@@ -95,12 +106,7 @@ void Murmuration<D>::spawn(size_t n, uint64_t seed) {
   stepCount_ = 0;
   time_ = 0.0f;
   falcon_ = Falcon{};
-  position_.clear();
-  velocity_.clear();
-  id_.clear();
-  fearAge_.clear();
-  fleeDir_.clear();
-  resizeStorage(n);
+  emptyStorage(n);
   // A bent, flattened ellipsoid (a crescent in 2D) roughly one separation distance apart, long
   // along the way the birds fly: the look of a murmuration from the start, not a ball.
   const float spacing = params.separationDistance;
@@ -136,12 +142,7 @@ void Murmuration<D>::spawn(size_t n, uint64_t seed) {
 template <int D>
 void Murmuration<D>::setBirds(std::span<const Vec<D>> positions, std::span<const Vec<D>> velocities) {
   const size_t n = std::min(positions.size(), velocities.size());
-  position_.clear();
-  velocity_.clear();
-  id_.clear();
-  fearAge_.clear();
-  fleeDir_.clear();
-  resizeStorage(n);
+  emptyStorage(n);
   for (size_t i = 0; i < n; ++i) {
     position_[i] = positions[i];
     velocity_[i] = velocities[i];

@@ -129,6 +129,7 @@ class Murmuration {
     int k = 0;
   };
 
+  void emptyStorage(size_t n);  // a new flock of n: every per-bird array emptied, then sized
   void resizeStorage(size_t n);
   int effectiveK() const;
   void buildGrid(UniformGrid<D>& grid, std::span<const Vec<D>> points, float cellSize) const;
