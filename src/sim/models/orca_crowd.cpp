@@ -121,6 +121,7 @@ void Crowd::step(float dt) {
   capacity_ = neighborCapacity(maxNeighbors);
   sortedVelocity_.resize(n);
   sortedPreferred_.resize(n);
+  sortedQueryRadius_.resize(n);
   nextSorted_.resize(n);
   feasible_.resize(n);
   for (auto* v : {&checks_, &within_, &overlaps_}) v->resize(n);
@@ -132,6 +133,7 @@ void Crowd::step(float dt) {
   parallelFor(n, [&](size_t k) {
     sortedVelocity_[k] = velocity_[order[k]];
     sortedPreferred_[k] = preferred_[order[k]];
+    sortedQueryRadius_[k] = queryRadius_[order[k]];
   }, 1024);
 
   // Neighbours, and the figures of the state we start from. A crowded agent's nearest neighbours
@@ -175,7 +177,7 @@ void Crowd::step(float dt) {
       const uint32_t i = order[k];
       uint32_t checks = 0;
       CrowdQuery q;
-      float radius = std::clamp(queryRadius_[i], std::min(reach, params.neighborDist), params.neighborDist);
+      float radius = std::clamp(sortedQueryRadius_[k], std::min(reach, params.neighborDist), params.neighborDist);
       for (;;) {
         lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
           q = queryNearest<typename decltype(kind)::type>(grid_, sortedX, sortedY, uint32_t(k), sorted[k],
@@ -185,7 +187,7 @@ void Crowd::step(float dt) {
         if (near.count >= maxNeighbors || radius >= params.neighborDist) break;
         radius = params.neighborDist;
       }
-      queryRadius_[i] = near.count >= maxNeighbors
+      sortedQueryRadius_[k] = near.count >= maxNeighbors
                             ? 1.1f * (std::sqrt(near.distSq(maxNeighbors - 1)) + 2.0f * params.maxSpeed * dt)
                             : params.neighborDist;
       checks_[k] = checks;
@@ -228,6 +230,7 @@ void Crowd::step(float dt) {
   parallelFor(n, [&](size_t k) {
     const uint32_t i = order[k];
     velocity_[i] = nextSorted_[k];
+    queryRadius_[i] = sortedQueryRadius_[k];
     position_[i] += nextSorted_[k] * dt;
   }, 1024);
 }

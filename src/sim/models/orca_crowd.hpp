@@ -89,7 +89,7 @@ class Crowd {
   std::vector<Vec2> sortedVelocity_, sortedPreferred_, nextSorted_;
   std::vector<uint8_t> feasible_;
   std::vector<uint32_t> checks_, within_, overlaps_;
-  std::vector<float> minDistSq_, queryRadius_;  // queryRadius_: per agent, see step()
+  std::vector<float> minDistSq_, queryRadius_, sortedQueryRadius_;  // queryRadius_: per agent, see step()
   Stats stats_;
 };
 
