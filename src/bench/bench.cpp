@@ -24,17 +24,21 @@ std::vector<Case>& registry() {
   return cases;
 }
 
+// --mode: the row kinds of the cases that have several.
+const char* kModes = "grid, brute (boids2d), boids, orca, weights (finale) or all";
+
 const char* kUsage =
     "usage: crowdlab bench [--case NAME] [--n N[,N...]] [--threads T[,T...]] [--steps S] [--warmup W]\n"
-    "                      [--mode grid|brute|all] [--lanes auto|baseline] [--max-memory GB] [--csv FILE]\n"
+    "                      [--mode M] [--lanes auto|baseline] [--max-memory GB] [--csv FILE]\n"
     "                      [--report] [--list] [--help]\n"
     "  --case NAME    run one case (default: every case; --list names them)\n"
     "  --n N          agent counts, repeatable or comma-separated (default: the case's own list)\n"
     "  --threads T    thread counts, repeatable or comma-separated; 0 = all cores (default: 1 and all cores)\n"
     "  --steps S      measured steps per row (default 200)\n"
     "  --warmup W     unmeasured steps first (default 20)\n"
-    "  --mode M       grid, brute or all (default): the neighbour searches boids2d runs; brute force\n"
-    "                 above 20,000 agents is timed on a sample and reported as brute-est\n"
+    "  --mode M       the rows of one kind, all (default) for every kind: boids2d grid or brute (brute\n"
+    "                 force above 20,000 agents is timed on a sample and reported as brute-est);\n"
+    "                 finale boids, orca or weights (curves and learned); a case without the kind runs all\n"
     "  --lanes L      auto (default: AVX2 where the CPU has it) or baseline (the x86-64 baseline's\n"
     "                 kernels, as on a CPU without AVX2); each row's lanes= says which ran\n"
     "  --max-memory GB  refuse, before it starts, a row estimated to need more memory than this\n"
@@ -294,9 +298,10 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
         return fail(flag + ": '" + value + "' is not a whole number " + std::to_string(min) + "..1000000");
       (flag == "--steps" ? o.steps : o.warmup) = int(v);
     } else if (flag == "--mode") {
-      if (!needValue()) return fail("--mode needs grid, brute or all");
-      if (value != "grid" && value != "brute" && value != "all")
-        return fail("--mode: '" + value + "' is not grid, brute or all");
+      if (!needValue()) return fail("--mode needs " + std::string(kModes));
+      const std::string_view known[] = {"all", "grid", "brute", "boids", "orca", "weights"};
+      if (std::find(std::begin(known), std::end(known), value) == std::end(known))
+        return fail("--mode: '" + value + "' is not " + kModes);
       o.mode = value;
     } else if (flag == "--lanes") {
       if (!needValue()) return fail("--lanes needs auto or baseline");

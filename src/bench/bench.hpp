@@ -18,7 +18,7 @@ struct Options {
   int steps = 200;             // measured steps
   int warmup = 20;             // unmeasured steps first
   std::string csvPath;         // --csv FILE
-  std::string mode = "all";    // --mode grid|brute|all: which neighbour searches boids2d runs
+  std::string mode = "all";    // --mode: which rows of one kind (boids2d grid|brute; finale boids|orca|weights)
   bool report = false;         // --report: a shareable block (machine, GL, table)
   bool baselineLanes = false;  // --lanes baseline: the kernels a CPU without AVX2 runs
   double maxMemoryBytes = 0;   // --max-memory GB; 0: the memory the system has available now

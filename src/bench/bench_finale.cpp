@@ -77,8 +77,9 @@ void runFinale(const bench::Options& o, std::vector<bench::Row>& rows) {
   const size_t first = rows.size();
   for (size_t n : ns)
     for (int t : threads) {
-      rows.push_back(measure(o, n, false, t));
-      rows.push_back(measure(o, n, true, t));
+      if (o.mode == "all" || o.mode == "boids") rows.push_back(measure(o, n, false, t));
+      if (o.mode == "all" || o.mode == "orca") rows.push_back(measure(o, n, true, t));
+      if (o.mode != "all" && o.mode != "weights") continue;
       const bench::Row curves = measure(o, n, false, t, sim::WeightMode::Curves);
       bench::Row learned = measure(o, n, false, t, sim::WeightMode::Learned);
       char s[64];

@@ -44,10 +44,26 @@ TEST(Bench, ModeGridRunsOnlyTheGridAndShowsProgressOnALongRow) {
   }
 }
 
+// The finale's rows of one kind: ORCA on against off without the weight rows between them.
+TEST(Bench, ModeOrcaRunsOnlyTheFinalesOrcaRow) {
+  apptest::RunResult r = apptest::runCrowdlab("bench --case finale --n 500 --mode orca --threads 1 --steps 2 --warmup 0");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find(" orca "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" boids "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("weights="), std::string::npos) << r.out;
+  r = apptest::runCrowdlab("bench --case finale --n 500 --mode weights --threads 1 --steps 2 --warmup 0");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("weights=curves"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("weights=learned"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" orca "), std::string::npos) << r.out;
+}
+
 TEST(Bench, BadOrRepeatedModeIsOneLine) {
   apptest::RunResult r = apptest::runCrowdlab("bench --mode fast");
   EXPECT_EQ(r.exitCode, 2);
-  EXPECT_NE(r.err.find("--mode: 'fast' is not grid, brute or all"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--mode: 'fast' is not grid, brute (boids2d), boids, orca, weights (finale) or all"),
+            std::string::npos)
+      << r.err;
   r = apptest::runCrowdlab("bench --mode grid --mode brute");
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--mode is given more than once"), std::string::npos) << r.err;
