@@ -3,6 +3,7 @@
 #include "sim/core/metrics.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -12,7 +13,9 @@
 #include <limits>
 #include <new>
 #include <string_view>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 #include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
 
@@ -90,6 +93,42 @@ std::string cpuModel() {
     }
   }
   return "unknown";
+}
+
+// One way, a cache line written on one core and read on another: two threads pass a counter back
+// and forth. What a parallel step pays for each line its threads share (the grid one writes and
+// the other reads, results read back), so it bounds how much the second core buys a small step: on
+// this project's 2-vCPU virtual machine it reads 0.25 or 0.6 us when quiet, by where the host put
+// the vCPUs (more when other work shares the cores), and a 2-thread step of 250 ORCA agents reads 110-140 or 170-270 ns an agent with it. 0 when
+// there is one core or no threads.
+double coreToCoreNs() {
+#if CROWDLAB_SERIAL
+  return 0.0;
+#else
+  if (sim::hardwareThreads() < 2) return 0.0;
+  constexpr int kTrips = 20000;
+  std::vector<double> ns;
+  for (int round = 0; round < 3; ++round) {
+    alignas(64) std::atomic<int> ball{0};
+    std::thread other([&] {
+      for (int i = 0; i < kTrips; ++i) {
+        while (ball.load(std::memory_order_acquire) != 2 * i + 1) {
+        }
+        ball.store(2 * i + 2, std::memory_order_release);
+      }
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kTrips; ++i) {
+      ball.store(2 * i + 1, std::memory_order_release);
+      while (ball.load(std::memory_order_acquire) != 2 * i + 2) {
+      }
+    }
+    const double elapsed = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+    other.join();
+    ns.push_back(elapsed / (2.0 * kTrips));
+  }
+  return sim::median(ns);
+#endif
 }
 
 // Bytes the system can give this run now without swapping (MemAvailable), else its physical
@@ -374,7 +413,10 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
   if (o.report) {
     std::printf("%s", reportHeader.c_str());
     if (!reportHeader.empty() && reportHeader.back() != '\n') std::printf("\n");
-    std::printf("CPU: %s\nhardware threads: %d\nthreads used:", cpuModel().c_str(), sim::hardwareThreads());
+    std::printf("CPU: %s\nhardware threads: %d\n", cpuModel().c_str(), sim::hardwareThreads());
+    if (const double ns = coreToCoreNs(); ns > 0)
+      std::printf("cache line between two cores: %.2f us one way\n", ns / 1000.0);
+    std::printf("threads used:");
     for (int t : threads) std::printf(" %d", t);
     std::printf("\n\n");
   }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -56,6 +58,21 @@ TEST(Bench, ModeOrcaRunsOnlyTheFinalesOrcaRow) {
   EXPECT_NE(r.out.find("weights=curves"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("weights=learned"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find(" orca "), std::string::npos) << r.out;
+}
+
+// --report names the machine: the CPU, and on two cores or more what a shared cache line costs,
+// which bounds what the second core buys a small step.
+TEST(Bench, ReportNamesTheCpuAndTheCostOfACacheLineBetweenCores) {
+  apptest::RunResult r = apptest::runCrowdlab("bench --report --case orca-circle --n 20 --threads 1 --steps 2 --warmup 0");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("CPU: "), std::string::npos) << r.out;
+  if (std::thread::hardware_concurrency() >= 2) {
+    const size_t at = r.out.find("cache line between two cores: ");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const double us = std::atof(r.out.c_str() + at + std::strlen("cache line between two cores: "));
+    EXPECT_GT(us, 0.0) << r.out;
+    EXPECT_LT(us, 1000.0) << r.out;  // a millisecond a line would be a broken measurement, not a machine
+  }
 }
 
 TEST(Bench, BadOrRepeatedModeIsOneLine) {
