@@ -2,19 +2,21 @@
 
 namespace sim::lanes {
 namespace {
-bool wideAllowed = true;
-}  // namespace
-
-bool wide() {
+bool cpuHasAvx2() {
 #if CROWDLAB_LANES_DISPATCH
-  static const bool hasAvx2 = __builtin_cpu_supports("avx2");
-  return wideAllowed && hasAvx2;
+  __builtin_cpu_init();  // this may run before the runtime's own initialisation of the CPU model
+  return __builtin_cpu_supports("avx2");
 #else
   return false;
 #endif
 }
+}  // namespace
 
-void setWide(bool allowed) { wideAllowed = allowed; }
+// A kernel run before this is initialised (another file's static initialiser) reads false and takes
+// the baseline build, which gives the same bits.
+std::atomic<bool> detail::gWide{cpuHasAvx2()};
+
+void setWide(bool allowed) { detail::gWide.store(allowed && cpuHasAvx2(), std::memory_order_relaxed); }
 
 const char* name() {
 #if defined(CROWDLAB_LANES_PORTABLE) || !(defined(__GNUC__) || defined(__clang__))

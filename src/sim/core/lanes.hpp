@@ -13,6 +13,7 @@
 // Width-8 vectors cross only always-inline functions, so the psABI note GCC gives for them on
 // non-AVX targets concerns no real call (silenced here; files calling into Wide add -Wno-psabi).
 #pragma once
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -46,8 +47,12 @@ namespace sim::lanes {
 
 constexpr int kLanes = 8;
 
+namespace detail {
+extern std::atomic<bool> gWide;  // see wide()
+}  // namespace detail
 // True when the kernels take their AVX2 build: the CPU has AVX2 and setWide has not forbidden it.
-bool wide();
+// Inline, a relaxed load: every lane kernel asks, once per agent in some of them.
+inline bool wide() { return detail::gWide.load(std::memory_order_relaxed); }
 // Allows (the default) or forbids the AVX2 build, for tests and benchmarks.
 void setWide(bool allowed);
 // What the kernels run on now: "avx2-x8", "sse2-x8" (the x86-64 baseline), "vector-x8" or "portable-x8".
@@ -373,14 +378,20 @@ struct Kind {
 //   lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
 //     solveLanes<typename decltype(kind)::type>(...);
 //   });
+// The choice is inlined into the caller and each build is a call of its own: a kernel called once per
+// agent pays one call, not two.
 template <class Kernel>
 CROWDLAB_LANES_AVX2 void runAvx2(Kernel& kernel) {
   kernel(Kind<Avx2>{});
 }
 template <class Kernel>
-void dispatchLanes(Kernel&& kernel) {
+[[gnu::noinline]] void runBaseline(Kernel& kernel) {
+  kernel(Kind<Baseline>{});
+}
+template <class Kernel>
+CROWDLAB_LANES_INLINE void dispatchLanes(Kernel&& kernel) {
   if (wide()) runAvx2(kernel);
-  else kernel(Kind<Baseline>{});
+  else runBaseline(kernel);
 }
 
 }  // namespace sim::lanes
