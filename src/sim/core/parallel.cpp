@@ -1,6 +1,7 @@
 #include "sim/core/parallel.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,7 +54,12 @@ std::map<int, std::unique_ptr<tbb::task_arena>>& arenas() {
 }
 }  // namespace
 
-int hardwareThreads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+// Asked once: glibc answers hardware_concurrency() by reading /sys, some microseconds, and a
+// ScopedThreadCount asks at every step.
+int hardwareThreads() {
+  static const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return cores;
+}
 
 void leaveArenasToAbandonedWork() {
   static std::vector<std::unique_ptr<tbb::task_arena>> left;  // still in use: never destroyed
@@ -87,6 +93,41 @@ tbb::task_arena& arena() {
   return *gArena;
 }
 #endif
+
+int ThreadChoice::threadsForNextRun() {
+  const int all = threadCount();
+  if (all == 1) {  // nothing to choose; the probe starts again when more threads are allowed
+    run_ = 0;
+    serial_ = true;
+    return lastThreads_ = 1;
+  }
+  if (run_ < 2 * kProbe) serial_ = run_ < kProbe;  // probing: kProbe runs on one thread, then kProbe on all
+  return lastThreads_ = serial_ ? 1 : all;
+}
+
+void ThreadChoice::took(double seconds) {
+  if (run_ < kProbe) serialTimes_[run_] = seconds;
+  else if (run_ < 2 * kProbe) parallelTimes_[run_ - kProbe] = seconds;
+  ++run_;
+  if (run_ == 2 * kProbe) {
+    auto middle = [](double* times) {  // the median of kProbe (odd) times
+      std::nth_element(times, times + kProbe / 2, times + kProbe);
+      return times[kProbe / 2];
+    };
+    serial_ = middle(serialTimes_) <= middle(parallelTimes_);
+  }
+  if (run_ >= kPeriod) run_ = 0;
+}
+
+namespace {
+double nowSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+ThreadChoice::Scope::Scope(ThreadChoice& choice)
+    : choice_(choice), threads_(choice.threadsForNextRun()), start_(nowSeconds()) {}
+ThreadChoice::Scope::~Scope() { choice_.took(nowSeconds() - start_); }
 
 ScopedThreadCount::ScopedThreadCount(int threads) : previous_(threadCount()) {
   setThreadCount(std::min(threads, hardwareThreads()));

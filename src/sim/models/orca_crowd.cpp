@@ -116,6 +116,7 @@ void Crowd::buildGrid() {
 }
 
 void Crowd::step(float dt) {
+  const ThreadChoice::Scope threads(threadChoice_);
   const size_t n = size();
   const int maxNeighbors = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
   capacity_ = neighborCapacity(maxNeighbors);

@@ -74,6 +74,8 @@ class Crowd {
   // position += velocity * dt.
   void step(float dt);
   const Stats& lastStats() const { return stats_; }
+  // The threads the last step ran on: one, though more were allowed, where ThreadChoice found that faster.
+  int lastStepThreads() const { return threadChoice_.lastThreads(); }
   // The same figures for the current state, without stepping.
   Stats measure();
   // Agent i's program on the current state, for drawing.
@@ -91,6 +93,7 @@ class Crowd {
   std::vector<uint32_t> checks_, within_, overlaps_;
   std::vector<float> minDistSq_, queryRadius_, sortedQueryRadius_;  // queryRadius_: per agent, see step()
   Stats stats_;
+  ThreadChoice threadChoice_;  // a small crowd's step may be faster on one thread (see ThreadChoice)
 };
 
 }  // namespace sim::orca
