@@ -92,7 +92,8 @@ function(crowdlab_web_bench)
   target_link_options(crowdlab_bench_node PRIVATE -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
     -sNODERAWFS=1 --profiling-funcs)
   if(CROWDLAB_WEB_THREADS)
+    # EXIT_RUNTIME: the pool's workers never end, and would keep node running after main returns.
     target_link_options(crowdlab_bench_node PRIVATE -pthread -sPTHREAD_POOL_SIZE=${CROWDLAB_WEB_MAX_THREADS}-1
-      -Wno-pthreads-mem-growth)
+      -Wno-pthreads-mem-growth -sEXIT_RUNTIME=1)
   endif()
 endfunction()
