@@ -29,6 +29,15 @@ add_library(Eigen3::Eigen INTERFACE IMPORTED)
 set_target_properties(Eigen3::Eigen PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${host_headers})
 set(CROWDLAB_PARALLEL_LIBS "")
 set(CROWDLAB_PARALLEL_DEFINES CROWDLAB_SERIAL=1)
+# The threaded page (scripts/web.sh builds both): every object with -pthread (shared memory), and
+# sim::parallelFor over a pool of at most CROWDLAB_WEB_MAX_THREADS threads, the page's main thread
+# and workers from Emscripten's pool, loaded before main() (src/sim/core/parallel.cpp).
+option(CROWDLAB_WEB_THREADS "Build the threaded page crowdlab-mt.js (needs cross-origin isolation)" OFF)
+set(CROWDLAB_WEB_MAX_THREADS 8)
+if(CROWDLAB_WEB_THREADS)
+  add_compile_options(-pthread)
+  list(APPEND CROWDLAB_PARALLEL_DEFINES CROWDLAB_THREAD_POOL=${CROWDLAB_WEB_MAX_THREADS})
+endif()
 
 add_compile_options(-msimd128)
 # Emscripten's built-in SDL 1 puts its headers first unless told otherwise; SDL2 comes from scripts/web.sh.
@@ -38,14 +47,26 @@ include_directories(BEFORE SYSTEM ${PROJECT_SOURCE_DIR}/web/include)
 set(CROWDLAB_CATCH_EXCEPTIONS -fexceptions)
 
 # The page: build-web/site holds index.html, crowdlab.js, crowdlab.wasm and crowdlab.data (the UI font),
-# a static folder any web host can serve.
+# a static folder any web host can serve; the threaded build adds crowdlab-mt.js, .wasm, .data and
+# .worker.js to the same folder (CROWDLAB_WEB_SITE), and index.html picks one of the two.
+set(CROWDLAB_WEB_SITE ${CMAKE_BINARY_DIR}/site CACHE PATH "The folder the page is built into")
 function(crowdlab_web_page target)
-  set(site ${CMAKE_BINARY_DIR}/site)
+  set(site ${CROWDLAB_WEB_SITE})
   set(font /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)
   set_target_properties(${target} PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${site})
+  if(CROWDLAB_WEB_THREADS)
+    set_target_properties(${target} PROPERTIES OUTPUT_NAME ${target}-mt)
+    # As many workers as the cores beyond the main thread, up to the cap hardwareThreads() applies.
+    # Memory growth with threads makes JavaScript's reads of the heap check for growth; the page's
+    # JavaScript reads it only for the state hook and downloads (-Wno-pthreads-mem-growth).
+    target_link_options(${target} PRIVATE -pthread -sENVIRONMENT=web,worker -Wno-pthreads-mem-growth
+      "-sPTHREAD_POOL_SIZE=Math.min(navigator.hardwareConcurrency||1,${CROWDLAB_WEB_MAX_THREADS})-1")
+  else()
+    target_link_options(${target} PRIVATE -sENVIRONMENT=web)
+  endif()
   target_link_options(${target} PRIVATE
     -fexceptions
-    -sENVIRONMENT=web -sUSE_SDL=0
+    -sUSE_SDL=0
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
     -lidbfs.js
@@ -58,4 +79,21 @@ function(crowdlab_web_page target)
     COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/web/index.html ${site}/index.html)
   add_custom_target(${target}_page DEPENDS ${site}/index.html)
   add_dependencies(${target} ${target}_page)
+endfunction()
+
+# A profiling tool, not part of the page: `crowdlab bench` for node (crowdlab_bench_node.js in the build
+# folder), built from the same core objects as the page. Only on request:
+#   cmake --build build-web --target crowdlab_bench_node
+#   node --no-experimental-fetch build-web/crowdlab_bench_node.js --case finale   (node 18+ needs the flag)
+function(crowdlab_web_bench)
+  add_executable(crowdlab_bench_node EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/web/bench_node.cpp)
+  target_link_libraries(crowdlab_bench_node PRIVATE crowdlab_bench)
+  set_target_properties(crowdlab_bench_node PROPERTIES SUFFIX ".js")
+  target_link_options(crowdlab_bench_node PRIVATE -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
+    -sNODERAWFS=1 --profiling-funcs)
+  if(CROWDLAB_WEB_THREADS)
+    # EXIT_RUNTIME: the pool's workers never end, and would keep node running after main returns.
+    target_link_options(crowdlab_bench_node PRIVATE -pthread -sPTHREAD_POOL_SIZE=${CROWDLAB_WEB_MAX_THREADS}-1
+      -Wno-pthreads-mem-growth -sEXIT_RUNTIME=1)
+  endif()
 endfunction()

@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # crowdlab in the browser: builds the web target (WebAssembly + WebGL 2) into build-web/site and
 # serves it on localhost.
-#   scripts/web.sh [--build-only] [--port N]
-# build-web/site is a static folder (index.html, crowdlab.js, crowdlab.wasm, crowdlab.data) that any
-# web host can serve. Debian's emscripten works offline but has no SDL2 port, so SDL2 2.26.5 and
+#   scripts/web.sh [--build-only] [--port N] [--no-isolation]
+# build-web/site is a static folder (index.html, crowdlab.js, crowdlab.wasm, crowdlab.data, and the
+# threaded build crowdlab-mt.*) that any web host can serve. index.html runs the threaded build where
+# the host sends the cross-origin isolation headers (COOP/COEP; this script does, unless
+# --no-isolation), and the one-thread build elsewhere. Debian's emscripten works offline but has no SDL2 port, so SDL2 2.26.5 and
 # Dear ImGui 1.86 come from their Debian source packages, fetched once into build-web/deps and built
 # there for Emscripten; later runs reuse them.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_only=0
+isolate=1
 port=8000
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-only) build_only=1 ;;
     --port) port="${2:?--port needs a number}"; shift ;;
-    *) echo "usage: scripts/web.sh [--build-only] [--port N]" >&2; exit 2 ;;
+    --no-isolation) isolate=0 ;;
+    *) echo "usage: scripts/web.sh [--build-only] [--port N] [--no-isolation]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -68,29 +72,55 @@ launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 jobs="$(nproc 2>/dev/null || echo 2)"
 
-# ---- SDL2 for Emscripten (once): video and events only; no audio, joystick, threads or renderer ----
-sdl="$deps/sdl2"
-if [ ! -f "$sdl/lib/libSDL2.a" ]; then
-  echo "crowdlab: building SDL2 for Emscripten (once)"
-  emcmake cmake -S "$sdl_src" -B "$deps/sdl2-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INSTALL_PREFIX="$sdl" "${launcher[@]}" \
+# ---- SDL2 for Emscripten (once per page): video and events only; no audio, joystick, threads or renderer ----
+# The threaded page links only objects built with -pthread (shared memory), SDL2 included.
+build_sdl() {  # build_sdl PREFIX [C flags]
+  local prefix="$1" flags="${2:-}"
+  [ -f "$prefix/lib/libSDL2.a" ] && return 0
+  echo "crowdlab: building SDL2 for Emscripten${flags:+ ($flags)} (once)"
+  emcmake cmake -S "$sdl_src" -B "$prefix-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX="$prefix" "${launcher[@]}" ${flags:+"-DCMAKE_C_FLAGS=$flags"} \
     -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DSDL2_DISABLE_SDL2MAIN=ON -DSDL_CCACHE=OFF \
     -DSDL_AUDIO=OFF -DSDL_JOYSTICK=OFF -DSDL_HAPTIC=OFF -DSDL_HIDAPI=OFF -DSDL_SENSOR=OFF \
     -DSDL_POWER=OFF -DSDL_FILESYSTEM=OFF -DSDL_LOCALE=OFF -DSDL_MISC=OFF -DSDL_THREADS=OFF \
-    -DSDL_PTHREADS=OFF -DSDL_LOADSO=OFF -DSDL_RENDER=OFF >"$deps/sdl2-configure.log" 2>&1 ||
-    { cat "$deps/sdl2-configure.log" >&2; exit 1; }
-  cmake --build "$deps/sdl2-build" -j "$jobs" >/dev/null
-  cmake --install "$deps/sdl2-build" >/dev/null
-fi
+    -DSDL_PTHREADS=OFF -DSDL_LOADSO=OFF -DSDL_RENDER=OFF >"$prefix-configure.log" 2>&1 ||
+    { cat "$prefix-configure.log" >&2; exit 1; }
+  cmake --build "$prefix-build" -j "$jobs" >/dev/null
+  cmake --install "$prefix-build" >/dev/null
+}
+sdl="$deps/sdl2"
+sdl_mt="$deps/sdl2-mt"
+build_sdl "$sdl"
+build_sdl "$sdl_mt" -pthread
 
-# ---- crowdlab for the browser ----
+# ---- crowdlab for the browser: the one-thread page, then the threaded one into the same folder ----
+site="$out/site"
 emcmake cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCROWDLAB_WERROR=ON \
   -DCROWDLAB_TESTS=OFF -DCROWDLAB_WEB_SDL2="$sdl" -DCROWDLAB_WEB_IMGUI="$imgui_src" "${launcher[@]}" >/dev/null
 cmake --build "$out" -j "$jobs" --target crowdlab
-site="$out/site"
-echo "crowdlab: the page is in $site"
+emcmake cmake -S "$root" -B "$out/threaded" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCROWDLAB_WERROR=ON \
+  -DCROWDLAB_TESTS=OFF -DCROWDLAB_WEB_THREADS=ON -DCROWDLAB_WEB_SITE="$site" -DCROWDLAB_WEB_SDL2="$sdl_mt" \
+  -DCROWDLAB_WEB_IMGUI="$imgui_src" "${launcher[@]}" >/dev/null
+cmake --build "$out/threaded" -j "$jobs" --target crowdlab
+echo "crowdlab: the page is in $site (crowdlab.js one thread, crowdlab-mt.js threaded)"
 [ "$build_only" -eq 1 ] && exit 0
 
-echo "crowdlab: serving on http://localhost:$port/  (?scene=murmuration|boids|spatial-hash|orca-corridor|steering|finale, Ctrl+C stops)"
-cd "$site"
-exec python3 -m http.server --bind 127.0.0.1 "$port"
+if [ "$isolate" -eq 1 ]; then
+  echo "crowdlab: serving on http://localhost:$port/ with cross-origin isolation (the threaded page)"
+else
+  echo "crowdlab: serving on http://localhost:$port/ without cross-origin isolation (the one-thread page)"
+fi
+echo "  (?scene=murmuration|boids|spatial-hash|orca-corridor|steering|finale, Ctrl+C stops)"
+# Python's http.server, plus the two headers that make the page cross-origin isolated, so the
+# browser gives it SharedArrayBuffer (and the threaded build): COOP same-origin, COEP require-corp.
+exec python3 - "$site" "$port" "$isolate" <<'PY'
+import functools, http.server, sys
+site, port, isolate = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def end_headers(self):
+        if isolate:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=site)).serve_forever()
+PY

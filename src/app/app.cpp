@@ -256,6 +256,7 @@ class App {
     }
     panel_.tune->writeState(j);
     j["step_ms_median"] = sim::median(stepper_.recentStepMs(AppBenchmark::kSeconds));
+    j["threads"] = sim::hardwareThreads();  // the page's loops: 1 on the one-thread page
     j["agents"] = lastStats_.agents;
     nlohmann::json metrics = nlohmann::json::object();
     for (const sim::Metric& m : metrics_) metrics[m.name] = m.value;

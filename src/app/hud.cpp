@@ -93,6 +93,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     ImGui::TextWrapped("frame time (max %.1f ms)", hud.frameTimes.max());
     hud.frameTimes.plot("##frames", 0.0f, std::max(1.0f, hud.frameTimes.max() * 1.2f), ImVec2(0, 44), nullptr, "ms");
     ImGui::TextWrapped("sim %.2f ms/step (median 2 s)   render %.2f ms", s.stepMs, s.renderMs);  // the HUD is narrow at 720 p
+    if (const std::string note = platform::pageThreadsNote(); !note.empty()) ImGui::TextDisabled("%s", note.c_str());
     if (s.metricsMs >= 0.005) ImGui::TextDisabled("metric sampling %.2f ms/step, apart from the step", s.metricsMs);
     ImGui::TextWrapped("draw calls %d (agents: %d)   agents %zu", s.stats.drawCalls, s.stats.agentDrawCalls, s.stats.agents);
     ImGui::TextWrapped("steps %llu%s", static_cast<unsigned long long>(s.steps), s.paused ? "   PAUSED" : "");

@@ -42,5 +42,8 @@ float defaultUiScale();
 
 // ---- the page's view of the app (window.crowdlab.state() in the browser; nothing on the desktop) ----
 void setStateReporter(std::function<std::string()> reporter);
+// Which page runs and on how many threads, for the HUD ("1 thread: ..." or "2 threads: ..."); empty
+// on the desktop.
+std::string pageThreadsNote();
 
 }  // namespace app::platform

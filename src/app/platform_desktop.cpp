@@ -57,5 +57,6 @@ void persistFiles() {}
 void onPageHide(std::function<void()>) {}
 float defaultUiScale() { return 0.0f; }
 void setStateReporter(std::function<std::string()>) {}
+std::string pageThreadsNote() { return {}; }
 
 }  // namespace app::platform

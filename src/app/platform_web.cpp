@@ -11,6 +11,9 @@
 #include <fstream>
 #include <iterator>
 #include <vector>
+#include <nlohmann/json.hpp>
+#include "scenes/digest.hpp"
+#include "sim/core/parallel.hpp"
 
 namespace app::platform {
 
@@ -100,10 +103,40 @@ float defaultUiScale() {
 
 void setStateReporter(std::function<std::string()> reporter) { gReporter = std::move(reporter); }
 
+std::string pageThreadsNote() {
+  const int threads = sim::hardwareThreads();
+  const std::string count = std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+#if CROWDLAB_THREAD_POOL
+  return "browser: " + count + " (the threaded page)";
+#else
+  return "browser: " + count + " (the one-thread page: the host sends no cross-origin isolation headers)";
+#endif
+}
+
 }  // namespace app::platform
 
 // For the page: window.crowdlab.state() parses this (web/pre.js).
 extern "C" EMSCRIPTEN_KEEPALIVE const char* crowdlab_state_json() {
   app::platform::gState = app::platform::gReporter ? app::platform::gReporter() : std::string("{}");
+  return app::platform::gState.c_str();
+}
+
+// For the page: window.crowdlab.digest(scene, seed, steps, 'name=value;...') runs a fresh copy of the
+// scene apart from the one on screen (scenes::digestAfterSteps) and says what it ran on, so the
+// one-thread page, the threaded page and the desktop's pinned digests can be compared.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* crowdlab_digest_json(const char* scene, double seed, int steps,
+                                                                 const char* assignments) {
+  std::vector<std::string> sets;
+  for (std::string rest = assignments; !rest.empty();) {
+    const size_t end = rest.find(';');
+    if (end != 0) sets.push_back(rest.substr(0, end));
+    rest = end == std::string::npos ? std::string() : rest.substr(end + 1);
+  }
+  std::string error;
+  sim::resetThreadsAtWork();
+  const std::string digest = scenes::digestAfterSteps(scene, uint64_t(seed), steps, sets, error);
+  nlohmann::json j = {{"digest", digest}, {"threads", sim::hardwareThreads()}, {"threads_at_work", sim::threadsAtWork()},
+                      {"error", error}};
+  app::platform::gState = j.dump();
   return app::platform::gState.c_str();
 }

@@ -3,6 +3,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include "render/debug_draw.hpp"
+#include "scenes/params.hpp"
+#include "scenes/scene.hpp"
 
 namespace scenes {
 
@@ -19,6 +22,31 @@ std::string agentsDigest(const render::AgentBatch& agents) {
   char text[24];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
   return text;
+}
+
+std::string digestAfterSteps(const std::string& scene, uint64_t seed, int steps,
+                             const std::vector<std::string>& assignments, std::string& error) {
+  const SceneEntry* entry = findScene(scene);
+  if (!entry) {
+    error = "unknown scene " + scene;
+    return {};
+  }
+  SceneContext ctx;
+  const std::unique_ptr<Scene> s = entry->create();
+  s->ctx = &ctx;
+  s->seed = seed;
+  for (const std::string& a : assignments)
+    if (!setParamAssignment(s->params(), a, error)) return {};
+  s->paramsChanged();
+  s->reset();
+  for (int i = 0; i < steps; ++i) {
+    s->step(1.0f / 60.0f);
+    s->sampleMetrics();
+  }
+  render::AgentBatch batch;
+  render::DebugDraw debug;
+  s->draw(batch, debug);
+  return agentsDigest(batch);
 }
 
 }  // namespace scenes

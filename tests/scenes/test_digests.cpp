@@ -8,9 +8,9 @@
 
 #include <map>
 #include <string>
-#include "scene_under_test.hpp"
 #include "scenes/digest.hpp"
 #include "scenes/params.hpp"
+#include "scenes/scene.hpp"
 #include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
 
@@ -37,13 +37,11 @@ std::string digestAfterSteps(const std::string& name, int threads, bool wideLane
   std::vector<std::string> sets;
   if (scenes::findParam(scenes::findScene(name)->create()->params(), "threads"))
     sets.push_back("threads=" + std::to_string(threads));
-  scenetest::SceneUnderTest t(name.c_str(), sets, kSeed);
-  t.run(kSteps);
-  render::AgentBatch batch;
-  render::DebugDraw debug;
-  t.scene->draw(batch, debug);
+  std::string error;
+  const std::string digest = scenes::digestAfterSteps(name, kSeed, kSteps, sets, error);
+  EXPECT_EQ(error, "");
   sim::lanes::setWide(true);
-  return scenes::agentsDigest(batch);
+  return digest;
 }
 
 }  // namespace

@@ -6,17 +6,26 @@
 
 The scenes are the program's own (`crowdlab --list-scenes`), unless --scenes names some.
 
-For each scene it serves SITE_DIR on a free localhost port, opens index.html?scene=NAME, waits until
+SITE_DIR holds two builds: crowdlab.js (one thread) and crowdlab-mt.js (threads; needs cross-origin
+isolation). It is served twice on free localhost ports: with the COOP/COEP headers, as scripts/web.sh
+serves it (the threaded page runs), and without (the one-thread page runs). Each page must say which
+it runs (the state's `threads`); fresh runs of the scenes (window.crowdlab.digest) must give the same
+digest on both pages, and the desktop's pinned one (tests/scenes/test_digests.cpp) where no C library
+function enters the results, the threaded page with the finale's loops on every core
+(navigator.hardwareConcurrency).
+
+For each scene it opens the threaded page at index.html?scene=NAME, waits until
 the app has stepped, takes a screenshot (OUT_DIR/web-NAME.png) and checks that
   - the world area shows agents' colours (a blank or single-colour canvas fails),
   - the page's console has no errors and no uncaught exceptions,
 and once that a parameter given in the URL reaches the simulation (window.crowdlab.state()) and that
 ?claim=ID opens the experiment. It also prints the gzip size of crowdlab.wasm + crowdlab.js (must
-stay under 4 MB) and how long the first, uncached load took until the app ran (must stay under 3 s).
+stay under 4 MB, for each page) and how long the first, uncached load took until the app ran (must stay
+under 3 s, for each page).
 Chromium is driven over --remote-debugging-pipe (the DevTools protocol on two pipes), so nothing
 beyond Python's standard library and Pillow is needed. Exit code 0 when every check passes.
 """
-import argparse, base64, functools, gzip, http.server, io, json, os, shutil, subprocess, sys, tempfile, threading, time
+import argparse, base64, functools, gzip, http.server, io, json, os, re, shutil, subprocess, sys, tempfile, threading, time
 
 try:
     from PIL import Image, ImageChops, ImageFilter
@@ -121,15 +130,39 @@ class Browser:
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    isolate = False
+
+    def end_headers(self):
+        if self.isolate:  # as scripts/web.sh serves it: cross-origin isolated, so the threaded page runs
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
     def log_message(self, *args):
         pass
 
 
-def serve(site):
-    handler = functools.partial(QuietHandler, directory=site)
+class IsolatingHandler(QuietHandler):
+    isolate = True
+
+
+def serve(site, isolate):
+    handler = functools.partial(IsolatingHandler if isolate else QuietHandler, directory=site)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+def pinned_digests():
+    """The desktop's pinned digests (scene -> agentsDigest after 90 steps on seed 1), from the test
+    that pins them, so the pages are compared with the desktop build without a copy of the values."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scenes", "test_digests.cpp")
+    text = open(path).read()
+    steps = int(re.search(r"constexpr int kSteps = (\d+);", text).group(1))
+    seed = int(re.search(r"constexpr uint64_t kSeed = (\d+);", text).group(1))
+    table = text[text.index("kPinned"):]
+    table = table[:table.index("};")]
+    return seed, steps, dict(re.findall(r'\{"([a-z0-9-]+)", "([0-9a-f]{16})"\}', table))
 
 
 def small_shapes_fraction(png):
@@ -178,19 +211,25 @@ def main():
         sys.exit("page_check: needs Pillow (Debian: python3-pil)")
     os.makedirs(a.out, exist_ok=True)
     failures = []
-    compressed = sum(len(gzip.compress(open(os.path.join(a.site, f), "rb").read(), 9)) for f in ("crowdlab.wasm", "crowdlab.js"))
-    print(f"crowdlab.wasm + crowdlab.js: {compressed / 1e6:.2f} MB gzip")
-    if compressed > 4e6:
-        failures.append(f"crowdlab.wasm + crowdlab.js are {compressed / 1e6:.2f} MB gzip, over 4 MB")
-    server = serve(a.site)
-    base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    # Each page's download: the one-thread build, and the threaded one with its worker script.
+    for files in (("crowdlab.wasm", "crowdlab.js"), ("crowdlab-mt.wasm", "crowdlab-mt.js", "crowdlab-mt.worker.js")):
+        compressed = sum(len(gzip.compress(open(os.path.join(a.site, f), "rb").read(), 9)) for f in files)
+        print(f"{' + '.join(files)}: {compressed / 1e6:.2f} MB gzip")
+        if compressed > 4e6:
+            failures.append(f"{' + '.join(files)} are {compressed / 1e6:.2f} MB gzip, over 4 MB")
+    # Served as scripts/web.sh serves it (cross-origin isolated: the threaded page), and as a host
+    # without those headers serves it (the one-thread page).
+    isolated, plain = serve(a.site, True), serve(a.site, False)
+    bases = {True: f"http://127.0.0.1:{isolated.server_address[1]}/index.html",
+             False: f"http://127.0.0.1:{plain.server_address[1]}/index.html"}
+    base = bases[True]
     width, height = 1280, 720
     browser = Browser(width, height)
     try:
-        def open_page(query, min_steps=30):
+        def open_page(query, min_steps=30, page=None):
             browser.events.clear()
             t0 = time.monotonic()
-            browser.call("Page.navigate", session=True, url=base + query)
+            browser.call("Page.navigate", session=True, url=(page or base) + query)
             state, loaded = None, None
             while time.monotonic() - t0 < a.timeout:
                 if loaded is None:
@@ -276,21 +315,60 @@ def main():
             failures.append(f"a pinch did not zoom the 2D camera: {before} -> {after}")
         failures += [f"touch: {e}" for e in browser.errors()]
 
+        # Both pages: the one the host's headers allow runs, says so, and gives the desktop's results.
+        # Each runs fresh copies of the scenes (crowdlab.digest: the pinned digests test's run) and
+        # must give the digests the desktop pins, the threaded page with its loops on two threads.
+        # The boids, murmuration and spatial-hash scenes set up and colour their agents with std::cos,
+        # std::sin and std::pow, whose last bits differ between the page's C library (musl) and the
+        # desktop's (glibc): those are compared between the two pages only.
+        seed, steps, pinned = pinned_digests()
+        desktop_exact = {"finale", "orca-corridor", "steering"}
+        page_digests = {}
+        cores = browser.evaluate("navigator.hardwareConcurrency")
+        for isolate in (True, False):
+            expected_page = "crowdlab-mt.js" if isolate else "crowdlab.js"
+            expected_threads = min(cores, 8) if isolate else 1
+            label = "with COOP/COEP" if isolate else "without COOP/COEP"
+            state, _ = open_page("?scene=finale", min_steps=2, page=bases[isolate])
+            ran = browser.evaluate("window.crowdlabPage")
+            print(f"served {label}: the page runs {ran}, state says {(state or {}).get('threads')} threads "
+                  f"(navigator.hardwareConcurrency {cores})")
+            if ran != expected_page or (state or {}).get("threads") != expected_threads:
+                failures.append(f"served {label}: expected {expected_page} on {expected_threads} threads, got {ran}, {state and state.get('threads')}")
+            for scene, digest in sorted(pinned.items()):
+                if scene == "gpu":
+                    continue  # compute shaders: not in WebGL 2
+                sets = f"threads={expected_threads}" if scene == "finale" else ""
+                got = browser.evaluate(f"JSON.stringify(crowdlab.digest({json.dumps(scene)}, {seed}, {steps}, {json.dumps(sets)}))")
+                got = json.loads(got) if got else {}
+                print(f"  {scene}: digest after {steps} steps {got.get('digest')} on {got.get('threads_at_work')} thread(s) at work"
+                      f" (desktop {digest})")
+                if scene in desktop_exact and got.get("digest") != digest:
+                    failures.append(f"served {label}: {scene}'s digest {got} differs from the desktop's {digest}")
+                if not got.get("digest") or page_digests.setdefault(scene, got["digest"]) != got["digest"]:
+                    failures.append(f"served {label}: {scene}'s digest {got} differs from the other page's {page_digests.get(scene)}")
+                if scene == "finale" and got.get("threads_at_work") != expected_threads:
+                    failures.append(f"served {label}: the finale's loops ran on {got.get('threads_at_work')} threads, not {expected_threads}")
+            failures += [f"served {label}: {e}" for e in browser.errors()]
+
         # Load time with nothing cached (the browser itself already started): navigation to the
-        # app's first frame, the median of three.
+        # app's first frame, the median of three, for each page.
         browser.call("Network.enable", session=True)
         browser.call("Network.setCacheDisabled", session=True, cacheDisabled=True)
-        times = sorted(t for t in (open_page("?scene=boids", min_steps=1)[1] for _ in range(3)) if t is not None)
-        if len(times) < 3:
-            failures.append("the page did not load three times in a row")
-        else:
-            print(f"load without cache: the app ran {times[1]:.2f} s after navigation (median of "
-                  + ", ".join(f"{t:.2f}" for t in times) + ")")
-            if times[1] > 3.0:
-                failures.append(f"the page took {times[1]:.2f} s to load, over 3 s")
+        for isolate in (True, False):
+            page = "threaded page" if isolate else "one-thread page"
+            times = sorted(t for t in (open_page("?scene=boids", min_steps=1, page=bases[isolate])[1] for _ in range(3)) if t is not None)
+            if len(times) < 3:
+                failures.append(f"the {page} did not load three times in a row")
+            else:
+                print(f"load without cache, {page}: the app ran {times[1]:.2f} s after navigation (median of "
+                      + ", ".join(f"{t:.2f}" for t in times) + ")")
+                if times[1] > 3.0:
+                    failures.append(f"the {page} took {times[1]:.2f} s to load, over 3 s")
     finally:
         browser.close()
-        server.shutdown()
+        isolated.shutdown()
+        plain.shutdown()
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0

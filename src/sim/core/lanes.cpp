@@ -25,6 +25,8 @@ const char* name() {
   return "avx2-x8";
 #elif defined(__x86_64__)
   return wide() ? "avx2-x8" : "sse2-x8";
+#elif defined(__wasm_simd128__)
+  return "simd128-x8";
 #else
   return "vector-x8";
 #endif

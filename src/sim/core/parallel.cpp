@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,7 +33,102 @@ int threadsAtWork() {
   return gAtWork;
 }
 
-#if CROWDLAB_SERIAL
+#if CROWDLAB_THREAD_POOL
+// The threaded page: the page's main thread and up to CROWDLAB_THREAD_POOL - 1 workers. The workers
+// are std::threads on the Web Workers Emscripten loads before main() (PTHREAD_POOL_SIZE, the same
+// cap: cmake/web.cmake), so starting them never waits for a worker to load. The main browser thread
+// may not sleep on Atomics.wait: it takes chunks itself, closes the loop when none is left, and spins
+// only while a helper that joined in time is still in a chunk; a helper that wakes late (the browser's
+// renderer shares the cores) joins nothing. Helpers spin a little after a loop (the step's next loop
+// follows within microseconds), then sleep.
+namespace {
+int gThreads = 0;  // as asked (0: all); only the page's main thread steps, so one count for all
+struct Pool {
+  std::mutex mutex;
+  std::condition_variable wake;
+  // One value per loop handed to the helpers: a loop counter above 8 bits of how many workers may
+  // take part (0..helpers-1). A worker that may not reads nothing else of the loop.
+  std::atomic<uint64_t> loop{0};
+  // The loop in progress: written while `open` is false, read by helpers that joined while it was true.
+  void (*chunk)(void*, size_t) = nullptr;
+  void* context = nullptr;
+  size_t chunks = 0;
+  std::atomic<size_t> next{0};    // the next chunk to take
+  std::atomic<bool> open{false};  // helpers may join
+  std::atomic<int> inside{0};     // helpers joined and not yet out
+  std::vector<std::thread> workers;
+
+  void take() {
+    for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < chunks; c = next.fetch_add(1, std::memory_order_relaxed))
+      chunk(context, c);
+  }
+  // `seen`: the loop counter when the worker was made, read on the thread that made it, so a loop
+  // handed out before the new thread first runs is still offered to it.
+  void work(int index, uint64_t seen) {
+    for (;;) {
+      const auto spinUntil = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+      while (loop.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < spinUntil) {
+      }
+      if (loop.load(std::memory_order_acquire) == seen) {
+        std::unique_lock<std::mutex> lock(mutex);
+        wake.wait(lock, [&] { return loop.load(std::memory_order_acquire) != seen; });
+      }
+      seen = loop.load(std::memory_order_acquire);
+      if (index >= int(seen & 255u)) continue;
+      // Joined, then checked: the caller closes, then checks `inside` (both sequentially consistent),
+      // so either it waits for this helper or this helper sees the loop closed.
+      inside.fetch_add(1);
+      if (open.load()) take();
+      inside.fetch_sub(1);
+    }
+  }
+};
+Pool& pool() {
+  static Pool* p = new Pool;  // never destroyed: its workers live as long as the page
+  return *p;
+}
+}  // namespace
+
+void detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* context) {
+  Pool& p = pool();
+  const int helpers = std::min(threadCount() - 1, int(p.workers.size()));
+  p.chunk = chunk;
+  p.context = context;
+  p.chunks = chunks;
+  p.next.store(0, std::memory_order_relaxed);
+  p.open.store(true);
+  {
+    const std::lock_guard<std::mutex> lock(p.mutex);
+    const uint64_t count = (p.loop.load(std::memory_order_relaxed) >> 8) + 1;
+    p.loop.store(count << 8 | uint64_t(helpers), std::memory_order_release);
+  }
+  p.wake.notify_all();
+  p.take();
+  p.open.store(false);
+  // After this no helper reads the loop: those inside finish their chunks, later ones see it closed.
+  while (p.inside.load() != 0) {
+  }
+}
+
+int hardwareThreads() {  // asked once, as on the desktop
+  static const int cores = std::clamp(int(std::thread::hardware_concurrency()), 1, CROWDLAB_THREAD_POOL);
+  return cores;
+}
+void leaveArenasToAbandonedWork() {}  // the page never abandons a step: it steps on its own thread
+void setThreadCount(int threads) {
+  gThreads = threads;
+  Pool& p = pool();
+  while (int(p.workers.size()) < hardwareThreads() - 1) {
+    const int index = int(p.workers.size());
+    const uint64_t now = p.loop.load(std::memory_order_acquire);
+    p.workers.emplace_back([&p, index, now] { p.work(index, now); });
+  }
+}
+int threadCount() {
+  if (pool().workers.size() + 1 < size_t(hardwareThreads())) setThreadCount(gThreads);
+  return gThreads <= 0 ? hardwareThreads() : std::min(gThreads, hardwareThreads());
+}
+#elif CROWDLAB_SERIAL
 // One thread, always: threadCount() == 1 sends every loop down its serial branch.
 int hardwareThreads() { return 1; }
 void setThreadCount(int) {}

@@ -1,8 +1,11 @@
 // Parallel loops over agents. Every loop body reads the previous state and writes only its own
 // agent's slot, so the result does not depend on the thread count or the schedule.
-// Without oneTBB (CROWDLAB_SERIAL: the browser build, which has no threads) every loop runs on the
-// calling thread in index order; by the rule above its results are the same as the parallel build's.
+// Without oneTBB (CROWDLAB_SERIAL: the browser builds) every loop runs on the calling thread in index
+// order, unless CROWDLAB_THREAD_POOL names a thread count: then (the threaded page, Emscripten
+// pthreads) loops are cut into chunks of `grain` that a small pool of std::threads and the calling
+// thread take in turn (parallel.cpp). By the rule above the results are the same in every case.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -90,6 +93,19 @@ inline void noteThreadAtWork() {
   marked = epoch;
   markThreadAtWork(epoch);
 }
+#if CROWDLAB_THREAD_POOL
+// Runs chunk(context, c) for every c in [0, chunks) on the pool and the calling thread; returns when
+// all are done. Called from one thread at a time (the page's main thread).
+void runOnPool(size_t chunks, void (*chunk)(void* context, size_t c), void* context);
+template <class Body>
+void poolRange(size_t n, size_t grain, Body& body) {
+  auto run = [&](size_t c) {
+    noteThreadAtWork();
+    body(c * grain, std::min(n, (c + 1) * grain));
+  };
+  runOnPool((n + grain - 1) / grain, [](void* r, size_t c) { (*static_cast<decltype(run)*>(r))(c); }, &run);
+}
+#endif
 }  // namespace detail
 
 template <class Body>
@@ -100,7 +116,12 @@ void parallelFor(size_t n, Body&& body, size_t grain = 128) {
     for (size_t i = 0; i < n; ++i) body(i);
     return;
   }
-#if !CROWDLAB_SERIAL
+#if CROWDLAB_THREAD_POOL
+  auto range = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i != end; ++i) body(i);
+  };
+  detail::poolRange(n, grain, range);
+#elif !CROWDLAB_SERIAL
   arena().execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain), [&](const tbb::blocked_range<size_t>& r) {
       detail::noteThreadAtWork();
@@ -119,7 +140,9 @@ void parallelForRange(size_t n, Body&& body, size_t grain = 128) {
     body(size_t(0), n);
     return;
   }
-#if !CROWDLAB_SERIAL
+#if CROWDLAB_THREAD_POOL
+  detail::poolRange(n, grain, body);
+#elif !CROWDLAB_SERIAL
   arena().execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain), [&](const tbb::blocked_range<size_t>& r) {
       detail::noteThreadAtWork();
