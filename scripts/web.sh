@@ -74,17 +74,29 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 
 # ---- SDL2 for Emscripten (once per page): video and events only; no audio, joystick, threads or renderer ----
 # The threaded page links only objects built with -pthread (shared memory), SDL2 included.
+# SDL2's configure runs some 200 checks, each a run of emcc (2.5 minutes here). Their answers (the
+# HAVE_* results in its cache) seed every later configure (-C): cmake/sdl2-emscripten-checks.cmake
+# holds them for Debian 12's emscripten 3.1.6; another emcc answers them once, in the first build.
+# -pthread changes none of them, since SDL's thread support is off in both builds.
+checks="$deps/sdl2-checks.cmake"
+if [ ! -s "$checks" ] && emcc --version 2>/dev/null | head -n 1 | grep -q ' 3\.1\.6 '; then
+  cp "$root/cmake/sdl2-emscripten-checks.cmake" "$checks"
+fi
 build_sdl() {  # build_sdl PREFIX [C flags]
   local prefix="$1" flags="${2:-}"
   [ -f "$prefix/lib/libSDL2.a" ] && return 0
   echo "crowdlab: building SDL2 for Emscripten${flags:+ ($flags)} (once)"
-  emcmake cmake -S "$sdl_src" -B "$prefix-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  local seed=()
+  [ -s "$checks" ] && seed=(-C "$checks")
+  emcmake cmake "${seed[@]}" -S "$sdl_src" -B "$prefix-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$prefix" "${launcher[@]}" ${flags:+"-DCMAKE_C_FLAGS=$flags"} \
     -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DSDL2_DISABLE_SDL2MAIN=ON -DSDL_CCACHE=OFF \
     -DSDL_AUDIO=OFF -DSDL_JOYSTICK=OFF -DSDL_HAPTIC=OFF -DSDL_HIDAPI=OFF -DSDL_SENSOR=OFF \
     -DSDL_POWER=OFF -DSDL_FILESYSTEM=OFF -DSDL_LOCALE=OFF -DSDL_MISC=OFF -DSDL_THREADS=OFF \
     -DSDL_PTHREADS=OFF -DSDL_LOADSO=OFF -DSDL_RENDER=OFF >"$prefix-configure.log" 2>&1 ||
     { cat "$prefix-configure.log" >&2; exit 1; }
+  [ -s "$checks" ] || sed -n -E 's/^((HAVE_[A-Za-z0-9_]+|LIBC_IS_GLIBC|STDC_HEADERS)):INTERNAL=(.*)$/set(\1 "\3" CACHE INTERNAL "")/p' \
+    "$prefix-build/CMakeCache.txt" >"$checks"
   cmake --build "$prefix-build" -j "$jobs" >/dev/null
   cmake --install "$prefix-build" >/dev/null
 }
