@@ -513,8 +513,9 @@ void FinaleSim::orcaPhase(float dt) {
   const orca::Params orcaParams = p.orcaParams();
   parallelForRange(size(), [&](size_t first, size_t last) {
     constexpr size_t kBatch = lanes::kLanes;
-    // Reused: clearing a program's arrays for every agent would cost more than solving it.
-    std::array<orca::PlaneSet, kBatch> programs;
+    // Reused: clearing a program's arrays for every agent would cost more than solving it. Built and
+    // solved as rows (orca::ProgramBatch), never as planes.
+    orca::ProgramBatch programs;
     std::array<std::array<Vec2, orca::kMaxNeighbors>, kBatch> offsets;
     std::array<orca::ProgramInput, kBatch> inputs;
     std::array<Vec2, kBatch> preferred;
@@ -522,11 +523,9 @@ void FinaleSim::orcaPhase(float dt) {
     std::array<orca::LpResult, kBatch> results;
     size_t batched = 0;
     auto solveBatch = [&] {
-      orca::buildPrograms(std::span<orca::PlaneSet>(programs.data(), batched),
-                          std::span<const orca::ProgramInput>(inputs.data(), batched), velocity_, orcaParams, dt,
-                          p.stepSafety);
-      orca::solve(std::span<const orca::PlaneSet>(programs.data(), batched),
-                  std::span<const Vec2>(preferred.data(), batched), p.maxSpeed,
+      orca::buildPrograms(programs, std::span<const orca::ProgramInput>(inputs.data(), batched), velocity_, orcaParams,
+                          dt, p.stepSafety);
+      orca::solve(programs, std::span<const Vec2>(preferred.data(), batched), p.maxSpeed,
                   std::span<orca::LpResult>(results.data(), batched));
       for (size_t b = 0; b < batched; ++b) {
         orcaVelocity_[agent[b]] = results[b].velocity;
