@@ -475,9 +475,10 @@ void FinaleSim::gatherPhase(float dt) {
         sums = acc;
         closeNeighbors = uint32_t(std::max(close - 1, 0));  // the agent itself is among the candidates
       }
-      if (!orcaTier) near.count = 0;
-      const int kept = orca::keptNeighbors(near.count, maxNeighbors, reachSq, [&](int m) { return near.distSq(m); });
-      std::copy_n(near.index, kept, &neighborIndex_[k * size_t(neighborCapacity_)]);
+      if (!orcaTier) near.kept = 0;
+      const int kept =
+          orca::keptNeighbors(near.kept, maxNeighbors, reachSq, [&](int m) { return near.keptDistSq(m); });
+      std::copy_n(near.keptIndex, kept, &neighborIndex_[k * size_t(neighborCapacity_)]);
       neighborCount_[k] = uint8_t(kept);
       checks_[k] = candidates > 0 ? candidates - 1 : 0;  // every candidate but the agent itself
       overlaps_[k] = closeNeighbors;
