@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 #include "alloc_counter.hpp"
 #include "sim/core/lanes.hpp"
@@ -307,7 +308,9 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
   std::vector<std::vector<Vec2>> offsets(kAgents);
   std::vector<ProgramInput> inputs(kAgents);
   std::vector<PlaneSet> programs(kAgents);
-  int planesCompared = 0, overlapping = 0, coincidentAlike = 0, onArc = 0, withWalls = 0;
+  int planesCompared = 0, overlapping = 0, coincidentAlike = 0, onArc = 0, withWalls = 0, batchInfeasible = 0;
+  const auto batch = std::make_unique<ProgramBatch>();
+  Rng preferredRng(11, 5);
   for (bool wide : {true, false}) {
     lanes::setWide(wide);
     for (int round = 0; round < 60; ++round) {
@@ -369,10 +372,39 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
             ++planesCompared;
           }
         }
+        // The same programs built as rows (ProgramBatch), eight at a time, and solved there: the
+        // same planes and solve()'s results, bit for bit.
+        for (size_t first = 0; first < n; first += ProgramBatch::kLanes) {
+          const size_t used = std::min<size_t>(ProgramBatch::kLanes, n - first);
+          buildPrograms(*batch, std::span<const ProgramInput>(inputs.data() + first, used), velocities, params, dt,
+                        stepSafety);
+          std::array<Vec2, ProgramBatch::kLanes> preferred;
+          for (Vec2& v : preferred) v = preferredRng.inBox(Vec2{-2.5f}, Vec2{2.5f});
+          std::array<LpResult, ProgramBatch::kLanes> solved;
+          solve(*batch, std::span<const Vec2>(preferred.data(), used), params.maxSpeed,
+                std::span<LpResult>(solved.data(), used));
+          for (size_t l = 0; l < used; ++l) {
+            const PlaneSet& one = programs[first + l];
+            ASSERT_EQ(batch->count[l], one.count) << "round " << round << " agent " << first + l;
+            ASSERT_EQ(batch->wallCount[l], one.wallCount);
+            for (int k = 0; k < one.count; ++k) {
+              const HalfPlane x = batch->plane(int(l), k), &y = one.items[size_t(k)];
+              ASSERT_EQ(std::memcmp(&x.point, &y.point, sizeof(Vec2)), 0) << "round " << round << " plane " << k;
+              ASSERT_EQ(std::memcmp(&x.normal, &y.normal, sizeof(Vec2)), 0) << "round " << round << " plane " << k;
+              ASSERT_EQ(x.kind, y.kind);
+            }
+            const LpResult r = solve(one.span(), preferred[l], params.maxSpeed);
+            ASSERT_EQ(std::memcmp(&r.velocity, &solved[l].velocity, sizeof(Vec2)), 0) << "round " << round;
+            ASSERT_EQ(r.feasible, solved[l].feasible);
+            ASSERT_EQ(std::memcmp(&r.maxViolation, &solved[l].maxViolation, sizeof(float)), 0);
+            batchInfeasible += !r.feasible;
+          }
+        }
       }
     }
   }
   lanes::setWide(true);
+  EXPECT_GT(batchInfeasible, 100);
   EXPECT_GT(planesCompared, 20000);
   EXPECT_GT(overlapping, 1000);
   EXPECT_GT(coincidentAlike, 100);

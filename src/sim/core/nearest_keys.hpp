@@ -28,8 +28,13 @@ struct NearestKeys {
   alignas(32) int32_t distBits[kCapacity + kLanes];  // squared distances as bits, padded for whole registers
   alignas(32) uint32_t index[kCapacity + kLanes];
   int count = 0;
+  // What rankNearest chose, nearest first (one slot more: the keys past `keep` all land there).
+  int32_t keptDistBits[kMaxKeep + 1];
+  uint32_t keptIndex[kMaxKeep + 1];
+  int kept = 0;
 
   float distSq(int m) const { return std::bit_cast<float>(distBits[m]); }
+  float keptDistSq(int m) const { return std::bit_cast<float>(keptDistBits[m]); }
 
   // Appends the lanes set in `bits` (lane 0 lowest) of a register of squared distances (finite, not
   // negative) and agent indices, whose indices all exceed those appended before. A full buffer is
@@ -48,6 +53,16 @@ struct NearestKeys {
   // Leaves the nearest min(count, keep) keys in order (keep at most kMaxKeep).
   template <class L>
   CROWDLAB_LANES_INLINE void selectNearest(int keep) {
+    rankNearest<L>(keep);
+    count = kept;
+    std::memcpy(distBits, keptDistBits, size_t(kept) * sizeof(int32_t));
+    std::memcpy(index, keptIndex, size_t(kept) * sizeof(uint32_t));
+  }
+
+  // The nearest min(count, keep) keys in order (keep at most kMaxKeep) to kept*, the keys left as
+  // they are: for a last choice, which need not copy them back for more appending.
+  template <class L>
+  CROWDLAB_LANES_INLINE void rankNearest(int keep) {
     using Ints = typename L::Ints;
     keep = std::clamp(keep, 0, kMaxKeep);
     const int n = count;
@@ -69,16 +84,12 @@ struct NearestKeys {
       std::memcpy(rank + i0, &ranks, sizeof ranks);
     }
     // Each key to its place; the ones past `keep` all land in one spare slot.
-    int32_t keptDist[kMaxKeep + 1];
-    uint32_t keptIndex[kMaxKeep + 1];
     for (int i = 0; i < n; ++i) {
       const int place = std::min(rank[i], keep);
-      keptDist[place] = distBits[i];
+      keptDistBits[place] = distBits[i];
       keptIndex[place] = index[i];
     }
-    count = std::min(n, keep);
-    std::memcpy(distBits, keptDist, size_t(count) * sizeof(int32_t));
-    std::memcpy(index, keptIndex, size_t(count) * sizeof(uint32_t));
+    kept = std::min(n, keep);
   }
 };
 

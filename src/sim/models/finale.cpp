@@ -475,9 +475,10 @@ void FinaleSim::gatherPhase(float dt) {
         sums = acc;
         closeNeighbors = uint32_t(std::max(close - 1, 0));  // the agent itself is among the candidates
       }
-      if (!orcaTier) near.count = 0;
-      const int kept = orca::keptNeighbors(near.count, maxNeighbors, reachSq, [&](int m) { return near.distSq(m); });
-      std::copy_n(near.index, kept, &neighborIndex_[k * size_t(neighborCapacity_)]);
+      if (!orcaTier) near.kept = 0;
+      const int kept =
+          orca::keptNeighbors(near.kept, maxNeighbors, reachSq, [&](int m) { return near.keptDistSq(m); });
+      std::copy_n(near.keptIndex, kept, &neighborIndex_[k * size_t(neighborCapacity_)]);
       neighborCount_[k] = uint8_t(kept);
       checks_[k] = candidates > 0 ? candidates - 1 : 0;  // every candidate but the agent itself
       overlaps_[k] = closeNeighbors;
@@ -513,8 +514,9 @@ void FinaleSim::orcaPhase(float dt) {
   const orca::Params orcaParams = p.orcaParams();
   parallelForRange(size(), [&](size_t first, size_t last) {
     constexpr size_t kBatch = lanes::kLanes;
-    // Reused: clearing a program's arrays for every agent would cost more than solving it.
-    std::array<orca::PlaneSet, kBatch> programs;
+    // Reused: clearing a program's arrays for every agent would cost more than solving it. Built and
+    // solved as rows (orca::ProgramBatch), never as planes.
+    orca::ProgramBatch programs;
     std::array<std::array<Vec2, orca::kMaxNeighbors>, kBatch> offsets;
     std::array<orca::ProgramInput, kBatch> inputs;
     std::array<Vec2, kBatch> preferred;
@@ -522,11 +524,9 @@ void FinaleSim::orcaPhase(float dt) {
     std::array<orca::LpResult, kBatch> results;
     size_t batched = 0;
     auto solveBatch = [&] {
-      orca::buildPrograms(std::span<orca::PlaneSet>(programs.data(), batched),
-                          std::span<const orca::ProgramInput>(inputs.data(), batched), velocity_, orcaParams, dt,
-                          p.stepSafety);
-      orca::solve(std::span<const orca::PlaneSet>(programs.data(), batched),
-                  std::span<const Vec2>(preferred.data(), batched), p.maxSpeed,
+      orca::buildPrograms(programs, std::span<const orca::ProgramInput>(inputs.data(), batched), velocity_, orcaParams,
+                          dt, p.stepSafety);
+      orca::solve(programs, std::span<const Vec2>(preferred.data(), batched), p.maxSpeed,
                   std::span<orca::LpResult>(results.data(), batched));
       for (size_t b = 0; b < batched; ++b) {
         orcaVelocity_[agent[b]] = results[b].velocity;

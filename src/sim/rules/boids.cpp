@@ -110,7 +110,7 @@ CROWDLAB_LANES_INLINE BoidsAccum<D> sumsOverRuns(const Vec<D>& self, const Candi
   acc.alignmentCount = OneRadius ? acc.perceivedCount : L::sum(aligned);
   acc.cohesionCount = OneRadius ? acc.perceivedCount : L::sum(cohered);
   if constexpr (Close) closeCount = L::sum(close);
-  if constexpr (Keys) nearKeys->keys->template selectNearest<L>(nearKeys->keep);
+  if constexpr (Keys) nearKeys->keys->template rankNearest<L>(nearKeys->keep);
   return acc;
 }
 

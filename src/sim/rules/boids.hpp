@@ -166,7 +166,8 @@ struct BoidsBounds {
 };
 
 // What laneSums also collects on the same pass when asked (the finale's ORCA neighbour lists): the
-// `keep` nearest candidates within rangeSq (<=), other than agent `self`, as NearestKeys. Slots name
+// `keep` nearest candidates within rangeSq (<=), other than agent `self`, as NearestKeys' kept keys
+// (rankNearest: keys->kept, keptIndex, keptDistSq; keys->count is left as it is). Slots name
 // agents through `indices` (null: a slot is its agent's index), in increasing order.
 struct NearKeysRequest {
   NearestKeys* keys = nullptr;

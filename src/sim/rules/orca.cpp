@@ -108,16 +108,29 @@ HalfPlane obstacleHalfPlane(const Vec2& position, float agentRadius, const Segme
   return {toward * ((d - clearance) / horizon), -toward, PlaneKind::Wall};
 }
 
-void addObstaclePlanes(PlaneSet& planes, const Vec2& position, const Params& params,
-                       std::span<const Segment> obstacles, float dt) {
+namespace {
+// The obstacle planes of an agent, at most kMaxObstaclePlanes, each through add(plane).
+template <class Add>
+void forObstaclePlanes(const Vec2& position, const Params& params, std::span<const Segment> obstacles, float dt,
+                       Add&& add) {
   const float reach = params.tauObst * params.maxSpeed;
+  int walls = 0;
   for (const Segment& s : obstacles) {
-    if (planes.wallCount >= kMaxObstaclePlanes) break;
+    if (walls >= kMaxObstaclePlanes) break;
     // Farther than max speed * tauObst beyond contact, the half-plane cannot cut the speed disc.
     if (distanceToSegment(position, s) - params.radius - s.radius >= reach) continue;
-    planes.add(obstacleHalfPlane(position, params.radius, s, params.tauObst, dt));
-    planes.wallCount = planes.count;
+    add(obstacleHalfPlane(position, params.radius, s, params.tauObst, dt));
+    ++walls;
   }
+}
+}  // namespace
+
+void addObstaclePlanes(PlaneSet& planes, const Vec2& position, const Params& params,
+                       std::span<const Segment> obstacles, float dt) {
+  forObstaclePlanes(position, params, obstacles, dt, [&](const HalfPlane& h) {
+    planes.add(h);
+    planes.wallCount = planes.count;
+  });
 }
 
 void buildProgram(PlaneSet& planes, uint32_t self, const Vec2& position, const Vec2& velocity,
@@ -151,15 +164,17 @@ struct BatchLanes {
   const Vec2* offset[kL];
   int last[kL];                 // a lane's last neighbour (lanes beyond repeat it and drop the result)
   int stepAt[kL], agentAt[kL];  // where its next Step plane goes, where its Agent planes start
+  int planes[kL];               // its program's planes (at most kMaxPlanes)
   uint32_t self[kL];
   unsigned hasNeighbors = 0;    // a bit per lane
   alignas(32) float velocityX[kL], velocityY[kL];
   int rounds = 0;               // neighbours of the lane with most
 };
 
-template <class L>
-CROWDLAB_LANES_INLINE void buildLanes(PlaneSet* programs, BatchLanes& b, std::span<const Vec2> velocities,
-                                      const Params& params, float dt, bool stepSafety) {
+// put(l, at, kind, point, normal): lane l's plane `at` (below kMaxPlanes) to its program.
+template <class L, class Put>
+CROWDLAB_LANES_INLINE void buildLanes(BatchLanes& b, std::span<const Vec2> velocities, const Params& params, float dt,
+                                      bool stepSafety, Put&& put) {
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
   constexpr int kL = lanes::kLanes;
@@ -169,10 +184,8 @@ CROWDLAB_LANES_INLINE void buildLanes(PlaneSet* programs, BatchLanes& b, std::sp
                step = L::splat(dt), arcChange = L::splat(radius / params.tau), overlapChange = L::splat(radius / dt),
                half = L::splat(0.5f), ownX = L::load(b.velocityX), ownY = L::load(b.velocityY);
   alignas(32) float pointX[kL], pointY[kL], normalX[kL], normalY[kL];
-  HalfPlane* items[kL];
-  for (int l = 0; l < kL; ++l) items[l] = b.hasNeighbors >> l & 1u ? programs[l].items.data() : nullptr;
   auto place = [&](int l, int at, PlaneKind kind) CROWDLAB_LANES_INLINE_LAMBDA {
-    if (at < kMaxPlanes) items[l][at] = {{pointX[l], pointY[l]}, {normalX[l], normalY[l]}, kind};
+    if (at < kMaxPlanes) put(l, at, kind, pointX[l], pointY[l], normalX[l], normalY[l]);
   };
   const Ints selfIndex = L::asInts(L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA {
     return std::bit_cast<float>(b.self[l]);
@@ -253,42 +266,95 @@ CROWDLAB_LANES_INLINE void buildLanes(PlaneSet* programs, BatchLanes& b, std::sp
 
 }  // namespace
 
-void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> agents,
-                   std::span<const Vec2> velocities, const Params& params, float dt, bool stepSafety) {
-  const size_t n = std::min(programs.size(), agents.size());
+namespace {
+
+// The scalar part of a batch of at most eight agents: their inputs into b, a lane each, their walls
+// through walls(l, agent) (which returns how many it added), and where their other planes go.
+template <class Walls>
+void prepareLanes(BatchLanes& b, std::span<const ProgramInput> agents, const Params& params, float dt,
+                  bool stepSafety, Walls&& walls) {
   const float reach = stepReach(params, dt);
   static constexpr uint32_t kNoNeighbor[1] = {0};
   static const Vec2 kNoOffset[1] = {Vec2{1.0f, 0.0f}};
+  for (int l = 0; l < BatchLanes::kL; ++l) {
+    const ProgramInput* a = size_t(l) < agents.size() ? &agents[size_t(l)] : nullptr;
+    const size_t count = a ? std::min(a->neighbors.size(), a->offsets.size()) : 0;
+    // A lane without neighbours reads a harmless stand-in and keeps nothing.
+    b.neighbor[l] = count ? a->neighbors.data() : kNoNeighbor;
+    b.offset[l] = count ? a->offsets.data() : kNoOffset;
+    b.last[l] = count ? int(count) - 1 : 0;
+    b.hasNeighbors |= unsigned(count > 0) << l;
+    b.self[l] = a ? a->self : 0;
+    b.velocityX[l] = a ? a->velocity.x : 0.0f;
+    b.velocityY[l] = a ? a->velocity.y : 0.0f;
+    b.rounds = std::max(b.rounds, int(count));
+    b.planes[l] = 0;
+    if (!a) continue;
+    const int wallCount = walls(l, *a);
+    int steps = 0;
+    if (stepSafety)
+      for (size_t m = 0; m < count; ++m) steps += lengthSq(a->offsets[m]) <= reach * reach;
+    b.stepAt[l] = wallCount;
+    b.agentAt[l] = wallCount + steps;
+    b.planes[l] = std::min(kMaxPlanes, wallCount + steps + int(count));
+  }
+}
+
+}  // namespace
+
+void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> agents,
+                   std::span<const Vec2> velocities, const Params& params, float dt, bool stepSafety) {
+  const size_t n = std::min(programs.size(), agents.size());
   for (size_t first = 0; first < n; first += lanes::kLanes) {
     BatchLanes b;
-    for (int l = 0; l < BatchLanes::kL; ++l) {
-      const size_t k = first + size_t(l);
-      const ProgramInput* a = k < n ? &agents[k] : nullptr;
-      const size_t count = a ? std::min(a->neighbors.size(), a->offsets.size()) : 0;
-      // A lane without neighbours reads a harmless stand-in and keeps nothing.
-      b.neighbor[l] = count ? a->neighbors.data() : kNoNeighbor;
-      b.offset[l] = count ? a->offsets.data() : kNoOffset;
-      b.last[l] = count ? int(count) - 1 : 0;
-      b.hasNeighbors |= unsigned(count > 0) << l;
-      b.self[l] = a ? a->self : 0;
-      b.velocityX[l] = a ? a->velocity.x : 0.0f;
-      b.velocityY[l] = a ? a->velocity.y : 0.0f;
-      b.rounds = std::max(b.rounds, int(count));
-      if (!a) continue;
-      PlaneSet& planes = programs[k];
-      planes.count = planes.wallCount = 0;
-      addObstaclePlanes(planes, a->position, params, a->obstacles, dt);
-      int steps = 0;
-      if (stepSafety)
-        for (size_t m = 0; m < count; ++m) steps += lengthSq(a->offsets[m]) <= reach * reach;
-      b.stepAt[l] = planes.count;
-      b.agentAt[l] = planes.count + steps;
-      planes.count = std::min(kMaxPlanes, planes.count + steps + int(count));
-    }
+    PlaneSet* batch = programs.data() + first;
+    prepareLanes(b, agents.subspan(first, std::min<size_t>(lanes::kLanes, n - first)), params, dt, stepSafety,
+                 [&](int l, const ProgramInput& a) {
+                   PlaneSet& planes = batch[l];
+                   planes.count = planes.wallCount = 0;
+                   addObstaclePlanes(planes, a.position, params, a.obstacles, dt);
+                   return planes.count;
+                 });
+    for (size_t l = 0; l < std::min<size_t>(lanes::kLanes, n - first); ++l) batch[l].count = b.planes[l];
     lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
-      buildLanes<typename decltype(kind)::type>(programs.data() + first, b, velocities, params, dt, stepSafety);
+      buildLanes<typename decltype(kind)::type>(
+          b, velocities, params, dt, stepSafety,
+          [&](int l, int at, PlaneKind k, float px, float py, float nx, float ny) CROWDLAB_LANES_INLINE_LAMBDA {
+            batch[l].items[size_t(at)] = {{px, py}, {nx, ny}, k};
+          });
     });
   }
+}
+
+static_assert(ProgramBatch::kLanes == lanes::kLanes);
+
+void buildPrograms(ProgramBatch& batch, std::span<const ProgramInput> agents, std::span<const Vec2> velocities,
+                   const Params& params, float dt, bool stepSafety) {
+  agents = agents.first(std::min<size_t>(agents.size(), lanes::kLanes));
+  BatchLanes b;
+  prepareLanes(b, agents, params, dt, stepSafety, [&](int l, const ProgramInput& a) {
+    int walls = 0;
+    forObstaclePlanes(a.position, params, a.obstacles, dt, [&](const HalfPlane& h) {
+      ProgramBatch::Row& r = batch.rows[size_t(walls++)];
+      r.pointX[l] = h.point.x, r.pointY[l] = h.point.y, r.normalX[l] = h.normal.x, r.normalY[l] = h.normal.y;
+    });
+    return walls;
+  });
+  batch.programs = int(agents.size());
+  for (int l = 0; l < ProgramBatch::kLanes; ++l) {
+    const bool used = l < batch.programs;
+    batch.count[l] = b.planes[l];
+    batch.wallCount[l] = used ? b.stepAt[l] : 0;
+    batch.hardCount[l] = used ? std::min(kMaxPlanes, b.agentAt[l]) : 0;
+  }
+  lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+    buildLanes<typename decltype(kind)::type>(
+        b, velocities, params, dt, stepSafety,
+        [&](int l, int at, PlaneKind, float px, float py, float nx, float ny) CROWDLAB_LANES_INLINE_LAMBDA {
+          ProgramBatch::Row& r = batch.rows[size_t(at)];
+          r.pointX[l] = px, r.pointY[l] = py, r.normalX[l] = nx, r.normalY[l] = ny;
+        });
+  });
 }
 
 // ---- the linear programs ----
@@ -436,38 +502,23 @@ namespace {
 // failed) the lane keeps its result. One program at a time, each plane's test is a branch the
 // predictor loses about as often as the plane binds, and each line waits on a square root and a
 // division; eight at a time the lanes share them.
+using Columns = ProgramBatch::Row;
+
+// The solver over programs held a plane at a time, lane l's program in the first count[l] rows of
+// `columns` (count[l] = 0 for lanes past `agents`; what the other rows hold is never used for the
+// lane); rows = the largest count. Each lane's 2D result to result[l], how many planes it satisfied
+// to satisfied[l].
 template <class L>
-CROWDLAB_LANES_INLINE void solveLanes(const PlaneSet* programs, int agents, const Vec2* preferred, float maxSpeed,
-                                      LpResult* out) {
+CROWDLAB_LANES_INLINE void solveColumns(const Columns* columns, const int32_t* count, int rows, int agents,
+                                        const Vec2* preferred, float maxSpeed, Vec2* result, int32_t* satisfied) {
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
   constexpr int kL = lanes::kLanes;
-  // The programs one plane at a time, a lane each (planes a lane lacks are zeros, never used).
-  struct Columns {
-    alignas(32) float pointX[kL], pointY[kL], normalX[kL], normalY[kL];
-  };
-  std::array<Columns, kMaxPlanes> columns;
-  alignas(32) int32_t count[kL] = {}, satisfied[kL] = {};
   alignas(32) float startX[kL] = {}, startY[kL] = {}, targetX[kL] = {}, targetY[kL] = {};
-  int rows = 0;
   for (int l = 0; l < agents; ++l) {
-    count[l] = std::min(programs[l].count, kMaxPlanes);
-    rows = std::max(rows, int(count[l]));
     const Vec2 start = clampLength(preferred[l], maxSpeed);
     startX[l] = start.x, startY[l] = start.y;
     targetX[l] = preferred[l].x, targetY[l] = preferred[l].y;
-  }
-  for (int l = 0; l < kL; ++l) {
-    int i = 0;
-    for (; i < count[l]; ++i) {
-      const HalfPlane& h = programs[l].items[size_t(i)];
-      Columns& c = columns[size_t(i)];
-      c.pointX[l] = h.point.x, c.pointY[l] = h.point.y, c.normalX[l] = h.normal.x, c.normalY[l] = h.normal.y;
-    }
-    for (; i < rows; ++i) {
-      Columns& c = columns[size_t(i)];
-      c.pointX[l] = c.pointY[l] = c.normalX[l] = c.normalY[l] = 0.0f;
-    }
   }
   const Floats zero = L::splat(0.0f), half = L::splat(0.5f), parallelBound = L::splat(kParallel),
                slack = L::splat(1e-5f * maxSpeed), radiusSq = L::splat(maxSpeed * maxSpeed);
@@ -521,12 +572,41 @@ CROWDLAB_LANES_INLINE void solveLanes(const PlaneSet* programs, int agents, cons
   std::memcpy(resultX, &rx, sizeof rx);
   std::memcpy(resultY, &ry, sizeof ry);
   std::memcpy(satisfied, &failedAt, sizeof failedAt);
+  for (int l = 0; l < agents; ++l) result[l] = Vec2{resultX[l], resultY[l]};
+}
+
+// solve2d towards the preferred velocity for eight programs at once: the programs turned into rows,
+// then solveColumns.
+template <class L>
+CROWDLAB_LANES_INLINE void solveLanes(const PlaneSet* programs, int agents, const Vec2* preferred, float maxSpeed,
+                                      LpResult* out) {
+  constexpr int kL = lanes::kLanes;
+  // The programs one plane at a time, a lane each (planes a lane lacks are zeros, never used).
+  std::array<Columns, kMaxPlanes> columns;
+  alignas(32) int32_t count[kL] = {}, satisfied[kL] = {};
+  int rows = 0;
   for (int l = 0; l < agents; ++l) {
-    const Vec2 v{resultX[l], resultY[l]};
-    out[l] = satisfied[l] < count[l] ? infeasible(programs[l].span().first(size_t(count[l])), size_t(satisfied[l]), v,
-                                                  maxSpeed)
-                                     : LpResult{v, true, 0.0f};
+    count[l] = std::min(programs[l].count, kMaxPlanes);
+    rows = std::max(rows, int(count[l]));
   }
+  for (int l = 0; l < kL; ++l) {
+    int i = 0;
+    for (; i < count[l]; ++i) {
+      const HalfPlane& h = programs[l].items[size_t(i)];
+      Columns& c = columns[size_t(i)];
+      c.pointX[l] = h.point.x, c.pointY[l] = h.point.y, c.normalX[l] = h.normal.x, c.normalY[l] = h.normal.y;
+    }
+    for (; i < rows; ++i) {
+      Columns& c = columns[size_t(i)];
+      c.pointX[l] = c.pointY[l] = c.normalX[l] = c.normalY[l] = 0.0f;
+    }
+  }
+  Vec2 v[kL];
+  solveColumns<L>(columns.data(), count, rows, agents, preferred, maxSpeed, v, satisfied);
+  for (int l = 0; l < agents; ++l)
+    out[l] = satisfied[l] < count[l]
+                 ? infeasible(programs[l].span().first(size_t(count[l])), size_t(satisfied[l]), v[l], maxSpeed)
+                 : LpResult{v[l], true, 0.0f};
 }
 
 }  // namespace
@@ -539,6 +619,36 @@ void solve(std::span<const PlaneSet> programs, std::span<const Vec2> preferred, 
       solveLanes<typename decltype(kind)::type>(programs.data() + first, int(std::min<size_t>(lanes::kLanes, n - first)),
                                                 preferred.data() + first, maxSpeed, out.data() + first);
   });
+}
+
+void solve(const ProgramBatch& batch, std::span<const Vec2> preferred, float maxSpeed, std::span<LpResult> out) {
+  const int agents = int(std::min({size_t(batch.programs), preferred.size(), out.size()}));
+  alignas(32) int32_t count[lanes::kLanes] = {}, satisfied[lanes::kLanes] = {};
+  int rows = 0;
+  for (int l = 0; l < agents; ++l) {
+    count[l] = std::min(batch.count[l], int32_t(kMaxPlanes));
+    rows = std::max(rows, int(count[l]));
+  }
+  Vec2 v[lanes::kLanes];
+  lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+    solveColumns<typename decltype(kind)::type>(batch.rows.data(), count, rows, agents, preferred.data(), maxSpeed, v,
+                                                satisfied);
+  });
+  for (int l = 0; l < agents; ++l) {
+    if (satisfied[l] >= count[l]) {
+      out[size_t(l)] = LpResult{v[l], true, 0.0f};
+      continue;
+    }
+    // The fallback is scalar: this program as planes (not std::array: that would set every plane's
+    // defaults on every call).
+    union Planes {
+      Planes() {}
+      HalfPlane items[kMaxPlanes];
+    } planes;
+    for (int i = 0; i < count[l]; ++i) planes.items[i] = batch.plane(l, i);
+    out[size_t(l)] = infeasible(std::span<const HalfPlane>(planes.items, size_t(count[l])), size_t(satisfied[l]), v[l],
+                                maxSpeed);
+  }
 }
 
 void feasibleRegion(std::span<const HalfPlane> planes, float maxSpeed, std::vector<Vec2>& polygon,

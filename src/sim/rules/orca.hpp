@@ -227,6 +227,37 @@ struct ProgramInput {
 void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> agents,
                    std::span<const Vec2> velocities, const Params& params, float dt, bool stepSafety);
 
+// Eight programs as buildPrograms builds them, a lane each, kept a plane at a time across the lanes:
+// the form the vector solver reads. Built and solved in this form (the finale), a program never
+// goes through a PlaneSet: no plane is written as a HalfPlane and then turned into its row again
+// (only an infeasible program's planes are, for the scalar fallback). Row i, lane l: plane i of
+// program l, which is a Wall below wallCount[l], a Step plane below hardCount[l], an Agent plane
+// below count[l]; the rows past a lane's count hold whatever an earlier batch left there and are
+// never read for that lane.
+struct ProgramBatch {
+  static constexpr int kLanes = 8;
+  struct Row {
+    alignas(32) float pointX[kLanes], pointY[kLanes], normalX[kLanes], normalY[kLanes];
+  };
+  std::array<Row, kMaxPlanes> rows{};
+  alignas(32) int32_t count[kLanes] = {};
+  int32_t wallCount[kLanes] = {}, hardCount[kLanes] = {};
+  int programs = 0;  // lanes in use, the first ones
+
+  PlaneKind kind(int lane, int i) const {
+    return i < wallCount[lane] ? PlaneKind::Wall : i < hardCount[lane] ? PlaneKind::Step : PlaneKind::Agent;
+  }
+  HalfPlane plane(int lane, int i) const {
+    const Row& r = rows[size_t(i)];
+    return {{r.pointX[lane], r.pointY[lane]}, {r.normalX[lane], r.normalY[lane]}, kind(lane, i)};
+  }
+};
+// buildPrograms into a batch: programs for agents[0..n), n at most eight; the same planes, bit for bit.
+void buildPrograms(ProgramBatch& batch, std::span<const ProgramInput> agents, std::span<const Vec2> velocities,
+                   const Params& params, float dt, bool stepSafety);
+// solve for the batch's programs towards preferred[l] into out[l]; the results are solve()'s, bit for bit.
+void solve(const ProgramBatch& batch, std::span<const Vec2> preferred, float maxSpeed, std::span<LpResult> out);
+
 // What one agent's neighbour query saw, beside the neighbours it kept.
 struct QueryStats {
   uint32_t checks = 0;      // distance checks the search made
