@@ -269,7 +269,13 @@ std::string writeUnderNewName(const std::string& stem, const std::string& suffix
                               const std::function<bool(const std::string& path, std::string& error)>& write,
                               std::string& error) {
   for (int k = 1; k <= 1000; ++k) {
-    const std::string path = stem + (k > 1 ? "-" + std::to_string(k) : std::string()) + suffix;
+    // Appended piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict, its bug 105329) on the one expression.
+    std::string path = stem;
+    if (k > 1) {
+      path += '-';
+      path += std::to_string(k);
+    }
+    path += suffix;
     std::string why;
     if (write(path, why)) return path;
     if (why != path + ": already exists") {
