@@ -62,7 +62,7 @@ constexpr size_t kBatch = lanes::kLanes;  // programs built and solved at once
 // What one thread of Crowd::step reuses from agent to agent: the arrays need no zeroing per agent.
 struct CrowdScratch {
   NearestKeys near;
-  std::array<PlaneSet, kBatch> programs;
+  ProgramBatch programs;  // built and solved as rows, as the finale's (see ProgramBatch)
   std::array<std::array<uint32_t, kMaxNeighbors>, kBatch> neighbors;
   std::array<std::array<Vec2, kMaxNeighbors>, kBatch> offsets;
   std::array<ProgramInput, kBatch> inputs;
@@ -145,6 +145,7 @@ void Crowd::step(float dt) {
   const float reach = stepReach(params, dt);
   // The grid's coordinate arrays are padded past the end: a row's last register reads there.
   static_assert(UniformGrid<2>::kAxisPadding >= size_t(lanes::kLanes));
+  static_assert(kBatch == size_t(ProgramBatch::kLanes));
   const float* sortedX = grid_.sortedAxis(0).data();
   const float* sortedY = grid_.sortedAxis(1).data();
   parallelForRange(n, [&](size_t firstAgent, size_t lastAgent) {
@@ -164,10 +165,10 @@ void Crowd::step(float dt) {
     auto& results = scratch.results;
     size_t batched = 0;
     auto solveBatch = [&] {
-      buildPrograms(std::span<PlaneSet>(programs.data(), batched), std::span<const ProgramInput>(inputs.data(), batched),
-                    sortedVelocity_, params, dt, stepSafety);
-      solve(std::span<const PlaneSet>(programs.data(), batched), std::span<const Vec2>(preferredOf.data(), batched),
-            params.maxSpeed, std::span<LpResult>(results.data(), batched));
+      buildPrograms(programs, std::span<const ProgramInput>(inputs.data(), batched), sortedVelocity_, params, dt,
+                    stepSafety);
+      solve(programs, std::span<const Vec2>(preferredOf.data(), batched), params.maxSpeed,
+            std::span<LpResult>(results.data(), batched));
       for (size_t b = 0; b < batched; ++b) {
         nextSorted_[slot[b]] = results[b].velocity;
         feasible_[slot[b]] = results[b].feasible ? 1 : 0;
