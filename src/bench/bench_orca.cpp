@@ -33,7 +33,6 @@ struct Episode {
   int steps = 0;
   bool arrived = false;
   uint64_t overlaps = 0, checks = 0, neighbors = 0;
-  int oneThreadSteps = 0;  // measured steps the Crowd chose to run on one thread
   float minDistance = 3.4e38f;
   std::vector<double> ms;
 };
@@ -76,7 +75,6 @@ Episode runCircle(size_t n, int warmup, int maxSteps, bool classic) {
     if (e.steps >= warmup) {
       e.ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
       e.checks += c.lastStats().checks;
-      e.oneThreadSteps += c.lastStepThreads() == 1;
       e.neighbors += c.lastStats().neighbors;
     }
     e.overlaps += c.lastStats().overlaps;  // of the state this step started from
@@ -106,10 +104,6 @@ bench::Row row(size_t n, const char* mode, int threads, Episode& e) {
   std::snprintf(extra, sizeof extra, "steps_to_arrive=%d;min_distance_ratio=%s;overlap_pair_steps=%llu",
                 e.arrived ? e.steps : -1, ratio, static_cast<unsigned long long>(e.overlaps));
   r.extra = extra;
-  if (threads > 1) {  // how often the second core did not pay (sim::ThreadChoice)
-    std::snprintf(extra, sizeof extra, ";one_thread_steps=%.2f", double(e.oneThreadSteps) / double(std::max<size_t>(e.ms.size(), 1)));
-    r.extra += extra;
-  }
   return r;
 }
 

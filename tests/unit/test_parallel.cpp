@@ -51,36 +51,3 @@ TEST(ThreadArenas, WorkAfterAnAbandonedStepGetsNewArenas) {
   EXPECT_EQ(oldVisited.load(), 20000u);
 }
 
-// A small step whose threads cost more than they give runs on one thread, found by timing it: the
-// first kProbe runs on one thread, the next kProbe on all, then the faster until the next probe.
-// The runs here take their time from sleeping, not from work, so which is faster is fixed.
-TEST(ThreadChoice, ProbesOneThreadThenAllThenKeepsTheFaster) {
-  sim::setThreadCount(0);
-  if (sim::hardwareThreads() < 2) GTEST_SKIP() << "one core: nothing to choose";
-  using Choice = sim::ThreadChoice;
-  auto runs = [](Choice& choice, int count, bool slowOnOne, std::vector<int>& threads) {
-    for (int r = 0; r < count; ++r) {
-      const Choice::Scope scope(choice);
-      threads.push_back(sim::threadCount());
-      const bool one = sim::threadCount() == 1;
-      std::this_thread::sleep_for(std::chrono::milliseconds(one == slowOnOne ? 3 : 0));
-    }
-  };
-  for (const bool slowOnOne : {true, false}) {
-    Choice choice;
-    std::vector<int> threads;
-    runs(choice, 2 * Choice::kProbe + 20, slowOnOne, threads);
-    for (int r = 0; r < Choice::kProbe; ++r) EXPECT_EQ(threads[size_t(r)], 1) << "run " << r;
-    for (int r = Choice::kProbe; r < 2 * Choice::kProbe; ++r)
-      EXPECT_EQ(threads[size_t(r)], sim::hardwareThreads()) << "run " << r;
-    const int kept = slowOnOne ? sim::hardwareThreads() : 1;
-    for (size_t r = 2 * Choice::kProbe; r < threads.size(); ++r) EXPECT_EQ(threads[r], kept) << "run " << r;
-    EXPECT_EQ(sim::threadCount(), sim::hardwareThreads()) << "the count in force is put back after each run";
-  }
-  // One thread in force: nothing to probe, every run on one.
-  const sim::ScopedThreadCount one(1);
-  Choice choice;
-  std::vector<int> threads;
-  runs(choice, 2 * Choice::kProbe, true, threads);
-  for (int t : threads) EXPECT_EQ(t, 1);
-}

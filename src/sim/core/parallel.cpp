@@ -190,41 +190,6 @@ tbb::task_arena& arena() {
 }
 #endif
 
-int ThreadChoice::threadsForNextRun() {
-  const int all = threadCount();
-  if (all == 1) {  // nothing to choose; the probe starts again when more threads are allowed
-    run_ = 0;
-    serial_ = true;
-    return lastThreads_ = 1;
-  }
-  if (run_ < 2 * kProbe) serial_ = run_ < kProbe;  // probing: kProbe runs on one thread, then kProbe on all
-  return lastThreads_ = serial_ ? 1 : all;
-}
-
-void ThreadChoice::took(double seconds) {
-  if (run_ < kProbe) serialTimes_[run_] = seconds;
-  else if (run_ < 2 * kProbe) parallelTimes_[run_ - kProbe] = seconds;
-  ++run_;
-  if (run_ == 2 * kProbe) {
-    auto middle = [](double* times) {  // the median of kProbe (odd) times
-      std::nth_element(times, times + kProbe / 2, times + kProbe);
-      return times[kProbe / 2];
-    };
-    serial_ = middle(serialTimes_) <= middle(parallelTimes_);
-  }
-  if (run_ >= kPeriod) run_ = 0;
-}
-
-namespace {
-double nowSeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-}  // namespace
-
-ThreadChoice::Scope::Scope(ThreadChoice& choice)
-    : choice_(choice), threads_(choice.threadsForNextRun()), start_(nowSeconds()) {}
-ThreadChoice::Scope::~Scope() { choice_.took(nowSeconds() - start_); }
-
 ScopedThreadCount::ScopedThreadCount(int threads) : previous_(threadCount()) {
   setThreadCount(std::min(threads, hardwareThreads()));
 }

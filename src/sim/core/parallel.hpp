@@ -43,41 +43,6 @@ class ScopedThreadCount {
   int previous_;
 };
 
-// Whether a repeated piece of work (a model's step) gains from the threads in force, decided by
-// timing it: every kPeriod runs it takes kProbe with one thread and kProbe with the threads in force,
-// and keeps the faster (by median) until the next probe. For a small step whose threads share most
-// of its data: moving a cache line between two cores costs 0.25 us on one placement of this
-// project's 2-vCPU VM and 0.6 us on another (the host moves them), and 250 ORCA agents take 43 us a
-// step on one thread, 27-35 us on two in the first case and 60 us in the second. A choice never
-// changes a result: every loop body writes only its own slot.
-//   ThreadChoice::Scope scope(choice_);  // in step(): the threads for this run, timed till the end
-class ThreadChoice {
- public:
-  static constexpr int kProbe = 5, kPeriod = 500;  // kProbe odd: its median is one of the times
-  static_assert(kProbe % 2 == 1);
-  class Scope {
-   public:
-    explicit Scope(ThreadChoice& choice);
-    ~Scope();
-    Scope(const Scope&) = delete;
-    Scope& operator=(const Scope&) = delete;
-
-   private:
-    ThreadChoice& choice_;
-    ScopedThreadCount threads_;
-    double start_;
-  };
-  int lastThreads() const { return lastThreads_; }  // what the last run used, for figures
-
- private:
-  int threadsForNextRun();
-  void took(double seconds);
-  int run_ = 0;  // runs since the last probe began
-  bool serial_ = false;
-  int lastThreads_ = 1;
-  double serialTimes_[kProbe] = {}, parallelTimes_[kProbe] = {};
-};
-
 // The threads that did some loop's work since resetThreadsAtWork(): how many threads a benchmark
 // row really ran on, not just how many it asked for. Each loop chunk marks its thread, once per
 // reset (a relaxed load and a compare; one atomic OR a thread).

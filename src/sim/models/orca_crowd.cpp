@@ -95,7 +95,7 @@ std::span<const Segment> Crowd::obstaclesOf(uint32_t agent) const {
   return std::span<const Segment>(obstacles).subspan(begin, std::min<size_t>(r.count, obstacles.size() - begin));
 }
 
-void Crowd::buildGrid() {
+void Crowd::buildGrid(UniformGrid<2>& grid) const {
   const size_t n = size();
   Vec2 lo{0.0f}, hi{0.0f};
   if (n) lo = hi = position_[0];
@@ -107,162 +107,194 @@ void Crowd::buildGrid() {
   box.boundary = Boundary::Open;
   box.min = lo - Vec2{1.0f};
   box.size = hi - lo + Vec2{2.0f};
-  // Cells of half the neighbour distance (the first query of a crowded agent is smaller, see step()),
-  // and at most about eight cells per agent: a
-  // sparse crowd spread over a large box (a ring of 10k agents) would otherwise spend its time
-  // clearing empty cells.
+  // Cells of half the neighbour distance (the first query of a crowded agent is smaller, see
+  // solveCells), and at most about eight cells per agent: a sparse crowd spread over a large box (a
+  // ring of 10k agents) would otherwise spend its time clearing empty cells.
   const float cell = std::max(0.5f * params.neighborDist, std::sqrt(box.size.x * box.size.y / (8.0f * float(n) + 1.0f)));
-  grid_.build(position_, box, cell);
+  grid.build(position_, box, cell);
 }
 
-void Crowd::step(float dt) {
-  const ThreadChoice::Scope threads(threadChoice_);
-  const size_t n = size();
+// The agents of cells [first, last) of `grid`: neighbours, the figures of the state we start from,
+// and new velocities, reported to `out` by cell index. A crowded agent's nearest neighbours lie
+// well inside the neighbour distance: it first asks within a radius that held its k nearest last
+// step (plus what a step can change), and only when that finds fewer than k asks again with the
+// full distance. Exact: when a radius holds k agents, the k nearest are among them.
+template <class Out>
+void Crowd::solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, const Vec2* preferredByCell,
+                       const float* queryRadiusByCell, size_t first, size_t last, float dt, Out& out) const {
   const int maxNeighbors = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
-  capacity_ = neighborCapacity(maxNeighbors);
-  sortedVelocity_.resize(n);
-  sortedPreferred_.resize(n);
-  sortedQueryRadius_.resize(n);
-  nextSorted_.resize(n);
-  feasible_.resize(n);
-  for (auto* v : {&checks_, &within_, &overlaps_}) v->resize(n);
-  minDistSq_.resize(n);
-
-  buildGrid();
-  const auto order = grid_.order();
-  const auto sorted = grid_.sortedPositions();
-  parallelFor(n, [&](size_t k) {
-    sortedVelocity_[k] = velocity_[order[k]];
-    sortedPreferred_[k] = preferred_[order[k]];
-    sortedQueryRadius_[k] = queryRadius_[order[k]];
-  }, 1024);
-
-  // Neighbours, and the figures of the state we start from. A crowded agent's nearest neighbours
-  // lie well inside the neighbour distance: it first asks within a radius that held its k nearest
-  // last step (plus what a step can change), and only when that finds fewer than k asks again with
-  // the full distance. Exact: when a radius holds k agents, the k nearest are among them.
   const OverlapPair overlapping(params.radius);
   const float reach = stepReach(params, dt);
   // The grid's coordinate arrays are padded past the end: a row's last register reads there.
   static_assert(UniformGrid<2>::kAxisPadding >= size_t(lanes::kLanes));
   static_assert(kBatch == size_t(ProgramBatch::kLanes));
-  const float* sortedX = grid_.sortedAxis(0).data();
-  const float* sortedY = grid_.sortedAxis(1).data();
-  parallelForRange(n, [&](size_t firstAgent, size_t lastAgent) {
-    // Programs are built and solved eight at a time (buildPrograms, solve over programs: the same
-    // bits as one at a time). An agent with nothing near and no wall has the empty program: its
-    // preferred velocity within max speed, at once, so sparse crowds do not half-fill the lanes.
-    // Scratch kept per thread: setting 12 KB of planes up for every chunk would cost as much as a
-    // batch of small programs.
-    thread_local CrowdScratch scratch;
-    NearestKeys& near = scratch.near;
-    auto& programs = scratch.programs;
-    auto& neighbors = scratch.neighbors;
-    auto& offsets = scratch.offsets;
-    auto& inputs = scratch.inputs;
-    auto& preferredOf = scratch.preferredOf;
-    auto& slot = scratch.slot;
-    auto& results = scratch.results;
-    size_t batched = 0;
-    auto solveBatch = [&] {
-      buildPrograms(programs, std::span<const ProgramInput>(inputs.data(), batched), sortedVelocity_, params, dt,
-                    stepSafety);
-      solve(programs, std::span<const Vec2>(preferredOf.data(), batched), params.maxSpeed,
-            std::span<LpResult>(results.data(), batched));
-      for (size_t b = 0; b < batched; ++b) {
-        nextSorted_[slot[b]] = results[b].velocity;
-        feasible_[slot[b]] = results[b].feasible ? 1 : 0;
-      }
-      batched = 0;
-    };
-    for (size_t k = firstAgent; k < lastAgent; ++k) {
-      const uint32_t i = order[k];
-      uint32_t checks = 0;
-      CrowdQuery q;
-      float radius = std::clamp(sortedQueryRadius_[k], std::min(reach, params.neighborDist), params.neighborDist);
-      for (;;) {
-        lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
-          q = queryNearest<typename decltype(kind)::type>(grid_, sortedX, sortedY, uint32_t(k), sorted[k],
-                                                          radius, overlapping.closeSq, capacity_, near);
-        });
-        checks += q.checks;
-        if (near.count >= maxNeighbors || radius >= params.neighborDist) break;
-        radius = params.neighborDist;
-      }
-      sortedQueryRadius_[k] = near.count >= maxNeighbors
-                            ? 1.1f * (std::sqrt(near.distSq(maxNeighbors - 1)) + 2.0f * params.maxSpeed * dt)
-                            : params.neighborDist;
-      checks_[k] = checks;
-      overlaps_[k] = q.closePairs;
-      minDistSq_[k] = q.minDistSq;
-      const int kept = keptNeighbors(near.count, maxNeighbors, stepSafety ? reach * reach : 0.0f,
-                                     [&](int m) { return near.distSq(m); });
-      within_[k] = uint32_t(kept);
-      const std::span<const Segment> walls = obstaclesOf(i);
-      if (kept == 0 && walls.empty()) {
-        nextSorted_[k] = clampLength(sortedPreferred_[k], params.maxSpeed);
-        feasible_[k] = 1;
-        continue;
-      }
-      for (int m = 0; m < kept; ++m) {
-        neighbors[batched][size_t(m)] = near.index[m];
-        offsets[batched][size_t(m)] = sorted[near.index[m]] - sorted[k];
-      }
-      inputs[batched] = {uint32_t(k), sorted[k], sortedVelocity_[k],
-                         std::span<const uint32_t>(neighbors[batched].data(), size_t(kept)),
-                         std::span<const Vec2>(offsets[batched].data(), size_t(kept)), walls};
-      preferredOf[batched] = sortedPreferred_[k];
-      slot[batched++] = uint32_t(k);
-      if (batched == kBatch) solveBatch();
+  const float* sortedX = grid.sortedAxis(0).data();
+  const float* sortedY = grid.sortedAxis(1).data();
+  const auto order = grid.order();
+  const auto sorted = grid.sortedPositions();
+  const std::span<const Vec2> velocities(velocityByCell, size());
+  // Programs are built and solved eight at a time (buildPrograms, solve over programs: the same
+  // bits as one at a time). An agent with nothing near and no wall has the empty program: its
+  // preferred velocity within max speed, at once, so sparse crowds do not half-fill the lanes.
+  // Scratch kept per thread: setting 12 KB of planes up for every chunk would cost as much as a
+  // batch of small programs.
+  thread_local CrowdScratch scratch;
+  NearestKeys& near = scratch.near;
+  size_t batched = 0;
+  auto solveBatch = [&] {
+    buildPrograms(scratch.programs, std::span<const ProgramInput>(scratch.inputs.data(), batched), velocities, params,
+                  dt, stepSafety);
+    solve(scratch.programs, std::span<const Vec2>(scratch.preferredOf.data(), batched), params.maxSpeed,
+          std::span<LpResult>(scratch.results.data(), batched));
+    for (size_t b = 0; b < batched; ++b) out.velocity(scratch.slot[b], scratch.results[b].velocity, scratch.results[b].feasible);
+    batched = 0;
+  };
+  for (size_t k = first; k < last; ++k) {
+    uint32_t checks = 0;
+    CrowdQuery q;
+    float radius = std::clamp(queryRadiusByCell[k], std::min(reach, params.neighborDist), params.neighborDist);
+    for (;;) {
+      lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+        q = queryNearest<typename decltype(kind)::type>(grid, sortedX, sortedY, uint32_t(k), sorted[k], radius,
+                                                        overlapping.closeSq, capacity_, near);
+      });
+      checks += q.checks;
+      if (near.count >= maxNeighbors || radius >= params.neighborDist) break;
+      radius = params.neighborDist;
     }
-    if (batched) solveBatch();
-  }, 64);
-
-  stats_ = {};
-  float minSq = 3.4e38f;
-  for (size_t k = 0; k < n; ++k) {
-    stats_.checks += checks_[k];
-    stats_.neighbors += within_[k];
-    stats_.overlaps += overlaps_[k];
-    stats_.infeasible += feasible_[k] ? 0 : 1;
-    minSq = std::min(minSq, minDistSq_[k]);
+    const int kept = keptNeighbors(near.count, maxNeighbors, stepSafety ? reach * reach : 0.0f,
+                                   [&](int m) { return near.distSq(m); });
+    out.figures(k, checks, uint32_t(kept), q.closePairs, q.minDistSq,
+                near.count >= maxNeighbors ? 1.1f * (std::sqrt(near.distSq(maxNeighbors - 1)) + 2.0f * params.maxSpeed * dt)
+                                           : params.neighborDist);
+    const std::span<const Segment> walls = obstaclesOf(order[k]);
+    if (kept == 0 && walls.empty()) {
+      out.velocity(k, clampLength(preferredByCell[k], params.maxSpeed), true);
+      continue;
+    }
+    auto& neighbors = scratch.neighbors[batched];
+    auto& offsets = scratch.offsets[batched];
+    for (int m = 0; m < kept; ++m) {
+      neighbors[size_t(m)] = near.index[m];
+      offsets[size_t(m)] = sorted[near.index[m]] - sorted[k];
+    }
+    scratch.inputs[batched] = {uint32_t(k), sorted[k], velocityByCell[k],
+                               std::span<const uint32_t>(neighbors.data(), size_t(kept)),
+                               std::span<const Vec2>(offsets.data(), size_t(kept)), walls};
+    scratch.preferredOf[batched] = preferredByCell[k];
+    scratch.slot[batched++] = uint32_t(k);
+    if (batched == kBatch) solveBatch();
   }
-  stats_.minDistance = minSq < 3.4e38f ? std::sqrt(minSq) : minSq;
-
-  parallelFor(n, [&](size_t k) {
-    const uint32_t i = order[k];
-    velocity_[i] = nextSorted_[k];
-    queryRadius_[i] = sortedQueryRadius_[k];
-    position_[i] += nextSorted_[k] * dt;
-  }, 1024);
+  if (batched) solveBatch();
 }
 
-Crowd::Stats Crowd::measure() {
+void Crowd::step(float dt) {
+  capacity_ = neighborCapacity(glm::clamp(params.maxNeighbors, 1, kMaxNeighbors));
   const size_t n = size();
-  for (auto* v : {&checks_, &within_, &overlaps_}) v->resize(n);
-  minDistSq_.resize(n);
-  buildGrid();
-  const auto sorted = grid_.sortedPositions();
-  const OverlapPair overlapping(params.radius);
+  // Each thread builds its own grid and its own cell-ordered copies (a Part) and writes its agents'
+  // results to slots of their own: nothing a thread reads during the step was written during the
+  // step by another core. Shared grids cost a 250-agent step more than the second core gave: each
+  // cache line one core writes and the other then reads costs 0.25-0.6 us between this machine's
+  // vCPUs, and the step is 40 us.
+  const size_t parts = size_t(std::clamp<int>(threadCount(), 1, int(std::max<size_t>(n / 32, 1))));
+  nextVelocity_.resize(n);
+  nextQueryRadius_.resize(n);
+  if (parts_.size() < parts || partsSizedFor_ != n) {
+    // Grown here, on the caller's thread, so that no step allocates later whichever part a thread takes.
+    parts_.resize(std::max(parts_.size(), parts));
+    for (Part& part : parts_) {
+      buildGrid(part.grid);
+      part.velocityByCell.resize(n);
+      part.preferredByCell.resize(n);
+      part.queryRadiusByCell.resize(n);
+    }
+    partsSizedFor_ = n;
+  }
+  // Chunks of cell order taken as they come: a core the host runs slower (this machine's two vCPUs
+  // have differed by 1.3-1.5x for minutes at a time) takes fewer.
+  const size_t chunk = std::max<size_t>(32, n / (8 * parts)), chunks = (n + chunk - 1) / chunk;
+  alignas(64) std::atomic<size_t> nextChunk{0};
+  for (size_t p = 0; p < parts; ++p) {  // a part that finds no chunk left adds nothing
+    parts_[p].stats = {};
+    parts_[p].minDistSq = 3.4e38f;
+    parts_[p].built = false;
+  }
+  parallelForRange(parts, [&](size_t firstPart, size_t lastPart) {
+    for (size_t p = firstPart; p < lastPart; ++p) {
+      if (nextChunk.load(std::memory_order_relaxed) >= chunks) break;  // the others took them all
+      Part& part = parts_[p];
+      buildGrid(part.grid);
+      part.built = true;
+      const auto order = part.grid.order();
+      for (size_t k = 0; k < n; ++k) part.velocityByCell[k] = velocity_[order[k]];  // anyone may be a neighbour
+      struct Out {  // figures summed here, on this thread's stack, and stored in the part once
+        Crowd& crowd;
+        std::span<const uint32_t> order;
+        float dt;
+        Stats stats{};
+        float minDistSq = 3.4e38f;
+        void figures(size_t k, uint32_t checks, uint32_t within, uint32_t closePairs, float minDist, float queryRadius) {
+          stats.checks += checks;
+          stats.neighbors += within;
+          stats.overlaps += closePairs;
+          minDistSq = std::min(minDistSq, minDist);
+          crowd.nextQueryRadius_[k] = queryRadius;
+        }
+        void velocity(size_t k, Vec2 v, bool feasible) {
+          crowd.nextVelocity_[k] = v;
+          stats.infeasible += feasible ? 0 : 1;
+        }
+      } out{*this, order, dt};
+      for (size_t c = nextChunk.fetch_add(1, std::memory_order_relaxed); c < chunks;
+           c = nextChunk.fetch_add(1, std::memory_order_relaxed)) {
+        const size_t first = c * chunk, last = std::min(n, first + chunk);
+        for (size_t k = first; k < last; ++k) {
+          part.preferredByCell[k] = preferred_[order[k]];
+          part.queryRadiusByCell[k] = queryRadius_[order[k]];
+        }
+        solveCells(part.grid, part.velocityByCell.data(), part.preferredByCell.data(), part.queryRadiusByCell.data(),
+                   first, last, dt, out);
+      }
+      part.stats = out.stats;
+      part.minDistSq = out.minDistSq;
+    }
+  }, 1);
+  stats_ = {};
+  float minSq = 3.4e38f;
+  for (size_t p = 0; p < parts; ++p) {
+    stats_.checks += parts_[p].stats.checks;
+    stats_.neighbors += parts_[p].stats.neighbors;
+    stats_.overlaps += parts_[p].stats.overlaps;
+    stats_.infeasible += parts_[p].stats.infeasible;
+    minSq = std::min(minSq, parts_[p].minDistSq);
+  }
+  stats_.minDistance = minSq < 3.4e38f ? std::sqrt(minSq) : minSq;
+  const Part* built = nullptr;  // any part that took chunks: their grids are all the same
+  for (size_t p = 0; p < parts && !built; ++p) built = parts_[p].built ? &parts_[p] : nullptr;
+  if (!built) return;  // no agents
+  const auto order = built->grid.order();
   parallelFor(n, [&](size_t k) {
-    uint32_t within = 0, close = 0;
-    float minSq = 3.4e38f;
-    checks_[k] = grid_.forEachInRadius(uint32_t(k), sorted[k], params.neighborDist, [&](uint32_t j, const Vec2&, float d2) {
-      ++within;
-      minSq = std::min(minSq, d2);
-      if (overlapping(uint32_t(k), j, d2)) ++close;
-    });
-    within_[k] = within;
-    overlaps_[k] = close;
-    minDistSq_[k] = minSq;
-  }, 64);
+    const uint32_t i = order[k];
+    velocity_[i] = nextVelocity_[k];
+    queryRadius_[i] = nextQueryRadius_[k];
+    position_[i] += nextVelocity_[k] * dt;
+  }, 4096);
+}
+
+Crowd::Stats Crowd::measure() const {
+  // Once per run, not per step: one thread and a grid of its own.
+  UniformGrid<2> grid;
+  buildGrid(grid);
+  const auto sorted = grid.sortedPositions();
+  const OverlapPair overlapping(params.radius);
   Stats s;
   float minSq = 3.4e38f;
-  for (size_t k = 0; k < n; ++k) {
-    s.checks += checks_[k];
-    s.neighbors += within_[k];
-    s.overlaps += overlaps_[k];
-    minSq = std::min(minSq, minDistSq_[k]);
+  for (size_t k = 0; k < size(); ++k) {
+    s.checks += grid.forEachInRadius(uint32_t(k), sorted[k], params.neighborDist, [&](uint32_t j, const Vec2&, float d2) {
+      ++s.neighbors;
+      minSq = std::min(minSq, d2);
+      if (overlapping(uint32_t(k), j, d2)) ++s.overlaps;
+    });
   }
   s.minDistance = minSq < 3.4e38f ? std::sqrt(minSq) : minSq;
   return s;

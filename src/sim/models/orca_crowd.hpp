@@ -74,26 +74,35 @@ class Crowd {
   // position += velocity * dt.
   void step(float dt);
   const Stats& lastStats() const { return stats_; }
-  // The threads the last step ran on: one, though more were allowed, where ThreadChoice found that faster.
-  int lastStepThreads() const { return threadChoice_.lastThreads(); }
   // The same figures for the current state, without stepping.
-  Stats measure();
+  Stats measure() const;
   // Agent i's program on the current state, for drawing.
   void probe(size_t i, float dt, Probe& out) const;
 
  private:
-  void buildGrid();
+  // One thread's share of a step: its own grid and cell-ordered copies (see step()).
+  struct alignas(64) Part {  // on cache lines of its own: each is written by its own thread
+    UniformGrid<2> grid;
+    std::vector<Vec2> velocityByCell, preferredByCell;
+    std::vector<float> queryRadiusByCell;
+    Stats stats;
+    float minDistSq = 3.4e38f;
+    bool built = false;  // its grid is this step's
+  };
+  void buildGrid(UniformGrid<2>& grid) const;
+  template <class Out>
+  void solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, const Vec2* preferredByCell,
+                  const float* queryRadiusByCell, size_t first, size_t last, float dt, Out& out) const;
   std::span<const Segment> obstaclesOf(uint32_t agent) const;
 
   std::vector<Vec2> position_, velocity_, preferred_;
-  UniformGrid<2> grid_;
+  std::vector<float> queryRadius_;  // per agent: a radius that held its k nearest last step (see solveCells)
+  std::vector<Vec2> nextVelocity_;  // in cell order, each chunk's slots written by the thread that solved it
+  std::vector<float> nextQueryRadius_;
+  std::vector<Part> parts_;
+  size_t partsSizedFor_ = 0;  // the crowd size the parts' arrays were last sized for
   int capacity_ = 10;
-  std::vector<Vec2> sortedVelocity_, sortedPreferred_, nextSorted_;
-  std::vector<uint8_t> feasible_;
-  std::vector<uint32_t> checks_, within_, overlaps_;
-  std::vector<float> minDistSq_, queryRadius_, sortedQueryRadius_;  // queryRadius_: per agent, see step()
   Stats stats_;
-  ThreadChoice threadChoice_;  // a small crowd's step may be faster on one thread (see ThreadChoice)
 };
 
 }  // namespace sim::orca
