@@ -216,7 +216,6 @@ void Crowd::step(float dt) {
   alignas(64) std::atomic<size_t> nextChunk{0};
   for (size_t p = 0; p < parts; ++p) {  // a part that finds no chunk left adds nothing
     parts_[p].stats = {};
-    parts_[p].minDistSq = 3.4e38f;
     parts_[p].built = false;
   }
   parallelForRange(parts, [&](size_t firstPart, size_t lastPart) {
@@ -256,19 +255,12 @@ void Crowd::step(float dt) {
                    first, last, dt, out);
       }
       part.stats = out.stats;
-      part.minDistSq = out.minDistSq;
+      // The square root once per part: it is monotonic, so the closest pair is the same, bit for bit.
+      part.stats.minDistance = out.minDistSq < 3.4e38f ? std::sqrt(out.minDistSq) : out.minDistSq;
     }
   }, 1);
   stats_ = {};
-  float minSq = 3.4e38f;
-  for (size_t p = 0; p < parts; ++p) {
-    stats_.checks += parts_[p].stats.checks;
-    stats_.neighbors += parts_[p].stats.neighbors;
-    stats_.overlaps += parts_[p].stats.overlaps;
-    stats_.infeasible += parts_[p].stats.infeasible;
-    minSq = std::min(minSq, parts_[p].minDistSq);
-  }
-  stats_.minDistance = minSq < 3.4e38f ? std::sqrt(minSq) : minSq;
+  for (size_t p = 0; p < parts; ++p) stats_.add(parts_[p].stats);
   const Part* built = nullptr;  // any part that took chunks: their grids are all the same
   for (size_t p = 0; p < parts && !built; ++p) built = parts_[p].built ? &parts_[p] : nullptr;
   if (!built) return;  // no agents

@@ -1,6 +1,7 @@
 // orca::Crowd: a stateful crowd of ORCA agents, a model; the program builder and the solver it
 // uses are ORCA's rules (sim/rules/orca.hpp).
 #pragma once
+#include <algorithm>
 #include <span>
 #include <vector>
 #include "sim/core/grid.hpp"
@@ -57,6 +58,13 @@ class Crowd {
     uint64_t overlaps = 0;        // pairs closer than 0.99 * 2r
     uint64_t infeasible = 0;      // agents whose program needed the fallback
     float minDistance = 3.4e38f;  // closest pair within the neighbour distance
+    void add(const Stats& o) {
+      checks += o.checks;
+      neighbors += o.neighbors;
+      overlaps += o.overlaps;
+      infeasible += o.infeasible;
+      minDistance = std::min(minDistance, o.minDistance);
+    }
   };
 
   size_t size() const { return position_.size(); }
@@ -86,7 +94,6 @@ class Crowd {
     std::vector<Vec2> velocityByCell, preferredByCell;
     std::vector<float> queryRadiusByCell;
     Stats stats;
-    float minDistSq = 3.4e38f;
     bool built = false;  // its grid is this step's
   };
   void buildGrid(UniformGrid<2>& grid) const;
