@@ -59,6 +59,9 @@ CROWDLAB_LANES_INLINE CrowdQuery queryNearest(const UniformGrid<2>& grid, const 
 
 constexpr size_t kBatch = lanes::kLanes;  // programs built and solved at once
 
+// Stats::minDistance from the least squared distance seen; none seen stays "none" (3.4e38).
+float closestDistance(float minDistSq) { return minDistSq < 3.4e38f ? std::sqrt(minDistSq) : minDistSq; }
+
 // What one thread of Crowd::step reuses from agent to agent: the arrays need no zeroing per agent.
 struct CrowdScratch {
   NearestKeys near;
@@ -256,7 +259,7 @@ void Crowd::step(float dt) {
       }
       part.stats = out.stats;
       // The square root once per part: it is monotonic, so the closest pair is the same, bit for bit.
-      part.stats.minDistance = out.minDistSq < 3.4e38f ? std::sqrt(out.minDistSq) : out.minDistSq;
+      part.stats.minDistance = closestDistance(out.minDistSq);
     }
   }, 1);
   stats_ = {};
@@ -288,7 +291,7 @@ Crowd::Stats Crowd::measure() const {
       if (overlapping(uint32_t(k), j, d2)) ++s.overlaps;
     });
   }
-  s.minDistance = minSq < 3.4e38f ? std::sqrt(minSq) : minSq;
+  s.minDistance = closestDistance(minSq);
   return s;
 }
 
