@@ -18,6 +18,7 @@
 #include <utility>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 #include "app/app_bench.hpp"
 #include "app/hud.hpp"
@@ -150,7 +151,8 @@ class App {
   // One frame: events, steps, drawing. False when the run is over.
   bool frame() {
     {
-      const auto now = Clock::now();
+      auto now = Clock::now();
+      holdFrameRate(now);
       const double frameSeconds = std::chrono::duration<double>(now - last_).count();
       last_ = now;
       ctx_.realTime = secondsSince(start_);
@@ -279,6 +281,15 @@ class App {
   }
 
   // Scripted runs and recordings take exactly one step per frame, never on the worker.
+  // --max-fps: the frame waits out the rest of its share of a second before it starts, unless the run
+  // counts frames (those go as fast as they can) or nothing caps it.
+  void holdFrameRate(Clock::time_point& now) {
+    if (options_.maxFps <= 0 || lockstep()) return;
+    const auto due = last_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / options_.maxFps));
+    if (now >= due) return;
+    std::this_thread::sleep_until(due);
+    now = Clock::now();
+  }
   bool lockstep() const { return options_.frames || recorder_.active() || untilVerdict(); }
   // --claim ID --screenshot FILE without --frames: run until the claim's verdict shows (its baseline
   // first where it has one), then the screenshot, and quit: the picture at the end of its window.

@@ -1,5 +1,6 @@
 #include "app/cli.hpp"
 
+#include <cstdlib>
 #include <set>
 #include <sstream>
 #include "scenes/claims.hpp"
@@ -11,7 +12,7 @@ namespace app {
 std::string usage() {
   return "usage:\n"
          "  crowdlab [--scene NAME] [--seed N] [--set k=v]... [--preset FILE] [--frames N]\n"
-         "           [--screenshot FILE] [--width W] [--height H] [--vsync on|off] [--fullscreen]\n"
+         "           [--screenshot FILE] [--width W] [--height H] [--vsync on|off] [--max-fps N] [--fullscreen]\n"
          "           [--metrics-csv FILE] [--record N --record-dir DIR] [--keys K1,K2,...]\n"
          "           [--claim ID] [--tune OBJECTIVE] [--state-out FILE] [--hidden]\n"
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
@@ -60,6 +61,7 @@ bool parseInt(const std::string& flag, const std::string& text, long long lo, lo
 
 bool parseOptions(const std::vector<std::string>& args, Options& o, std::string& error) {
   std::set<std::string> seen;  // flags that take one value or none: a second one is a mistake, not an override
+  bool maxFpsGiven = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) == 0 && a != "--set" && !seen.insert(a).second) {
@@ -105,6 +107,10 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       if (v == "on") o.vsync = true;
       else if (v == "off") o.vsync = false;
       else { error = "--vsync expects on or off, got " + io::quoteText(v); return false; }
+    } else if (a == "--max-fps") {
+      if (!value(v) || !parseInt(a, v, 0, 1000, n, error)) return false;
+      o.maxFps = int(n);
+      maxFpsGiven = true;
     } else if (a == "--fullscreen") o.fullscreen = true;
     else if (a == "--hidden") o.hidden = true;
     else if (a == "--headless") o.headless = true;
@@ -131,12 +137,17 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       return false;
     }
   }
+  if (const char* env = std::getenv("CROWDLAB_MAX_FPS"); !maxFpsGiven && env && *env) {
+    long long n = 0;
+    if (!parseInt("CROWDLAB_MAX_FPS", env, 0, 1000, n, error)) return false;
+    o.maxFps = int(n);
+  }
   if (o.help) return true;
   if (o.headless) {
     // Flags that only mean something with a window are refused, not silently ignored.
     if (!o.claim.empty()) { error = "--claim opens a window; `crowdlab claims` runs the claims headless"; return false; }
     for (const char* windowFlag : {"--frames", "--screenshot", "--record", "--record-dir", "--keys", "--fullscreen", "--width",
-                                   "--height", "--vsync", "--hidden"})
+                                   "--height", "--vsync", "--max-fps", "--hidden"})
       if (seen.count(windowFlag)) {
         error = std::string(windowFlag) + " needs a window; drop --headless";
         return false;

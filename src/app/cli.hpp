@@ -17,6 +17,10 @@ struct Options {
   int width = 1280, height = 720;
   bool sizeGiven = false;
   std::optional<bool> vsync;
+  // --max-fps N (or CROWDLAB_MAX_FPS): frames a second at most while the window runs on its own
+  // clock (a laptop on battery; a shared machine, such as the window tests'); 0: as many as it can.
+  // Runs of a set number of frames (--frames, a recording, a claim's picture) are never held back.
+  int maxFps = 0;
   bool fullscreen = false;
   bool headless = false;
   int steps = 0;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include "app_util.hpp"
 
@@ -115,6 +116,23 @@ TEST(Window, MurmurationPlanarModeRenders) {
   EXPECT_EQ(r.value("agents"), "2000");
   apptest::Pixels p = apptest::loadPixels(png);
   EXPECT_GT(apptest::foreground(p, 0, 0, p.width, p.height).pixels, 400u);
+}
+
+// --max-fps holds a window that runs on its own clock to that rate: each frame starts at least 1/N s
+// after the one before (the window tests run at 20 so, and their app used a sixth of the CPU it used
+// unheld). A run of a set number of frames (--frames) is never held back.
+TEST(Window, MaxFpsHoldsAFreeRunningWindowButNotACountedRun) {
+  const apptest::RunResult held = apptest::runCrowdlab("--scene boids --max-fps 4", "timeout -s TERM 3");
+  ASSERT_FALSE(held.value("frame_ms_median").empty()) << held.out << held.err;
+  EXPECT_GE(std::atof(held.value("frame_ms_median").c_str()), 249.0) << "4 frames a second at most\n" << held.out;
+  const apptest::RunResult counted = apptest::runCrowdlab("--scene boids --max-fps 2 --frames 20");
+  ASSERT_EQ(counted.exitCode, 0) << counted.err;
+  EXPECT_LT(std::atof(counted.value("frame_ms_median").c_str()), 400.0) << "held back to 2 frames a second";
+  // A bad rate is one line, from the flag or from the environment, and no window.
+  apptest::expectRefused("--max-fps 2000", "--max-fps must be between 0 and 1000");
+  const apptest::RunResult badEnv = apptest::runCrowdlab("--list-scenes", "CROWDLAB_MAX_FPS=fast");
+  EXPECT_EQ(badEnv.exitCode, 2);
+  EXPECT_NE(badEnv.err.find("CROWDLAB_MAX_FPS expects a whole number, got"), std::string::npos) << badEnv.err;
 }
 
 TEST(Window, SpatialHashHeatMapAndGridOverlayOnAClusteredFlock) {
