@@ -504,28 +504,21 @@ namespace {
 // division; eight at a time the lanes share them.
 using Columns = ProgramBatch::Row;
 
-// The solver over programs held a plane at a time, lane l's program in the first count[l] rows of
-// `columns` (count[l] = 0 for lanes past `agents`; what the other rows hold is never used for the
-// lane); rows = the largest count. Each lane's 2D result to result[l], how many planes it satisfied
-// to satisfied[l].
-template <class L>
-CROWDLAB_LANES_INLINE void solveColumns(const Columns* columns, const int32_t* count, int rows, int agents,
-                                        const Vec2* preferred, float maxSpeed, Vec2* result, int32_t* satisfied) {
+// solve2d over programs held a plane at a time, lane l's program in the first counts[l] rows of
+// `columns` (0 for a lane to leave alone; what the other rows hold is never used for the lane);
+// rows = the largest count. From (rx, ry), each lane's optimum into (rx, ry) and how many planes it
+// satisfied into failedAt. The objective is Objective{(tx, ty), Towards}: the point closest to the
+// target, or farthest along it (the fallback's programs), as solveOnLine picks it.
+template <class L, bool Towards>
+CROWDLAB_LANES_INLINE void solveRows(const Columns* columns, typename L::Ints counts, int rows, typename L::Floats tx,
+                                     typename L::Floats ty, float maxSpeed, typename L::Floats& rx,
+                                     typename L::Floats& ry, typename L::Ints& failedAt) {
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
-  constexpr int kL = lanes::kLanes;
-  alignas(32) float startX[kL] = {}, startY[kL] = {}, targetX[kL] = {}, targetY[kL] = {};
-  for (int l = 0; l < agents; ++l) {
-    const Vec2 start = clampLength(preferred[l], maxSpeed);
-    startX[l] = start.x, startY[l] = start.y;
-    targetX[l] = preferred[l].x, targetY[l] = preferred[l].y;
-  }
   const Floats zero = L::splat(0.0f), half = L::splat(0.5f), parallelBound = L::splat(kParallel),
                slack = L::splat(1e-5f * maxSpeed), radiusSq = L::splat(maxSpeed * maxSpeed);
-  const Floats tx = L::load(targetX), ty = L::load(targetY);
-  Floats rx = L::load(startX), ry = L::load(startY);
-  const Ints counts = L::load(reinterpret_cast<const uint32_t*>(count));
-  Ints failed = L::splat(int32_t(0)), failedAt = counts;  // where each lane's program first failed
+  Ints failed = L::splat(int32_t(0));
+  failedAt = counts;  // where each lane's program first failed
   for (int i = 0; i < rows; ++i) {
     const Columns& c = columns[size_t(i)];
     const Floats px = L::load(c.pointX), py = L::load(c.pointY), nx = L::load(c.normalX), ny = L::load(c.normalY);
@@ -558,9 +551,18 @@ CROWDLAB_LANES_INLINE void solveColumns(const Columns* columns, const int32_t* c
     const Floats middle = half * (lo + hi);
     lo = L::choose(crossed, middle, lo);
     hi = L::choose(crossed, middle, hi);
-    const Floats along = (tx - px) * dx + (ty - py) * dy;
-    const Floats atLeastLo = L::choose(along < lo, lo, along);  // glm::clamp: min(max(x, lo), hi)
-    const Floats t = L::choose(hi < atLeastLo, hi, atLeastLo);
+    Floats t;
+    if constexpr (Towards) {
+      // The end of the segment the target points along; across it, the point nearest the current one.
+      const Floats slope = tx * dx + ty * dy, current = (rx - px) * dx + (ry - py) * dy;
+      const Floats atLeastLo = L::choose(current < lo, lo, current);
+      const Floats clamped = L::choose(hi < atLeastLo, hi, atLeastLo);
+      t = L::choose(slope > parallelBound, hi, L::choose(slope < -parallelBound, lo, clamped));
+    } else {
+      const Floats along = (tx - px) * dx + (ty - py) * dy;
+      const Floats atLeastLo = L::choose(along < lo, lo, along);  // glm::clamp: min(max(x, lo), hi)
+      t = L::choose(hi < atLeastLo, hi, atLeastLo);
+    }
     const Ints moved = violated & ~fail;
     rx = L::choose(moved, px + dx * t, rx);
     ry = L::choose(moved, py + dy * t, ry);
@@ -568,11 +570,108 @@ CROWDLAB_LANES_INLINE void solveColumns(const Columns* columns, const int32_t* c
     failedAt = L::asInts(L::choose(newlyFailed, L::asFloats(row), L::asFloats(failedAt)));
     failed = failed | newlyFailed;
   }
+}
+
+// solveRows towards the preferred velocities, from each one clamped to the speed disc: agents lanes,
+// lane l's program count[l] rows. Each lane's 2D result to result[l], how many planes it satisfied
+// to satisfied[l].
+template <class L>
+CROWDLAB_LANES_INLINE void solveColumns(const Columns* columns, const int32_t* count, int rows, int agents,
+                                        const Vec2* preferred, float maxSpeed, Vec2* result, int32_t* satisfied) {
+  using Floats = typename L::Floats;
+  using Ints = typename L::Ints;
+  constexpr int kL = lanes::kLanes;
+  alignas(32) float startX[kL] = {}, startY[kL] = {}, targetX[kL] = {}, targetY[kL] = {};
+  for (int l = 0; l < agents; ++l) {
+    const Vec2 start = clampLength(preferred[l], maxSpeed);
+    startX[l] = start.x, startY[l] = start.y;
+    targetX[l] = preferred[l].x, targetY[l] = preferred[l].y;
+  }
+  Floats rx = L::load(startX), ry = L::load(startY);
+  Ints failedAt;
+  solveRows<L, false>(columns, L::load(reinterpret_cast<const uint32_t*>(count)), rows, L::load(targetX),
+                      L::load(targetY), maxSpeed, rx, ry, failedAt);
   alignas(32) float resultX[kL], resultY[kL];
   std::memcpy(resultX, &rx, sizeof rx);
   std::memcpy(resultY, &ry, sizeof ry);
   std::memcpy(satisfied, &failedAt, sizeof failedAt);
   for (int l = 0; l < agents; ++l) result[l] = Vec2{resultX[l], resultY[l]};
+}
+
+// fallback() and infeasible()'s violation for the lanes of a batch whose 2D program failed, at once:
+// lane l from the optimum (vx[l], vy[l]) of its first start[l] planes, its first hard[l] planes
+// hard, its Agent planes from row agentRow[l]; count[l] = 0 leaves a lane alone. The same operations
+// as fallback's, lane by lane, so the same bits: a plane of the projected program that fallback
+// leaves out (parallel to plane i) is a row of zeros here, which no point violates and which bounds
+// no line. Each lane's velocity back into (vx, vy), its largest violation into violation.
+template <class L>
+CROWDLAB_LANES_INLINE void fallbackRows(const Columns* columns, const int32_t* count, const int32_t* hard,
+                                        const int32_t* start, const int32_t* agentRow, float maxSpeed, float* vx,
+                                        float* vy, float* violation) {
+  using Floats = typename L::Floats;
+  using Ints = typename L::Ints;
+  constexpr int kL = lanes::kLanes;
+  int first = kMaxPlanes, last = 0, agentsFrom = kMaxPlanes;
+  for (int l = 0; l < kL; ++l) {
+    if (count[l] <= 0) continue;
+    first = std::min(first, int(start[l]));
+    last = std::max(last, int(count[l]));
+    agentsFrom = std::min(agentsFrom, int(agentRow[l]));
+  }
+  auto ints = [](const int32_t* p) CROWDLAB_LANES_INLINE_LAMBDA { return L::load(reinterpret_cast<const uint32_t*>(p)); };
+  const Ints counts = ints(count), hards = ints(hard), starts = ints(start), agentRows = ints(agentRow);
+  const Floats zero = L::splat(0.0f), parallelBound = L::splat(kParallel), speed = L::splat(maxSpeed);
+  Floats rx = L::load(vx), ry = L::load(vy), worst = zero;
+  std::array<Columns, kMaxPlanes> projected;  // rows [0, i) of plane i's program (not cleared: all written first)
+  for (int i = first; i < last; ++i) {
+    const Columns& c = columns[size_t(i)];
+    const Floats px = L::load(c.pointX), py = L::load(c.pointY), nx = L::load(c.normalX), ny = L::load(c.normalY);
+    const Ints row = L::splat(int32_t(i));
+    const Ints active = ~(row < starts) & (row < counts) & ~(-(nx * (rx - px) + ny * (ry - py)) <= worst);
+    if (!L::bits(active)) continue;
+    // Plane i as (one of) the most violated: the hard planes, and dist_j(v) - dist_i(v) >= 0 for each
+    // earlier soft plane j, the half-plane (n_j - n_i).v >= n_j.p_j - n_i.p_i.
+    const Floats own = nx * px + ny * py;
+    for (int j = 0; j < i; ++j) {
+      const Columns& e = columns[size_t(j)];
+      const Floats ex = L::load(e.normalX), ey = L::load(e.normalY), epx = L::load(e.pointX), epy = L::load(e.pointY);
+      const Floats mx = ex - nx, my = ey - ny;
+      const Floats len = L::sqrt(mx * mx + my * my);
+      const Ints kept = ~(len < parallelBound), isHard = L::splat(int32_t(j)) < hards;
+      const Floats scale = ((ex * epx + ey * epy) - own) / (len * len);
+      const Floats outPx = L::choose(isHard, epx, L::keep(kept, mx * scale));
+      const Floats outPy = L::choose(isHard, epy, L::keep(kept, my * scale));
+      const Floats outNx = L::choose(isHard, ex, L::keep(kept, mx / len));
+      const Floats outNy = L::choose(isHard, ey, L::keep(kept, my / len));
+      Columns& out = projected[size_t(j)];
+      std::memcpy(out.pointX, &outPx, sizeof outPx);
+      std::memcpy(out.pointY, &outPy, sizeof outPy);
+      std::memcpy(out.normalX, &outNx, sizeof outNx);
+      std::memcpy(out.normalY, &outNy, sizeof outNy);
+    }
+    Floats cx = nx * speed, cy = ny * speed;
+    Ints satisfied;
+    const Ints rows = L::asInts(L::keep(active, L::asFloats(row)));
+    solveRows<L, true>(projected.data(), rows, i, nx, ny, maxSpeed, cx, cy, satisfied);
+    // Only float trouble can make it fail (the previous result satisfies all of it); keep the old.
+    const Ints solved = active & (satisfied == row);
+    rx = L::choose(solved, cx, rx);
+    ry = L::choose(solved, cy, ry);
+    const Floats after = -(nx * (rx - px) + ny * (ry - py));
+    worst = L::choose(active & (worst < after), after, worst);  // std::max(worst, after)
+  }
+  // The largest violation of an Agent plane.
+  Floats most = zero;
+  for (int i = agentsFrom; i < last; ++i) {
+    const Columns& c = columns[size_t(i)];
+    const Floats px = L::load(c.pointX), py = L::load(c.pointY), nx = L::load(c.normalX), ny = L::load(c.normalY);
+    const Ints row = L::splat(int32_t(i));
+    const Floats by = -(nx * (rx - px) + ny * (ry - py));
+    most = L::choose(~(row < agentRows) & (row < counts) & (most < by), by, most);
+  }
+  std::memcpy(vx, &rx, sizeof rx);
+  std::memcpy(vy, &ry, sizeof ry);
+  std::memcpy(violation, &most, sizeof most);
 }
 
 // solve2d towards the preferred velocity for eight programs at once: the programs turned into rows,
@@ -634,21 +733,32 @@ void solve(const ProgramBatch& batch, std::span<const Vec2> preferred, float max
     solveColumns<typename decltype(kind)::type>(batch.rows.data(), count, rows, agents, preferred.data(), maxSpeed, v,
                                                 satisfied);
   });
+  // The lanes whose program has no solution go through the fallback together.
+  alignas(32) int32_t fallbackCount[lanes::kLanes] = {}, hard[lanes::kLanes] = {}, start[lanes::kLanes] = {},
+                      agentRow[lanes::kLanes] = {};
+  alignas(32) float vx[lanes::kLanes] = {}, vy[lanes::kLanes] = {}, violation[lanes::kLanes] = {};
+  bool anyInfeasible = false;
   for (int l = 0; l < agents; ++l) {
     if (satisfied[l] >= count[l]) {
       out[size_t(l)] = LpResult{v[l], true, 0.0f};
       continue;
     }
-    // The fallback is scalar: this program as planes (not std::array: that would set every plane's
-    // defaults on every call).
-    union Planes {
-      Planes() {}
-      HalfPlane items[kMaxPlanes];
-    } planes;
-    for (int i = 0; i < count[l]; ++i) planes.items[i] = batch.plane(l, i);
-    out[size_t(l)] = infeasible(std::span<const HalfPlane>(planes.items, size_t(count[l])), size_t(satisfied[l]), v[l],
-                                maxSpeed);
+    anyInfeasible = true;
+    fallbackCount[l] = count[l];
+    start[l] = satisfied[l];
+    agentRow[l] = std::min(batch.hardCount[l], count[l]);
+    // As infeasible(): the hard planes alone fail only for an agent that overlaps something; then
+    // every plane is soft.
+    hard[l] = satisfied[l] < agentRow[l] ? 0 : agentRow[l];
+    vx[l] = v[l].x, vy[l] = v[l].y;
   }
+  if (!anyInfeasible) return;
+  lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+    fallbackRows<typename decltype(kind)::type>(batch.rows.data(), fallbackCount, hard, start, agentRow, maxSpeed, vx,
+                                                vy, violation);
+  });
+  for (int l = 0; l < agents; ++l)
+    if (fallbackCount[l]) out[size_t(l)] = LpResult{{vx[l], vy[l]}, false, violation[l]};
 }
 
 void feasibleRegion(std::span<const HalfPlane> planes, float maxSpeed, std::vector<Vec2>& polygon,
