@@ -280,7 +280,6 @@ class App {
     return scenes::agentsDigest(idle ? now : batch_);
   }
 
-  // Scripted runs and recordings take exactly one step per frame, never on the worker.
   // --max-fps: the frame waits out the rest of its share of a second before it starts, unless the run
   // counts frames (those go as fast as they can) or nothing caps it.
   void holdFrameRate(Clock::time_point& now) {
@@ -290,6 +289,7 @@ class App {
     std::this_thread::sleep_until(due);
     now = Clock::now();
   }
+  // Scripted runs and recordings take exactly one step per frame, never on the worker.
   bool lockstep() const { return options_.frames || recorder_.active() || untilVerdict(); }
   // --claim ID --screenshot FILE without --frames: run until the claim's verdict shows (its baseline
   // first where it has one), then the screenshot, and quit: the picture at the end of its window.

@@ -61,7 +61,6 @@ bool parseInt(const std::string& flag, const std::string& text, long long lo, lo
 
 bool parseOptions(const std::vector<std::string>& args, Options& o, std::string& error) {
   std::set<std::string> seen;  // flags that take one value or none: a second one is a mistake, not an override
-  bool maxFpsGiven = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) == 0 && a != "--set" && !seen.insert(a).second) {
@@ -110,7 +109,6 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
     } else if (a == "--max-fps") {
       if (!value(v) || !parseInt(a, v, 0, 1000, n, error)) return false;
       o.maxFps = int(n);
-      maxFpsGiven = true;
     } else if (a == "--fullscreen") o.fullscreen = true;
     else if (a == "--hidden") o.hidden = true;
     else if (a == "--headless") o.headless = true;
@@ -137,7 +135,8 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       return false;
     }
   }
-  if (const char* env = std::getenv("CROWDLAB_MAX_FPS"); !maxFpsGiven && env && *env) {
+  // The environment's frame cap, where the command line gives none (the window tests set it).
+  if (const char* env = std::getenv("CROWDLAB_MAX_FPS"); !seen.count("--max-fps") && env && *env) {
     long long n = 0;
     if (!parseInt("CROWDLAB_MAX_FPS", env, 0, 1000, n, error)) return false;
     o.maxFps = int(n);
