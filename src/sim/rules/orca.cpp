@@ -551,17 +551,14 @@ CROWDLAB_LANES_INLINE void solveRows(const Columns* columns, typename L::Ints co
     const Floats middle = half * (lo + hi);
     lo = L::choose(crossed, middle, lo);
     hi = L::choose(crossed, middle, hi);
-    Floats t;
+    // The target's place on the line (Towards: the current point's), clamped to the segment.
+    const Floats along = Towards ? (rx - px) * dx + (ry - py) * dy : (tx - px) * dx + (ty - py) * dy;
+    const Floats atLeastLo = L::choose(along < lo, lo, along);  // glm::clamp: min(max(x, lo), hi)
+    Floats t = L::choose(hi < atLeastLo, hi, atLeastLo);
     if constexpr (Towards) {
-      // The end of the segment the target points along; across it, the point nearest the current one.
-      const Floats slope = tx * dx + ty * dy, current = (rx - px) * dx + (ry - py) * dy;
-      const Floats atLeastLo = L::choose(current < lo, lo, current);
-      const Floats clamped = L::choose(hi < atLeastLo, hi, atLeastLo);
-      t = L::choose(slope > parallelBound, hi, L::choose(slope < -parallelBound, lo, clamped));
-    } else {
-      const Floats along = (tx - px) * dx + (ty - py) * dy;
-      const Floats atLeastLo = L::choose(along < lo, lo, along);  // glm::clamp: min(max(x, lo), hi)
-      t = L::choose(hi < atLeastLo, hi, atLeastLo);
+      // The end of the segment the target points along; across it, the clamped point.
+      const Floats slope = tx * dx + ty * dy;
+      t = L::choose(slope > parallelBound, hi, L::choose(slope < -parallelBound, lo, t));
     }
     const Ints moved = violated & ~fail;
     rx = L::choose(moved, px + dx * t, rx);
