@@ -291,9 +291,9 @@ TEST(OrcaHalfPlanes, OverlappingPairSeparatesWithinOneStep) {
   EXPECT_NEAR(glm::length(after), r, 1e-3f);
 }
 
-// buildPrograms builds eight agents' programs at once, a lane each; buildProgram one at a time (with
-// agentHalfPlane and stepHalfPlane) is its definition. The same planes, bit for bit, through every
-// branch: apart (the cut-off arc and both legs), overlapping (directed, pushed straight apart,
+// buildPrograms builds eight agents' programs at once, a lane each, from inputs laid out in rounds;
+// buildProgram one at a time (with agentHalfPlane and stepHalfPlane) is its definition. The same
+// planes, bit for bit, through every branch: apart (the cut-off arc and both legs), overlapping (directed, pushed straight apart,
 // coincident and moving alike, with either tie sign), within one step's reach or not, walls, agents
 // without neighbours, batches that leave lanes empty, on the AVX2 and baseline builds.
 TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
@@ -306,10 +306,15 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
   constexpr size_t kAgents = 21;
   std::vector<std::vector<uint32_t>> neighbors(kAgents);
   std::vector<std::vector<Vec2>> offsets(kAgents);
-  std::vector<ProgramInput> inputs(kAgents);
-  std::vector<PlaneSet> programs(kAgents);
+  struct Agent {
+    uint32_t self = 0;
+    Vec2 position{0.0f}, velocity{0.0f};
+    std::span<const Segment> obstacles;
+  };
+  std::vector<Agent> agents(kAgents);
   int planesCompared = 0, overlapping = 0, coincidentAlike = 0, onArc = 0, withWalls = 0, batchInfeasible = 0;
   const auto batch = std::make_unique<ProgramBatch>();
+  const auto inputs = std::make_unique<ProgramInputs>();
   Rng preferredRng(11, 5);
   for (bool wide : {true, false}) {
     lanes::setWide(wide);
@@ -349,42 +354,34 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
           offsets[a].push_back(off);
           overlapping += lengthSq(off) <= 9.0f;
         }
-        inputs[a] = {self, position, velocity, neighbors[a], offsets[a],
-                     round % 2 ? std::span<const Segment>(walls) : std::span<const Segment>()};
+        agents[a] = {self, position, velocity, round % 2 ? std::span<const Segment>(walls) : std::span<const Segment>()};
       }
       const size_t n = 1 + rng.below(uint32_t(kAgents));
       for (bool stepSafety : {true, false}) {
-        buildPrograms(std::span<PlaneSet>(programs.data(), n), std::span<const ProgramInput>(inputs.data(), n),
-                      velocities, params, dt, stepSafety);
-        for (size_t a = 0; a < n; ++a) {
-          PlaneSet one;
-          buildProgram(one, inputs[a].self, inputs[a].position, inputs[a].velocity, neighbors[a], offsets[a],
-                       velocities, inputs[a].obstacles, params, dt, stepSafety);
-          const PlaneSet& lanesProgram = programs[a];
-          ASSERT_EQ(lanesProgram.count, one.count) << "round " << round << " agent " << a;
-          ASSERT_EQ(lanesProgram.wallCount, one.wallCount);
-          withWalls += one.wallCount > 0;
-          for (int k = 0; k < one.count; ++k) {
-            const HalfPlane &x = lanesProgram.items[size_t(k)], &y = one.items[size_t(k)];
-            ASSERT_EQ(std::memcmp(&x.point, &y.point, sizeof(Vec2)), 0) << "round " << round << " plane " << k;
-            ASSERT_EQ(std::memcmp(&x.normal, &y.normal, sizeof(Vec2)), 0) << "round " << round << " plane " << k;
-            ASSERT_EQ(x.kind, y.kind);
-            ++planesCompared;
-          }
-        }
-        // The same programs built as rows (ProgramBatch), eight at a time, and solved there: the
-        // same planes and solve()'s results, bit for bit.
+        // Eight at a time as rows (ProgramBatch), and solved there: buildProgram's planes and
+        // solve()'s results, bit for bit. The inputs are reused from batch to batch, as the
+        // callers reuse theirs: rounds past a lane's count hold an earlier batch's neighbours.
         for (size_t first = 0; first < n; first += ProgramBatch::kLanes) {
           const size_t used = std::min<size_t>(ProgramBatch::kLanes, n - first);
-          buildPrograms(*batch, std::span<const ProgramInput>(inputs.data() + first, used), velocities, params, dt,
-                        stepSafety);
+          inputs->clear();
+          for (size_t l = 0; l < used; ++l) {
+            const size_t a = first + l;
+            const int lane = inputs->add(agents[a].self, agents[a].position, agents[a].velocity, agents[a].obstacles);
+            for (size_t m = 0; m < neighbors[a].size(); ++m)
+              inputs->addNeighbor(lane, neighbors[a][m], offsets[a][m], velocities[neighbors[a][m]]);
+          }
+          buildPrograms(*batch, *inputs, params, dt, stepSafety);
           std::array<Vec2, ProgramBatch::kLanes> preferred;
           for (Vec2& v : preferred) v = preferredRng.inBox(Vec2{-2.5f}, Vec2{2.5f});
           std::array<LpResult, ProgramBatch::kLanes> solved;
           solve(*batch, std::span<const Vec2>(preferred.data(), used), params.maxSpeed,
                 std::span<LpResult>(solved.data(), used));
           for (size_t l = 0; l < used; ++l) {
-            const PlaneSet& one = programs[first + l];
+            const size_t a = first + l;
+            PlaneSet one;
+            buildProgram(one, agents[a].self, agents[a].position, agents[a].velocity, neighbors[a], offsets[a],
+                         velocities, agents[a].obstacles, params, dt, stepSafety);
+            withWalls += one.wallCount > 0;
             ASSERT_EQ(batch->count[l], one.count) << "round " << round << " agent " << first + l;
             ASSERT_EQ(batch->wallCount[l], one.wallCount);
             for (int k = 0; k < one.count; ++k) {
@@ -392,6 +389,7 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
               ASSERT_EQ(std::memcmp(&x.point, &y.point, sizeof(Vec2)), 0) << "round " << round << " plane " << k;
               ASSERT_EQ(std::memcmp(&x.normal, &y.normal, sizeof(Vec2)), 0) << "round " << round << " plane " << k;
               ASSERT_EQ(x.kind, y.kind);
+              ++planesCompared;
             }
             const LpResult r = solve(one.span(), preferred[l], params.maxSpeed);
             ASSERT_EQ(std::memcmp(&r.velocity, &solved[l].velocity, sizeof(Vec2)), 0) << "round " << round;

@@ -517,21 +517,20 @@ void FinaleSim::orcaPhase(float dt) {
     // Reused: clearing a program's arrays for every agent would cost more than solving it. Built and
     // solved as rows (orca::ProgramBatch), never as planes.
     orca::ProgramBatch programs;
-    std::array<std::array<Vec2, orca::kMaxNeighbors>, kBatch> offsets;
-    std::array<orca::ProgramInput, kBatch> inputs;
+    orca::ProgramInputs inputs;
     std::array<Vec2, kBatch> preferred;
     std::array<uint32_t, kBatch> agent;
     std::array<orca::LpResult, kBatch> results;
     size_t batched = 0;
     auto solveBatch = [&] {
-      orca::buildPrograms(programs, std::span<const orca::ProgramInput>(inputs.data(), batched), velocity_, orcaParams,
-                          dt, p.stepSafety);
+      orca::buildPrograms(programs, inputs, orcaParams, dt, p.stepSafety);
       orca::solve(programs, std::span<const Vec2>(preferred.data(), batched), p.maxSpeed,
                   std::span<orca::LpResult>(results.data(), batched));
       for (size_t b = 0; b < batched; ++b) {
         orcaVelocity_[agent[b]] = results[b].velocity;
         feasible_[agent[b]] = results[b].feasible ? 1 : 0;
       }
+      inputs.clear();
       batched = 0;
     };
     for (size_t k = first; k < last; ++k) {
@@ -540,9 +539,8 @@ void FinaleSim::orcaPhase(float dt) {
       const uint32_t* nb = &neighborIndex_[k * size_t(neighborCapacity_)];
       const size_t count = neighborCount_[k];
       const Vec2 pos = position_[k];
-      for (size_t m = 0; m < count; ++m) offsets[batched][m] = position_[nb[m]] - pos;
-      inputs[batched] = {uint32_t(k), pos, velocity_[k], std::span<const uint32_t>(nb, count),
-                         std::span<const Vec2>(offsets[batched].data(), count), segmentsNear(pos)};
+      const int lane = inputs.add(uint32_t(k), pos, velocity_[k], segmentsNear(pos));
+      for (size_t m = 0; m < count; ++m) inputs.addNeighbor(lane, nb[m], position_[nb[m]] - pos, velocity_[nb[m]]);
       preferred[batched] = corrected_[k];
       agent[batched++] = uint32_t(k);
       if (batched == kBatch) solveBatch();

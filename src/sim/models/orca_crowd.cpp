@@ -66,9 +66,7 @@ float closestDistance(float minDistSq) { return minDistSq < 3.4e38f ? std::sqrt(
 struct CrowdScratch {
   NearestKeys near;
   ProgramBatch programs;  // built and solved as rows, as the finale's (see ProgramBatch)
-  std::array<std::array<uint32_t, kMaxNeighbors>, kBatch> neighbors;
-  std::array<std::array<Vec2, kMaxNeighbors>, kBatch> offsets;
-  std::array<ProgramInput, kBatch> inputs;
+  ProgramInputs inputs;
   std::array<Vec2, kBatch> preferredOf;
   std::array<uint32_t, kBatch> slot;
   std::array<LpResult, kBatch> results;
@@ -135,7 +133,6 @@ void Crowd::solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, c
   const float* sortedY = grid.sortedAxis(1).data();
   const auto order = grid.order();
   const auto sorted = grid.sortedPositions();
-  const std::span<const Vec2> velocities(velocityByCell, size());
   // Programs are built and solved eight at a time (buildPrograms, solve over programs: the same
   // bits as one at a time). An agent with nothing near and no wall has the empty program: its
   // preferred velocity within max speed, at once, so sparse crowds do not half-fill the lanes.
@@ -143,13 +140,14 @@ void Crowd::solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, c
   // batch of small programs.
   thread_local CrowdScratch scratch;
   NearestKeys& near = scratch.near;
+  scratch.inputs.clear();
   size_t batched = 0;
   auto solveBatch = [&] {
-    buildPrograms(scratch.programs, std::span<const ProgramInput>(scratch.inputs.data(), batched), velocities, params,
-                  dt, stepSafety);
+    buildPrograms(scratch.programs, scratch.inputs, params, dt, stepSafety);
     solve(scratch.programs, std::span<const Vec2>(scratch.preferredOf.data(), batched), params.maxSpeed,
           std::span<LpResult>(scratch.results.data(), batched));
     for (size_t b = 0; b < batched; ++b) out.velocity(scratch.slot[b], scratch.results[b].velocity, scratch.results[b].feasible);
+    scratch.inputs.clear();
     batched = 0;
   };
   for (size_t k = first; k < last; ++k) {
@@ -175,15 +173,11 @@ void Crowd::solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, c
       out.velocity(k, clampLength(preferredByCell[k], params.maxSpeed), true);
       continue;
     }
-    auto& neighbors = scratch.neighbors[batched];
-    auto& offsets = scratch.offsets[batched];
+    const int lane = scratch.inputs.add(uint32_t(k), sorted[k], velocityByCell[k], walls);
     for (int m = 0; m < kept; ++m) {
-      neighbors[size_t(m)] = near.index[m];
-      offsets[size_t(m)] = sorted[near.index[m]] - sorted[k];
+      const uint32_t j = near.index[m];
+      scratch.inputs.addNeighbor(lane, j, sorted[j] - sorted[k], velocityByCell[j]);
     }
-    scratch.inputs[batched] = {uint32_t(k), sorted[k], velocityByCell[k],
-                               std::span<const uint32_t>(neighbors.data(), size_t(kept)),
-                               std::span<const Vec2>(offsets.data(), size_t(kept)), walls};
     scratch.preferredOf[batched] = preferredByCell[k];
     scratch.slot[batched++] = uint32_t(k);
     if (batched == kBatch) solveBatch();

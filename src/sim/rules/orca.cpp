@@ -160,20 +160,15 @@ namespace {
 // every branch of agentHalfPlane that some lane takes computed for all and each lane's own chosen.
 struct BatchLanes {
   static constexpr int kL = lanes::kLanes;
-  const uint32_t* neighbor[kL];
-  const Vec2* offset[kL];
-  int last[kL];                 // a lane's last neighbour (lanes beyond repeat it and drop the result)
+  int count[kL];                // a lane's neighbours
   int stepAt[kL], agentAt[kL];  // where its next Step plane goes, where its Agent planes start
   int planes[kL];               // its program's planes (at most kMaxPlanes)
-  uint32_t self[kL];
-  unsigned hasNeighbors = 0;    // a bit per lane
-  alignas(32) float velocityX[kL], velocityY[kL];
   int rounds = 0;               // neighbours of the lane with most
 };
 
-// put(l, at, kind, point, normal): lane l's plane `at` (below kMaxPlanes) to its program.
+// put(l, at, point, normal): lane l's plane `at` (below kMaxPlanes) to its program.
 template <class L, class Put>
-CROWDLAB_LANES_INLINE void buildLanes(BatchLanes& b, std::span<const Vec2> velocities, const Params& params, float dt,
+CROWDLAB_LANES_INLINE void buildLanes(const BatchLanes& b, const ProgramInputs& in, const Params& params, float dt,
                                       bool stepSafety, Put&& put) {
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
@@ -182,36 +177,30 @@ CROWDLAB_LANES_INLINE void buildLanes(BatchLanes& b, std::span<const Vec2> veloc
   const Floats zero = L::splat(0.0f), tiny = L::splat(1e-12f), gap = L::splat(radius), radSq = L::splat(r2),
                reachSq = L::splat(reach * reach), twoDt = L::splat(2.0f * dt), tau = L::splat(params.tau),
                step = L::splat(dt), arcChange = L::splat(radius / params.tau), overlapChange = L::splat(radius / dt),
-               half = L::splat(0.5f), ownX = L::load(b.velocityX), ownY = L::load(b.velocityY);
+               half = L::splat(0.5f), ownX = L::load(in.velocityX), ownY = L::load(in.velocityY);
   alignas(32) float pointX[kL], pointY[kL], normalX[kL], normalY[kL];
-  auto place = [&](int l, int at, PlaneKind kind) CROWDLAB_LANES_INLINE_LAMBDA {
-    if (at < kMaxPlanes) put(l, at, kind, pointX[l], pointY[l], normalX[l], normalY[l]);
+  int stepAt[kL];
+  std::memcpy(stepAt, b.stepAt, sizeof stepAt);
+  auto place = [&](int l, int at) CROWDLAB_LANES_INLINE_LAMBDA {
+    if (at < kMaxPlanes) put(l, at, pointX[l], pointY[l], normalX[l], normalY[l]);
   };
-  const Ints selfIndex = L::asInts(L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA {
-    return std::bit_cast<float>(b.self[l]);
-  }));
+  const Ints selfIndex = L::load(in.self);
   auto keep = [&](Floats px, Floats py, Floats nx, Floats ny) CROWDLAB_LANES_INLINE_LAMBDA {
     std::memcpy(pointX, &px, sizeof px);
     std::memcpy(pointY, &py, sizeof py);
     std::memcpy(normalX, &nx, sizeof nx);
     std::memcpy(normalY, &ny, sizeof ny);
   };
+  const Ints counts = L::load(reinterpret_cast<const uint32_t*>(b.count));
   for (int m = 0; m < b.rounds; ++m) {
-    // Neighbour m of every lane.
-    auto at = [&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return size_t(std::min(m, b.last[l])); };
-    const Floats ox = L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return b.offset[l][at(l)].x; });
-    const Floats oy = L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return b.offset[l][at(l)].y; });
-    const Floats otherX =
-        L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return velocities[b.neighbor[l][at(l)]].x; });
-    const Floats otherY =
-        L::fromLanes([&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return velocities[b.neighbor[l][at(l)]].y; });
-    // (Indices ride in float lanes as bits, to be compared as integers: all are below 2^31.)
-    const Ints other = L::asInts(L::fromLanes(
-        [&](int l) CROWDLAB_LANES_INLINE_LAMBDA { return std::bit_cast<float>(b.neighbor[l][at(l)]); }));
+    // Neighbour m of every lane; a lane past its count computes on what the round holds and keeps nothing.
+    const ProgramInputs::Round& r = in.rounds[size_t(m)];
+    const Floats ox = L::load(r.offsetX), oy = L::load(r.offsetY);
+    const Floats otherX = L::load(r.velocityX), otherY = L::load(r.velocityY);
+    // (Indices compare as signed integers: all are below 2^31.)
+    const Ints other = L::load(r.neighbor);
     const Floats tie = L::choose(selfIndex < other, L::splat(1.0f), L::splat(-1.0f));
-    unsigned live = 0;
-    for (int l = 0; l < kL; ++l) live |= unsigned(m <= b.last[l]) << l;
-    live &= b.hasNeighbors;
+    const unsigned live = L::bits(L::splat(int32_t(m)) < counts);
     const Floats dist2 = ox * ox + oy * oy;
     const Floats dist = L::sqrt(dist2);
     if (stepSafety) {
@@ -222,7 +211,7 @@ CROWDLAB_LANES_INLINE void buildLanes(BatchLanes& b, std::span<const Vec2> veloc
       keep(dirX * along, dirY * along, -dirX, -dirY);
       for (unsigned bits = L::bits(dist2 <= reachSq) & live; bits; bits &= bits - 1) {
         const int l = std::countr_zero(bits);
-        place(l, b.stepAt[l]++, PlaneKind::Step);
+        place(l, stepAt[l]++);
       }
     }
     // agentHalfPlane. Apart, on a leg of the cone (the left one or the right one).
@@ -259,98 +248,62 @@ CROWDLAB_LANES_INLINE void buildLanes(BatchLanes& b, std::span<const Vec2> veloc
     keep(ownX + nx * shift, ownY + ny * shift, nx, ny);
     for (unsigned bits = live; bits; bits &= bits - 1) {
       const int l = std::countr_zero(bits);
-      place(l, b.agentAt[l] + m, PlaneKind::Agent);
+      place(l, b.agentAt[l] + m);
     }
   }
 }
 
-}  // namespace
-
-namespace {
-
-// The scalar part of a batch of at most eight agents: their inputs into b, a lane each, their walls
-// through walls(l, agent) (which returns how many it added), and where their other planes go.
-template <class Walls>
-void prepareLanes(BatchLanes& b, std::span<const ProgramInput> agents, const Params& params, float dt,
-                  bool stepSafety, Walls&& walls) {
-  const float reach = stepReach(params, dt);
-  static constexpr uint32_t kNoNeighbor[1] = {0};
-  static const Vec2 kNoOffset[1] = {Vec2{1.0f, 0.0f}};
-  for (int l = 0; l < BatchLanes::kL; ++l) {
-    const ProgramInput* a = size_t(l) < agents.size() ? &agents[size_t(l)] : nullptr;
-    const size_t count = a ? std::min(a->neighbors.size(), a->offsets.size()) : 0;
-    // A lane without neighbours reads a harmless stand-in and keeps nothing.
-    b.neighbor[l] = count ? a->neighbors.data() : kNoNeighbor;
-    b.offset[l] = count ? a->offsets.data() : kNoOffset;
-    b.last[l] = count ? int(count) - 1 : 0;
-    b.hasNeighbors |= unsigned(count > 0) << l;
-    b.self[l] = a ? a->self : 0;
-    b.velocityX[l] = a ? a->velocity.x : 0.0f;
-    b.velocityY[l] = a ? a->velocity.y : 0.0f;
-    b.rounds = std::max(b.rounds, int(count));
-    b.planes[l] = 0;
-    if (!a) continue;
-    const int wallCount = walls(l, *a);
-    int steps = 0;
-    if (stepSafety)
-      for (size_t m = 0; m < count; ++m) steps += lengthSq(a->offsets[m]) <= reach * reach;
-    b.stepAt[l] = wallCount;
-    b.agentAt[l] = wallCount + steps;
-    b.planes[l] = std::min(kMaxPlanes, wallCount + steps + int(count));
+// How many of each lane's neighbours get a Step plane (those within one step's reach), a round at a
+// time: with the walls, where each lane's Agent planes start.
+template <class L>
+CROWDLAB_LANES_INLINE void countSteps(const ProgramInputs& in, int rounds, float reachSq, int32_t* steps) {
+  using Ints = typename L::Ints;
+  const Ints counts = L::load(reinterpret_cast<const uint32_t*>(in.count));
+  const auto bound = L::splat(reachSq);
+  Ints within = L::splat(int32_t(0));
+  for (int m = 0; m < rounds; ++m) {
+    const ProgramInputs::Round& r = in.rounds[size_t(m)];
+    const auto ox = L::load(r.offsetX), oy = L::load(r.offsetY);
+    within -= (L::splat(int32_t(m)) < counts) & (ox * ox + oy * oy <= bound);  // lengthSq's order; a true lane is -1
   }
+  std::memcpy(steps, &within, sizeof within);
 }
 
 }  // namespace
 
-void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> agents,
-                   std::span<const Vec2> velocities, const Params& params, float dt, bool stepSafety) {
-  const size_t n = std::min(programs.size(), agents.size());
-  for (size_t first = 0; first < n; first += lanes::kLanes) {
-    BatchLanes b;
-    PlaneSet* batch = programs.data() + first;
-    prepareLanes(b, agents.subspan(first, std::min<size_t>(lanes::kLanes, n - first)), params, dt, stepSafety,
-                 [&](int l, const ProgramInput& a) {
-                   PlaneSet& planes = batch[l];
-                   planes.count = planes.wallCount = 0;
-                   addObstaclePlanes(planes, a.position, params, a.obstacles, dt);
-                   return planes.count;
-                 });
-    for (size_t l = 0; l < std::min<size_t>(lanes::kLanes, n - first); ++l) batch[l].count = b.planes[l];
-    lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
-      buildLanes<typename decltype(kind)::type>(
-          b, velocities, params, dt, stepSafety,
-          [&](int l, int at, PlaneKind k, float px, float py, float nx, float ny) CROWDLAB_LANES_INLINE_LAMBDA {
-            batch[l].items[size_t(at)] = {{px, py}, {nx, ny}, k};
-          });
-    });
-  }
-}
+static_assert(ProgramBatch::kLanes == lanes::kLanes && ProgramInputs::kLanes == lanes::kLanes);
 
-static_assert(ProgramBatch::kLanes == lanes::kLanes);
-
-void buildPrograms(ProgramBatch& batch, std::span<const ProgramInput> agents, std::span<const Vec2> velocities,
-                   const Params& params, float dt, bool stepSafety) {
-  agents = agents.first(std::min<size_t>(agents.size(), lanes::kLanes));
+void buildPrograms(ProgramBatch& batch, const ProgramInputs& in, const Params& params, float dt, bool stepSafety) {
+  const int agents = std::clamp(in.agents, 0, int(lanes::kLanes));
   BatchLanes b;
-  prepareLanes(b, agents, params, dt, stepSafety, [&](int l, const ProgramInput& a) {
-    int walls = 0;
-    forObstaclePlanes(a.position, params, a.obstacles, dt, [&](const HalfPlane& h) {
-      ProgramBatch::Row& r = batch.rows[size_t(walls++)];
-      r.pointX[l] = h.point.x, r.pointY[l] = h.point.y, r.normalX[l] = h.normal.x, r.normalY[l] = h.normal.y;
+  alignas(32) int32_t steps[lanes::kLanes] = {};
+  for (int l = 0; l < lanes::kLanes; ++l) {
+    b.count[l] = l < agents ? std::clamp(int(in.count[l]), 0, kMaxNeighbors) : 0;
+    b.rounds = std::max(b.rounds, b.count[l]);
+  }
+  const float reach = stepReach(params, dt);
+  if (stepSafety)
+    lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+      countSteps<typename decltype(kind)::type>(in, b.rounds, reach * reach, steps);
     });
-    return walls;
-  });
-  batch.programs = int(agents.size());
-  for (int l = 0; l < ProgramBatch::kLanes; ++l) {
-    const bool used = l < batch.programs;
+  batch.programs = agents;
+  for (int l = 0; l < lanes::kLanes; ++l) {
+    int walls = 0;
+    if (l < agents)
+      forObstaclePlanes(in.position[l], params, in.obstacles[l], dt, [&](const HalfPlane& h) {
+        ProgramBatch::Row& r = batch.rows[size_t(walls++)];
+        r.pointX[l] = h.point.x, r.pointY[l] = h.point.y, r.normalX[l] = h.normal.x, r.normalY[l] = h.normal.y;
+      });
+    b.stepAt[l] = walls;
+    b.agentAt[l] = walls + (l < agents ? steps[l] : 0);
+    b.planes[l] = std::min(kMaxPlanes, b.agentAt[l] + b.count[l]);
     batch.count[l] = b.planes[l];
-    batch.wallCount[l] = used ? b.stepAt[l] : 0;
-    batch.hardCount[l] = used ? std::min(kMaxPlanes, b.agentAt[l]) : 0;
+    batch.wallCount[l] = walls;
+    batch.hardCount[l] = std::min(kMaxPlanes, b.agentAt[l]);
   }
   lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
     buildLanes<typename decltype(kind)::type>(
-        b, velocities, params, dt, stepSafety,
-        [&](int l, int at, PlaneKind, float px, float py, float nx, float ny) CROWDLAB_LANES_INLINE_LAMBDA {
+        b, in, params, dt, stepSafety, [&](int l, int at, float px, float py, float nx, float ny) CROWDLAB_LANES_INLINE_LAMBDA {
           ProgramBatch::Row& r = batch.rows[size_t(at)];
           r.pointX[l] = px, r.pointY[l] = py, r.normalX[l] = nx, r.normalY[l] = ny;
         });

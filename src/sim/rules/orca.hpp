@@ -212,20 +212,46 @@ inline void buildProgram(PlaneSet& planes, uint32_t self, const Vec2& position, 
                std::span<const Vec2>(near.offset.data(), size_t(kept)), velocities, obstacles, params, dt, stepSafety);
 }
 
-// One agent's side of buildProgram, for building several programs at once.
-struct ProgramInput {
-  uint32_t self = 0;
-  Vec2 position{0.0f}, velocity{0.0f};
-  std::span<const uint32_t> neighbors;  // indices into the velocities, nearest first
-  std::span<const Vec2> offsets;        // neighbour - agent, beside them
-  std::span<const Segment> obstacles;
+// Eight agents' sides of buildProgram, a lane each, laid out as the batch builder reads them:
+// neighbour m of every lane side by side (round m). The caller writes each neighbour once, where
+// it finds it (add, then addNeighbor nearest first), and the builder loads a round a register at a
+// time instead of gathering eight lanes' inputs one by one, five times a round.
+struct ProgramInputs {
+  static constexpr int kLanes = 8;
+  struct Round {
+    alignas(32) float offsetX[kLanes], offsetY[kLanes];      // neighbour - agent
+    alignas(32) float velocityX[kLanes], velocityY[kLanes];  // the neighbour's velocity
+    alignas(32) uint32_t neighbor[kLanes];                   // its index (ties between coincident agents)
+  };
+  // Rounds past a lane's count hold an earlier batch's neighbours (or zeros) and are never placed.
+  std::array<Round, kMaxNeighbors> rounds{};
+  alignas(32) float velocityX[kLanes] = {}, velocityY[kLanes] = {};
+  uint32_t self[kLanes] = {};
+  int32_t count[kLanes] = {};
+  Vec2 position[kLanes] = {};
+  std::span<const Segment> obstacles[kLanes];
+  int agents = 0;  // lanes in use, the first ones
+
+  // A new agent in the next lane (agents < kLanes), with no neighbours yet; returns its lane.
+  int add(uint32_t agent, const Vec2& at, const Vec2& velocity, std::span<const Segment> walls) {
+    const int l = agents++;
+    self[l] = agent;
+    position[l] = at;
+    velocityX[l] = velocity.x, velocityY[l] = velocity.y;
+    obstacles[l] = walls;
+    count[l] = 0;
+    return l;
+  }
+  // Lane l's next neighbour j (nearest first): offset = its position - the agent's. At most
+  // kMaxNeighbors are kept.
+  void addNeighbor(int l, uint32_t j, const Vec2& offset, const Vec2& velocity) {
+    if (count[l] >= kMaxNeighbors) return;
+    Round& r = rounds[size_t(count[l]++)];
+    r.offsetX[l] = offset.x, r.offsetY[l] = offset.y, r.velocityX[l] = velocity.x, r.velocityY[l] = velocity.y;
+    r.neighbor[l] = j;
+  }
+  void clear() { agents = 0; }
 };
-// buildProgram for each agent: programs[k] from agents[k]. Eight agents at a time share vector
-// lanes, a lane each, plane by plane; the programs are buildProgram's, bit for bit. (One agent's
-// neighbours fill lanes only as far as it has neighbours; eight agents fill them all. One plane at
-// a time, a plane waits on its square roots and divisions; eight at a time they overlap.)
-void buildPrograms(std::span<PlaneSet> programs, std::span<const ProgramInput> agents,
-                   std::span<const Vec2> velocities, const Params& params, float dt, bool stepSafety);
 
 // Eight programs as buildPrograms builds them, a lane each, kept a plane at a time across the lanes:
 // the form the vector solver reads. Built and solved in this form (the finale), a program never
@@ -252,9 +278,11 @@ struct ProgramBatch {
     return {{r.pointX[lane], r.pointY[lane]}, {r.normalX[lane], r.normalY[lane]}, kind(lane, i)};
   }
 };
-// buildPrograms into a batch: programs for agents[0..n), n at most eight; the same planes, bit for bit.
-void buildPrograms(ProgramBatch& batch, std::span<const ProgramInput> agents, std::span<const Vec2> velocities,
-                   const Params& params, float dt, bool stepSafety);
+// buildProgram for each agent of `inputs` into the batch, eight agents in vector lanes plane by
+// plane: the same planes, bit for bit. (One agent's neighbours fill lanes only as far as it has
+// neighbours; eight agents fill them all. One plane at a time, a plane waits on its square roots and
+// divisions; eight at a time they overlap.)
+void buildPrograms(ProgramBatch& batch, const ProgramInputs& inputs, const Params& params, float dt, bool stepSafety);
 // solve for the batch's programs towards preferred[l] into out[l]; the results are solve()'s, bit for bit.
 void solve(const ProgramBatch& batch, std::span<const Vec2> preferred, float maxSpeed, std::span<LpResult> out);
 
