@@ -312,7 +312,8 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
     std::span<const Segment> obstacles;
   };
   std::vector<Agent> agents(kAgents);
-  int planesCompared = 0, overlapping = 0, coincidentAlike = 0, onArc = 0, withWalls = 0, batchInfeasible = 0;
+  int planesCompared = 0, overlapping = 0, coincidentAlike = 0, onArc = 0, withWalls = 0, batchInfeasible = 0,
+      gapRows = 0;
   const auto batch = std::make_unique<ProgramBatch>();
   const auto inputs = std::make_unique<ProgramInputs>();
   Rng preferredRng(11, 5);
@@ -382,15 +383,23 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
             buildProgram(one, agents[a].self, agents[a].position, agents[a].velocity, neighbors[a], offsets[a],
                          velocities, agents[a].obstacles, params, dt, stepSafety);
             withWalls += one.wallCount > 0;
-            ASSERT_EQ(batch->count[l], one.count) << "round " << round << " agent " << first + l;
-            ASSERT_EQ(batch->wallCount[l], one.wallCount);
-            for (int k = 0; k < one.count; ++k) {
-              const HalfPlane x = batch->plane(int(l), k), &y = one.items[size_t(k)];
+            // The lane's rows, its zero rows left out, are the program's planes in order.
+            int k = 0;
+            for (int i = 0; i < batch->count[l]; ++i) {
+              if (!batch->holds(int(l), i)) {
+                const HalfPlane zero = batch->plane(int(l), i);
+                ASSERT_EQ(zero.point, Vec2{0.0f}) << "a row without a plane is all zeros";
+                gapRows += 1;
+                continue;
+              }
+              ASSERT_LT(k, one.count) << "round " << round << " agent " << a;
+              const HalfPlane x = batch->plane(int(l), i), &y = one.items[size_t(k++)];
               ASSERT_EQ(std::memcmp(&x.point, &y.point, sizeof(Vec2)), 0) << "round " << round << " plane " << k;
               ASSERT_EQ(std::memcmp(&x.normal, &y.normal, sizeof(Vec2)), 0) << "round " << round << " plane " << k;
               ASSERT_EQ(x.kind, y.kind);
               ++planesCompared;
             }
+            ASSERT_EQ(k, one.count) << "round " << round << " agent " << a;
             const LpResult r = solve(one.span(), preferred[l], params.maxSpeed);
             ASSERT_EQ(std::memcmp(&r.velocity, &solved[l].velocity, sizeof(Vec2)), 0) << "round " << round;
             ASSERT_EQ(r.feasible, solved[l].feasible);
@@ -408,6 +417,58 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
   EXPECT_GT(coincidentAlike, 100);
   EXPECT_GT(onArc, 100);
   EXPECT_GT(withWalls, 100);
+  EXPECT_GT(gapRows, 1000);  // rows that line up across lanes leave zeros, which must solve as nothing
+}
+
+// A lane without walls beside one with them has zero rows where the other's walls are. When its
+// hard planes alone have no solution (pressed between two neighbours), the fallback takes every
+// plane as soft, and a zero row taken as a plane would bind the fallback's lines: it must stay
+// out, so that the lane's velocity is solve()'s over its own planes, bit for bit.
+TEST(OrcaHalfPlanes, RowsWithoutPlanesStayOutOfTheFallback) {
+  const Params params{1.5f, 2.0f, 1.0f, 0.5f, 20.0f, 10};
+  const float dt = 1.0f / 60.0f;
+  const std::vector<Segment> walls = {{{0.0f, 0.0f}, {100.0f, 0.0f}, 0.0f}, {{0.0f, 6.0f}, {0.0f, 6.0f}, 1.0f}};
+  const auto batch = std::make_unique<ProgramBatch>();
+  const auto inputs = std::make_unique<ProgramInputs>();
+  Rng rng(7, 3);
+  std::vector<Vec2> velocities(16);
+  int compared = 0;
+  for (bool wide : {true, false}) {
+    lanes::setWide(wide);
+    for (int round = 0; round < 300; ++round) {
+      for (Vec2& v : velocities) v = rng.inBox(Vec2{-2.0f}, Vec2{2.0f});
+      inputs->clear();
+      const int walled = inputs->add(0, Vec2{2.0f, 2.0f}, velocities[0], walls);
+      inputs->addNeighbor(walled, 9, Vec2{4.0f, 1.0f}, velocities[9]);
+      // Pressed by neighbours it overlaps, nearest first, and others further out.
+      const Vec2 position{50.0f, 50.0f};
+      const int pressed = inputs->add(1, position, velocities[1], {});
+      std::vector<uint32_t> ids;
+      std::vector<Vec2> offs;
+      for (int m = 0, count = 2 + int(rng.below(6)); m < count; ++m) {
+        const float reach = m < 2 ? 1.0f : 6.0f * float(m);
+        ids.push_back(uint32_t(2 + m));
+        offs.push_back(rng.inBox(Vec2{-reach}, Vec2{reach}));
+        inputs->addNeighbor(pressed, ids.back(), offs.back(), velocities[ids.back()]);
+      }
+      buildPrograms(*batch, *inputs, params, dt, true);
+      ASSERT_GT(batch->wallCount[pressed], 0) << "the pressed lane has rows where the other lane's walls are";
+      ASSERT_FALSE(batch->holds(pressed, 0));
+      const std::array<Vec2, 2> preferred = {rng.inBox(Vec2{-2.5f}, Vec2{2.5f}), rng.inBox(Vec2{-2.5f}, Vec2{2.5f})};
+      std::array<LpResult, 2> solved;
+      solve(*batch, preferred, params.maxSpeed, solved);
+      PlaneSet one;
+      buildProgram(one, 1, position, velocities[1], ids, offs, velocities, {}, params, dt, true);
+      const LpResult r = solve(one.span(), preferred[1], params.maxSpeed);
+      ASSERT_EQ(std::memcmp(&r.velocity, &solved[1].velocity, sizeof(Vec2)), 0)
+          << "round " << round << ": " << r.velocity.x << "," << r.velocity.y << " against " << solved[1].velocity.x
+          << "," << solved[1].velocity.y;
+      ASSERT_EQ(std::memcmp(&r.maxViolation, &solved[1].maxViolation, sizeof(float)), 0);
+      compared += !r.feasible;
+    }
+  }
+  lanes::setWide(true);
+  EXPECT_GT(compared, 300);  // most of them have no solution
 }
 
 // ---- small crowds ----

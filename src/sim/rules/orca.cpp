@@ -154,45 +154,30 @@ void buildProgram(PlaneSet& planes, uint32_t self, const Vec2& position, const V
 
 namespace {
 
-// buildPrograms for up to eight agents, one per lane. The walls and the places of the other planes
-// are set per agent first (scalar code: not inside the AVX2 kernel, whose registers it would have to
-// save); the kernel then does stepHalfPlane's and agentHalfPlane's operations in the same order,
-// every branch of agentHalfPlane that some lane takes computed for all and each lane's own chosen.
-struct BatchLanes {
-  static constexpr int kL = lanes::kLanes;
-  int count[kL];                // a lane's neighbours
-  int stepAt[kL], agentAt[kL];  // where its next Step plane goes, where its Agent planes start
-  int planes[kL];               // its program's planes (at most kMaxPlanes)
-  int rounds = 0;               // neighbours of the lane with most
-};
-
-// put(l, at, point, normal): lane l's plane `at` (below kMaxPlanes) to its program.
-template <class L, class Put>
-CROWDLAB_LANES_INLINE void buildLanes(const BatchLanes& b, const ProgramInputs& in, const Params& params, float dt,
-                                      bool stepSafety, Put&& put) {
+// buildPrograms' kernel: the Step and Agent planes of up to eight agents, one per lane, stepHalfPlane's
+// and agentHalfPlane's operations in the same order, every branch of agentHalfPlane that some lane
+// takes computed for all and each lane's own chosen. Neighbour m's Step plane goes to row
+// stepRow + m (zeros in the lanes whose neighbour m is out of reach or missing), its Agent plane to
+// row agentRow + m: a register store a row, not a store a lane.
+template <class L>
+CROWDLAB_LANES_INLINE void buildLanes(const ProgramInputs& in, const int32_t* counts, int rounds, int stepRounds,
+                                      int stepRow, int agentRow, const Params& params, float dt, bool stepSafety,
+                                      ProgramBatch::Row* rows) {
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
-  constexpr int kL = lanes::kLanes;
   const float radius = 2.0f * params.radius, r2 = radius * radius, reach = stepReach(params, dt);
   const Floats zero = L::splat(0.0f), tiny = L::splat(1e-12f), gap = L::splat(radius), radSq = L::splat(r2),
                reachSq = L::splat(reach * reach), twoDt = L::splat(2.0f * dt), tau = L::splat(params.tau),
                step = L::splat(dt), arcChange = L::splat(radius / params.tau), overlapChange = L::splat(radius / dt),
                half = L::splat(0.5f), ownX = L::load(in.velocityX), ownY = L::load(in.velocityY);
-  alignas(32) float pointX[kL], pointY[kL], normalX[kL], normalY[kL];
-  int stepAt[kL];
-  std::memcpy(stepAt, b.stepAt, sizeof stepAt);
-  auto place = [&](int l, int at) CROWDLAB_LANES_INLINE_LAMBDA {
-    if (at < kMaxPlanes) put(l, at, pointX[l], pointY[l], normalX[l], normalY[l]);
+  auto store = [](ProgramBatch::Row& r, Floats px, Floats py, Floats nx, Floats ny) CROWDLAB_LANES_INLINE_LAMBDA {
+    std::memcpy(r.pointX, &px, sizeof px);
+    std::memcpy(r.pointY, &py, sizeof py);
+    std::memcpy(r.normalX, &nx, sizeof nx);
+    std::memcpy(r.normalY, &ny, sizeof ny);
   };
-  const Ints selfIndex = L::load(in.self);
-  auto keep = [&](Floats px, Floats py, Floats nx, Floats ny) CROWDLAB_LANES_INLINE_LAMBDA {
-    std::memcpy(pointX, &px, sizeof px);
-    std::memcpy(pointY, &py, sizeof py);
-    std::memcpy(normalX, &nx, sizeof nx);
-    std::memcpy(normalY, &ny, sizeof ny);
-  };
-  const Ints counts = L::load(reinterpret_cast<const uint32_t*>(b.count));
-  for (int m = 0; m < b.rounds; ++m) {
+  const Ints selfIndex = L::load(in.self), laneCounts = L::load(reinterpret_cast<const uint32_t*>(counts));
+  for (int m = 0; m < rounds; ++m) {
     // Neighbour m of every lane; a lane past its count computes on what the round holds and keeps nothing.
     const ProgramInputs::Round& r = in.rounds[size_t(m)];
     const Floats ox = L::load(r.offsetX), oy = L::load(r.offsetY);
@@ -200,19 +185,16 @@ CROWDLAB_LANES_INLINE void buildLanes(const BatchLanes& b, const ProgramInputs& 
     // (Indices compare as signed integers: all are below 2^31.)
     const Ints other = L::load(r.neighbor);
     const Floats tie = L::choose(selfIndex < other, L::splat(1.0f), L::splat(-1.0f));
-    const unsigned live = L::bits(L::splat(int32_t(m)) < counts);
+    const Ints live = L::splat(int32_t(m)) < laneCounts;
     const Floats dist2 = ox * ox + oy * oy;
     const Floats dist = L::sqrt(dist2);
-    if (stepSafety) {
+    if (stepSafety && m < stepRounds) {
       // stepHalfPlane, for the lanes whose neighbour is within one step's reach.
-      const Ints apart = dist > L::splat(1e-6f);
+      const Ints apart = dist > L::splat(1e-6f), placed = live & (dist2 <= reachSq);
       const Floats dirX = L::choose(apart, ox / dist, tie), dirY = L::keep(apart, oy / dist);
       const Floats along = (dist - gap) / twoDt;
-      keep(dirX * along, dirY * along, -dirX, -dirY);
-      for (unsigned bits = L::bits(dist2 <= reachSq) & live; bits; bits &= bits - 1) {
-        const int l = std::countr_zero(bits);
-        place(l, stepAt[l]++);
-      }
+      store(rows[size_t(stepRow + m)], L::keep(placed, dirX * along), L::keep(placed, dirY * along),
+            L::keep(placed, -dirX), L::keep(placed, -dirY));
     }
     // agentHalfPlane. Apart, on a leg of the cone (the left one or the right one).
     const Floats relX = ownX - otherX, relY = ownY - otherY;
@@ -226,8 +208,9 @@ CROWDLAB_LANES_INLINE void buildLanes(const BatchLanes& b, const ProgramInputs& 
     Floats nx = L::choose(leftLeg, -legY, legY), ny = L::choose(leftLeg, legX, -legX);
     Floats change = -(relX * nx + relY * ny);
     // Closing fast enough that the cut-off arc is nearest.
+    const unsigned liveBits = L::bits(live);
     const Ints onArc = (wDotOffset < zero) & (wDotOffset * wDotOffset > radSq * w2);
-    if (L::bits(onArc) & live) {
+    if (L::bits(onArc) & liveBits) {
       const Floats wLen = L::sqrt(w2);
       nx = L::choose(onArc, wx / wLen, nx);
       ny = L::choose(onArc, wy / wLen, ny);
@@ -235,7 +218,7 @@ CROWDLAB_LANES_INLINE void buildLanes(const BatchLanes& b, const ProgramInputs& 
     }
     // Overlapping: apart after one step.
     const Ints outside = dist2 > radSq;
-    if (~L::bits(outside) & live) {
+    if (~L::bits(outside) & liveBits) {
       const Floats ux = relX - ox / step, uy = relY - oy / step;
       const Floats u2 = ux * ux + uy * uy, uLen = L::sqrt(u2);
       const Ints directed = u2 > tiny, separate = dist2 > tiny;
@@ -245,68 +228,76 @@ CROWDLAB_LANES_INLINE void buildLanes(const BatchLanes& b, const ProgramInputs& 
       change = L::choose(outside, change, L::choose(directed, overlapChange - uLen, overlapChange));
     }
     const Floats shift = half * change;
-    keep(ownX + nx * shift, ownY + ny * shift, nx, ny);
-    for (unsigned bits = live; bits; bits &= bits - 1) {
-      const int l = std::countr_zero(bits);
-      place(l, b.agentAt[l] + m);
-    }
+    // Lanes past their count write rows past it, which are never read for them.
+    store(rows[size_t(agentRow + m)], ownX + nx * shift, ownY + ny * shift, nx, ny);
   }
 }
 
-// How many of each lane's neighbours get a Step plane (those within one step's reach), a round at a
-// time: with the walls, where each lane's Agent planes start.
+// How many rounds hold a neighbour within one step's reach in some lane: the rounds with Step rows.
 template <class L>
-CROWDLAB_LANES_INLINE void countSteps(const ProgramInputs& in, int rounds, float reachSq, int32_t* steps) {
+CROWDLAB_LANES_INLINE int countStepRounds(const ProgramInputs& in, const int32_t* counts, int rounds, float reachSq) {
   using Ints = typename L::Ints;
-  const Ints counts = L::load(reinterpret_cast<const uint32_t*>(in.count));
+  const Ints laneCounts = L::load(reinterpret_cast<const uint32_t*>(counts));
   const auto bound = L::splat(reachSq);
-  Ints within = L::splat(int32_t(0));
+  int stepRounds = 0;
   for (int m = 0; m < rounds; ++m) {
     const ProgramInputs::Round& r = in.rounds[size_t(m)];
     const auto ox = L::load(r.offsetX), oy = L::load(r.offsetY);
-    within -= (L::splat(int32_t(m)) < counts) & (ox * ox + oy * oy <= bound);  // lengthSq's order; a true lane is -1
+    if (L::bits((L::splat(int32_t(m)) < laneCounts) & (ox * ox + oy * oy <= bound))) stepRounds = m + 1;  // lengthSq's order
   }
-  std::memcpy(steps, &within, sizeof within);
+  return stepRounds;
 }
 
 }  // namespace
 
 static_assert(ProgramBatch::kLanes == lanes::kLanes && ProgramInputs::kLanes == lanes::kLanes);
 
+// The rows of a batch line up across its lanes: walls from row 0, Step planes from row W (the most
+// walls of any lane), Agent planes from row H (W and the rounds with Step planes), so the kernel
+// stores a row a register at a time. A lane's rows that hold none of its planes (below W past its
+// walls, Step rows whose neighbour is out of reach) are zeros: no point violates such a row and it
+// bounds no line, so each lane's program solves as buildProgram's does, bit for bit (solve() below).
+// Nearest first, a lane's Step planes come first too, and H exceeds its hard planes by the spread of
+// the lanes' counts of them.
 void buildPrograms(ProgramBatch& batch, const ProgramInputs& in, const Params& params, float dt, bool stepSafety) {
-  const int agents = std::clamp(in.agents, 0, int(lanes::kLanes));
-  BatchLanes b;
-  alignas(32) int32_t steps[lanes::kLanes] = {};
-  for (int l = 0; l < lanes::kLanes; ++l) {
-    b.count[l] = l < agents ? std::clamp(int(in.count[l]), 0, kMaxNeighbors) : 0;
-    b.rounds = std::max(b.rounds, b.count[l]);
+  constexpr int kL = lanes::kLanes;
+  const int agents = std::clamp(in.agents, 0, kL);
+  alignas(32) int32_t counts[kL] = {};
+  int rounds = 0;
+  for (int l = 0; l < agents; ++l) {
+    counts[l] = std::clamp(int(in.count[l]), 0, kMaxNeighbors);
+    rounds = std::max(rounds, int(counts[l]));
   }
   const float reach = stepReach(params, dt);
+  int stepRounds = 0;
   if (stepSafety)
     lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
-      countSteps<typename decltype(kind)::type>(in, b.rounds, reach * reach, steps);
+      stepRounds = countStepRounds<typename decltype(kind)::type>(in, counts, rounds, reach * reach);
     });
+  int walls[kL] = {}, wallRows = 0;
+  for (int l = 0; l < agents; ++l) {
+    forObstaclePlanes(in.position[l], params, in.obstacles[l], dt, [&](const HalfPlane& h) {
+      ProgramBatch::Row& r = batch.rows[size_t(walls[l]++)];
+      r.pointX[l] = h.point.x, r.pointY[l] = h.point.y, r.normalX[l] = h.normal.x, r.normalY[l] = h.normal.y;
+    });
+    wallRows = std::max(wallRows, walls[l]);
+  }
+  for (int l = 0; l < kL; ++l)
+    for (int i = walls[l]; i < wallRows; ++i) {
+      ProgramBatch::Row& r = batch.rows[size_t(i)];
+      r.pointX[l] = r.pointY[l] = r.normalX[l] = r.normalY[l] = 0.0f;
+    }
+  const int agentRow = wallRows + stepRounds;  // at most kMaxObstaclePlanes + kMaxNeighbors
   batch.programs = agents;
-  for (int l = 0; l < lanes::kLanes; ++l) {
-    int walls = 0;
-    if (l < agents)
-      forObstaclePlanes(in.position[l], params, in.obstacles[l], dt, [&](const HalfPlane& h) {
-        ProgramBatch::Row& r = batch.rows[size_t(walls++)];
-        r.pointX[l] = h.point.x, r.pointY[l] = h.point.y, r.normalX[l] = h.normal.x, r.normalY[l] = h.normal.y;
-      });
-    b.stepAt[l] = walls;
-    b.agentAt[l] = walls + (l < agents ? steps[l] : 0);
-    b.planes[l] = std::min(kMaxPlanes, b.agentAt[l] + b.count[l]);
-    batch.count[l] = b.planes[l];
-    batch.wallCount[l] = walls;
-    batch.hardCount[l] = std::min(kMaxPlanes, b.agentAt[l]);
+  for (int l = 0; l < kL; ++l) {
+    const bool used = l < agents;
+    batch.count[l] = used ? agentRow + counts[l] : 0;
+    batch.wallCount[l] = used ? wallRows : 0;
+    batch.hardCount[l] = used ? agentRow : 0;
   }
   lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
-    buildLanes<typename decltype(kind)::type>(
-        b, in, params, dt, stepSafety, [&](int l, int at, float px, float py, float nx, float ny) CROWDLAB_LANES_INLINE_LAMBDA {
-          ProgramBatch::Row& r = batch.rows[size_t(at)];
-          r.pointX[l] = px, r.pointY[l] = py, r.normalX[l] = nx, r.normalY[l] = ny;
-        });
+    buildLanes<typename decltype(kind)::type>(in, counts, rounds, stepRounds, wallRows, agentRow, params, dt, stepSafety,
+                                              batch.rows.data());
   });
 }
 
@@ -587,7 +578,9 @@ CROWDLAB_LANES_INLINE void fallbackRows(const Columns* columns, const int32_t* c
       const Floats ex = L::load(e.normalX), ey = L::load(e.normalY), epx = L::load(e.pointX), epy = L::load(e.pointY);
       const Floats mx = ex - nx, my = ey - ny;
       const Floats len = L::sqrt(mx * mx + my * my);
-      const Ints kept = ~(len < parallelBound), isHard = L::splat(int32_t(j)) < hards;
+      // Left out (zeros) as fallback() leaves it: parallel to plane i; also a row that holds none of
+      // the lane's planes (zeros, see buildPrograms), which would project to a plane when soft.
+      const Ints kept = ~(len < parallelBound) & ~((ex == zero) & (ey == zero)), isHard = L::splat(int32_t(j)) < hards;
       const Floats scale = ((ex * epx + ey * epy) - own) / (len * len);
       const Floats outPx = L::choose(isHard, epx, L::keep(kept, mx * scale));
       const Floats outPy = L::choose(isHard, epy, L::keep(kept, my * scale));

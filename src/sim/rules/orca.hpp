@@ -254,12 +254,12 @@ struct ProgramInputs {
 };
 
 // Eight programs as buildPrograms builds them, a lane each, kept a plane at a time across the lanes:
-// the form the vector solver reads. Built and solved in this form (the finale), a program never
-// goes through a PlaneSet: no plane is written as a HalfPlane and then turned into its row again
-// (only an infeasible program's planes are, for the scalar fallback). Row i, lane l: plane i of
-// program l, which is a Wall below wallCount[l], a Step plane below hardCount[l], an Agent plane
-// below count[l]; the rows past a lane's count hold whatever an earlier batch left there and are
-// never read for that lane.
+// the form the vector solver reads. Built and solved in this form (the finale, orca::Crowd), a
+// program never goes through a PlaneSet. Row i, lane l: a Wall below wallCount[l], a Step plane below
+// hardCount[l], an Agent plane below count[l], in program l's order; or zeros, a row that holds none
+// of program l's planes (the rows line up across the lanes, see buildPrograms), which no point
+// violates and which bounds no line. The rows past a lane's count hold whatever an earlier batch
+// left there and are never read for that lane.
 struct ProgramBatch {
   static constexpr int kLanes = 8;
   struct Row {
@@ -272,6 +272,11 @@ struct ProgramBatch {
 
   PlaneKind kind(int lane, int i) const {
     return i < wallCount[lane] ? PlaneKind::Wall : i < hardCount[lane] ? PlaneKind::Step : PlaneKind::Agent;
+  }
+  // Whether row i holds one of program `lane`'s planes (not zeros).
+  bool holds(int lane, int i) const {
+    const Row& r = rows[size_t(i)];
+    return r.normalX[lane] != 0.0f || r.normalY[lane] != 0.0f;
   }
   HalfPlane plane(int lane, int i) const {
     const Row& r = rows[size_t(i)];
