@@ -451,6 +451,10 @@ TEST(OrcaHalfPlanes, RowsWithoutPlanesStayOutOfTheFallback) {
         offs.push_back(rng.inBox(Vec2{-reach}, Vec2{reach}));
         inputs->addNeighbor(pressed, ids.back(), offs.back(), velocities[ids.back()]);
       }
+      // Whatever an earlier batch left in the rows (here: not zeros) must not show through.
+      for (ProgramBatch::Row& row : batch->rows)
+        for (float* column : {row.pointX, row.pointY, row.normalX, row.normalY})
+          std::fill_n(column, ProgramBatch::kLanes, 0.75f);
       buildPrograms(*batch, *inputs, params, dt, true);
       ASSERT_GT(batch->wallCount[pressed], 0) << "the pressed lane has rows where the other lane's walls are";
       ASSERT_FALSE(batch->holds(pressed, 0));

@@ -243,7 +243,8 @@ CROWDLAB_LANES_INLINE int countStepRounds(const ProgramInputs& in, const int32_t
   for (int m = 0; m < rounds; ++m) {
     const ProgramInputs::Round& r = in.rounds[size_t(m)];
     const auto ox = L::load(r.offsetX), oy = L::load(r.offsetY);
-    if (L::bits((L::splat(int32_t(m)) < laneCounts) & (ox * ox + oy * oy <= bound))) stepRounds = m + 1;  // lengthSq's order
+    // (lengthSq's order, as buildProgram's test)
+    if (L::bits((L::splat(int32_t(m)) < laneCounts) & (ox * ox + oy * oy <= bound))) stepRounds = m + 1;
   }
   return stepRounds;
 }
@@ -296,8 +297,8 @@ void buildPrograms(ProgramBatch& batch, const ProgramInputs& in, const Params& p
     batch.hardCount[l] = used ? agentRow : 0;
   }
   lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
-    buildLanes<typename decltype(kind)::type>(in, counts, rounds, stepRounds, wallRows, agentRow, params, dt, stepSafety,
-                                              batch.rows.data());
+    buildLanes<typename decltype(kind)::type>(in, counts, rounds, stepRounds, wallRows, agentRow, params, dt,
+                                              stepSafety, batch.rows.data());
   });
 }
 
