@@ -79,14 +79,14 @@ beside "$root/build-web/test-sh-build.log" "$root/scripts/web.sh" --build-only
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$asan" -L unit --output-on-failure -j "$jobs" --timeout 120
 
-# The async stepper under ThreadSanitizer: UI-thread reads of simulation state must never overlap
-# a step running on the worker thread.
-stage "TSan build + stepper tests"
+# Shared state under ThreadSanitizer: the async stepper (UI-thread reads of simulation state must
+# never overlap a step running on the worker thread) and the threaded page's pool of loop threads.
+stage "TSan build + stepper and pool tests"
 tsan="$root/build-tsan"
 cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDLAB_WERROR=ON -DCROWDLAB_TSAN=ON >/dev/null
-cmake --build "$tsan" -j "$jobs" --target crowdlab_stepper_tests
+cmake --build "$tsan" -j "$jobs" --target crowdlab_stepper_tests crowdlab_pool_tests
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  ctest --test-dir "$tsan" -R '^Stepper\.' --output-on-failure -j "$jobs" --timeout 120
+  ctest --test-dir "$tsan" -R '^(Stepper|Pool)\.' --output-on-failure -j "$jobs" --timeout 120
 
 stage "web build, what was left"
 joined "the web build"

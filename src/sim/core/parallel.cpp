@@ -56,6 +56,7 @@ struct Pool {
   std::atomic<size_t> next{0};    // the next chunk to take
   std::atomic<bool> open{false};  // helpers may join
   std::atomic<int> inside{0};     // helpers joined and not yet out
+  std::atomic<bool> busy{false};  // a loop holds the pool: a loop nested in one of its chunks runs alone
   std::vector<std::thread> workers;
 
   void take() {
@@ -89,8 +90,9 @@ Pool& pool() {
 }
 }  // namespace
 
-void detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* context) {
+bool detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* context) {
   Pool& p = pool();
+  if (p.busy.exchange(true, std::memory_order_acquire)) return false;
   const int helpers = std::min(threadCount() - 1, int(p.workers.size()));
   p.chunk = chunk;
   p.context = context;
@@ -108,6 +110,8 @@ void detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* contex
   // After this no helper reads the loop: those inside finish their chunks, later ones see it closed.
   while (p.inside.load() != 0) {
   }
+  p.busy.store(false, std::memory_order_release);
+  return true;
 }
 
 int hardwareThreads() {  // asked once, as on the desktop

@@ -3,7 +3,8 @@
 // Without oneTBB (CROWDLAB_SERIAL: the browser builds) every loop runs on the calling thread in index
 // order, unless CROWDLAB_THREAD_POOL names a thread count: then (the threaded page, Emscripten
 // pthreads) loops are cut into chunks of `grain` that a small pool of std::threads and the calling
-// thread take in turn (parallel.cpp). By the rule above the results are the same in every case.
+// thread take in turn (parallel.cpp), and a loop nested in one of those chunks runs on its chunk's
+// thread. By the rule above the results are the same in every case.
 #pragma once
 #include <algorithm>
 #include <atomic>
@@ -59,16 +60,17 @@ inline void noteThreadAtWork() {
   markThreadAtWork(epoch);
 }
 #if CROWDLAB_THREAD_POOL
-// Runs chunk(context, c) for every c in [0, chunks) on the pool and the calling thread; returns when
-// all are done. Called from one thread at a time (the page's main thread).
-void runOnPool(size_t chunks, void (*chunk)(void* context, size_t c), void* context);
+// Runs chunk(context, c) for every c in [0, chunks) on the pool and the calling thread and returns
+// true when all are done; returns false at once, having run nothing, when the pool is busy: the
+// loop is nested in one of its chunks (or another thread's loop holds it; the page steps on one).
+bool runOnPool(size_t chunks, void (*chunk)(void* context, size_t c), void* context);
 template <class Body>
-void poolRange(size_t n, size_t grain, Body& body) {
+bool poolRange(size_t n, size_t grain, Body& body) {
   auto run = [&](size_t c) {
     noteThreadAtWork();
     body(c * grain, std::min(n, (c + 1) * grain));
   };
-  runOnPool((n + grain - 1) / grain, [](void* r, size_t c) { (*static_cast<decltype(run)*>(r))(c); }, &run);
+  return runOnPool((n + grain - 1) / grain, [](void* r, size_t c) { (*static_cast<decltype(run)*>(r))(c); }, &run);
 }
 #endif
 }  // namespace detail
@@ -85,7 +87,7 @@ void parallelFor(size_t n, Body&& body, size_t grain = 128) {
   auto range = [&](size_t begin, size_t end) {
     for (size_t i = begin; i != end; ++i) body(i);
   };
-  detail::poolRange(n, grain, range);
+  if (!detail::poolRange(n, grain, range)) range(0, n);  // nested in a chunk of the pool: this thread
 #elif !CROWDLAB_SERIAL
   arena().execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain), [&](const tbb::blocked_range<size_t>& r) {
@@ -106,7 +108,7 @@ void parallelForRange(size_t n, Body&& body, size_t grain = 128) {
     return;
   }
 #if CROWDLAB_THREAD_POOL
-  detail::poolRange(n, grain, body);
+  if (!detail::poolRange(n, grain, body)) body(size_t(0), n);  // nested in a chunk of the pool: this thread
 #elif !CROWDLAB_SERIAL
   arena().execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain), [&](const tbb::blocked_range<size_t>& r) {

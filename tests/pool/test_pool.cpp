@@ -1,0 +1,74 @@
+// The threaded page's pool (sim/core/parallel.cpp with CROWDLAB_THREAD_POOL), built natively on its
+// own, without oneTBB, so that scripts/test.sh also runs it under ThreadSanitizer: every index once,
+// on the threads asked for, and a loop nested in a chunk runs to its end.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <vector>
+#include "sim/core/parallel.hpp"
+
+static_assert(CROWDLAB_THREAD_POOL >= 2 && CROWDLAB_SERIAL, "built as the threaded page's loops");
+
+namespace {
+
+struct Visits {
+  std::vector<std::atomic<int>> count;
+  explicit Visits(size_t n) : count(n) {}
+  bool eachOnce() const {
+    return std::all_of(count.begin(), count.end(), [](const std::atomic<int>& c) { return c.load() == 1; });
+  }
+};
+
+}  // namespace
+
+TEST(Pool, LoopsVisitEveryIndexOnceOnTheThreadsAsked) {
+  sim::setThreadCount(2);
+  int sawTwo = 0;
+  for (int loop = 0; loop < 2000; ++loop) {
+    Visits visits(8);
+    sim::resetThreadsAtWork();
+    sim::parallelForRange(visits.count.size(), [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) visits.count[i]++;
+      volatile float x = 0.0f;  // a little work per chunk, so that a helper finds one left
+      for (int k = 0; k < 2000; ++k) x = x + 1.0f;
+    }, 2);
+    ASSERT_TRUE(visits.eachOnce()) << "loop " << loop;
+    ASSERT_LE(sim::threadsAtWork(), sim::threadCount());
+    sawTwo += sim::threadsAtWork() == 2;
+  }
+  if (sim::hardwareThreads() >= 2) {
+    EXPECT_GT(sawTwo, 0);  // the helper took part
+  }
+  sim::setThreadCount(0);
+}
+
+TEST(Pool, OneThreadAskedKeepsTheLoopOnTheCaller) {
+  sim::setThreadCount(1);
+  for (int loop = 0; loop < 200; ++loop) {
+    Visits visits(8);
+    sim::resetThreadsAtWork();
+    sim::parallelFor(visits.count.size(), [&](size_t i) { visits.count[i]++; }, 1);
+    ASSERT_TRUE(visits.eachOnce());
+    ASSERT_EQ(sim::threadsAtWork(), 1);
+  }
+  sim::setThreadCount(0);
+}
+
+// A loop inside a chunk finds the pool busy and runs on the chunk's thread: every index of both loops
+// once, whichever thread took each outer chunk.
+TEST(Pool, ALoopNestedInAChunkRunsToTheEnd) {
+  sim::setThreadCount(2);
+  for (int loop = 0; loop < 200; ++loop) {
+    Visits outer(4), inner(4 * 64);
+    sim::parallelForRange(outer.count.size(), [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
+        outer.count[i]++;
+        sim::parallelFor(64, [&](size_t j) { inner.count[i * 64 + j]++; }, 16);
+      }
+    }, 1);
+    ASSERT_TRUE(outer.eachOnce()) << "loop " << loop;
+    ASSERT_TRUE(inner.eachOnce()) << "loop " << loop;
+  }
+  sim::setThreadCount(0);
+}
