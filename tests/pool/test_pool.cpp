@@ -1,6 +1,6 @@
 // The threaded page's pool (sim/core/parallel.cpp with CROWDLAB_THREAD_POOL), built natively on its
 // own, without oneTBB, so that scripts/test.sh also runs it under ThreadSanitizer: every index once,
-// on the threads asked for, and a loop nested in a chunk runs to its end.
+// on the threads asked for, and a loop or short region nested in a chunk runs to its end.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -69,6 +69,25 @@ TEST(Pool, ALoopNestedInAChunkRunsToTheEnd) {
     }, 1);
     ASSERT_TRUE(outer.eachOnce()) << "loop " << loop;
     ASSERT_TRUE(inner.eachOnce()) << "loop " << loop;
+  }
+  sim::setThreadCount(0);
+}
+
+// Short regions (parallelParts) run on the same pool: every part once, a region nested in a part too.
+TEST(Pool, ShortRegionsRunEveryPartOnceNestedOrNot) {
+  sim::setThreadCount(2);
+  for (int region = 0; region < 200; ++region) {
+    Visits outer(2), inner(2 * 3);
+    sim::parallelParts(outer.count.size(), [&](size_t begin, size_t end) {
+      for (size_t p = begin; p < end; ++p) {
+        outer.count[p]++;
+        sim::parallelParts(3, [&](size_t b, size_t e) {
+          for (size_t q = b; q < e; ++q) inner.count[p * 3 + q]++;
+        });
+      }
+    });
+    ASSERT_TRUE(outer.eachOnce()) << "region " << region;
+    ASSERT_TRUE(inner.eachOnce()) << "region " << region;
   }
   sim::setThreadCount(0);
 }

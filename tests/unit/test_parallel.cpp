@@ -1,6 +1,8 @@
 // The thread count: a scoped count holds inside its scope only, so a scene's own setting never leaks.
+// Short regions (parallelParts): every part once, on the pool's helpers, whoever else holds the pool.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <vector>
@@ -51,3 +53,78 @@ TEST(ThreadArenas, WorkAfterAnAbandonedStepGetsNewArenas) {
   EXPECT_EQ(oldVisited.load(), 20000u);
 }
 
+
+namespace {
+
+// Every part of a region once, and whether a part ran on a helper of the pool: a thread other than
+// the caller's that oneTBB never made (its workers have an index in their arena; other threads have none).
+struct PartsVisit {
+  std::array<std::atomic<int>, 4> count{};
+  std::atomic<bool> onPoolHelper{false};
+  void operator()(size_t begin, size_t end, std::thread::id caller) {
+    for (size_t p = begin; p < end; ++p) count[p]++;
+    if (std::this_thread::get_id() != caller &&
+        tbb::this_task_arena::current_thread_index() == tbb::task_arena::not_initialized)
+      onPoolHelper = true;
+    volatile float x = 0.0f;  // a little work per part, so that a helper finds one left
+    for (int k = 0; k < 2000; ++k) x = x + 1.0f;
+  }
+  bool eachOnce(size_t parts) const {
+    for (size_t p = 0; p < count.size(); ++p)
+      if (count[p].load() != (p < parts ? 1 : 0)) return false;
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST(ParallelParts, EachPartOnceAndOnThePoolsSpinningHelpers) {
+  if (sim::hardwareThreads() < 2) GTEST_SKIP() << "one core: every region runs on the caller";
+  const sim::ScopedThreadCount two(2);
+  int onHelper = 0;
+  for (int region = 0; region < 2000; ++region) {
+    PartsVisit visit;
+    const auto caller = std::this_thread::get_id();
+    sim::parallelParts(2, [&](size_t begin, size_t end) { visit(begin, end, caller); });
+    ASSERT_TRUE(visit.eachOnce(2)) << "region " << region;
+    onHelper += visit.onPoolHelper;
+  }
+  EXPECT_GT(onHelper, 0);  // not oneTBB's workers: the fork a short region avoids
+}
+
+// The experiment runner steps scenes on several threads: a region that finds the pool held by another
+// thread's region runs on oneTBB, and both run every part once.
+TEST(ParallelParts, RegionsOfTwoThreadsAtOnceEachRunEveryPartOnce) {
+  std::atomic<int> wrong{0};
+  auto regions = [&] {
+    sim::setThreadCount(2);
+    for (int region = 0; region < 1000; ++region) {
+      PartsVisit visit;
+      const auto caller = std::this_thread::get_id();
+      sim::parallelParts(3, [&](size_t begin, size_t end) { visit(begin, end, caller); });
+      wrong += !visit.eachOnce(3);
+    }
+  };
+  std::thread a(regions), b(regions);
+  a.join();
+  b.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+TEST(ParallelParts, ARegionNestedInAPartRunsToTheEnd) {
+  const sim::ScopedThreadCount two(2);
+  for (int region = 0; region < 200; ++region) {
+    std::array<std::atomic<int>, 2 * 4> inner{};
+    PartsVisit outer;
+    const auto caller = std::this_thread::get_id();
+    sim::parallelParts(2, [&](size_t begin, size_t end) {
+      outer(begin, end, caller);
+      for (size_t p = begin; p < end; ++p)
+        sim::parallelParts(4, [&](size_t b, size_t e) {
+          for (size_t q = b; q < e; ++q) inner[p * 4 + q]++;
+        });
+    });
+    ASSERT_TRUE(outer.eachOnce(2)) << "region " << region;
+    for (const auto& c : inner) ASSERT_EQ(c.load(), 1) << "region " << region;
+  }
+}

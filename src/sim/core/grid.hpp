@@ -38,6 +38,7 @@ class UniformGrid {
  public:
   using Coord = glm::vec<D, int, glm::defaultp>;
   static constexpr uint32_t kMaxCells = 4194304;  // 2^22; a larger grid grows its cell size instead
+  static constexpr size_t kGrain = 2048;  // agents a build's per-agent loops give a thread; up to it, one thread
 
   // The cells a query visits, in unwrapped cell coordinates: first..last per axis. On a wrapping
   // axis the block may run past either end (those cells are taken modulo the cell count); `whole`
@@ -64,7 +65,7 @@ class UniformGrid {
     cellStart_.resize(size_t(numCells_) + 1);
     cellCount_.resize(numCells_);
 
-    parallelFor(n, [&](size_t i) { cellOfAgent_[i] = cellIndex(cellOf(inside(positions[i]))); }, 2048);
+    parallelFor(n, [&](size_t i) { cellOfAgent_[i] = cellIndex(cellOf(inside(positions[i]))); }, kGrain);
 
     // Counting sort; stable, so agents keep their relative order inside a cell. With several
     // threads each takes a contiguous slice of agents with its own counts, and the slices are
@@ -113,7 +114,7 @@ class UniformGrid {
       const Vec<D> p = inside(positions[order_[k]]);
       sorted_[k] = p;
       for (int a = 0; a < D; ++a) sortedAxis_[a][k] = p[a];
-    }, 2048);
+    }, kGrain);
   }
 
   // Puts a per-agent array in cell order (data[k] = old data[order[k]]). `scratch` keeps its
@@ -121,7 +122,7 @@ class UniformGrid {
   template <class T>
   void reorder(std::vector<T>& data, std::vector<T>& scratch) const {
     scratch.resize(data.size());
-    parallelFor(count_, [&](size_t k) { scratch[k] = data[order_[k]]; }, 2048);
+    parallelFor(count_, [&](size_t k) { scratch[k] = data[order_[k]]; }, kGrain);
     data.swap(scratch);
   }
 

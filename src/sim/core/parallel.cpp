@@ -33,35 +33,47 @@ int threadsAtWork() {
   return gAtWork;
 }
 
-#if CROWDLAB_THREAD_POOL
-// The threaded page: the page's main thread and up to CROWDLAB_THREAD_POOL - 1 workers. The workers
-// are std::threads on the Web Workers Emscripten loads before main() (PTHREAD_POOL_SIZE, the same
-// cap: cmake/web.cmake), so starting them never waits for a worker to load. The main browser thread
+#if CROWDLAB_THREAD_POOL || !CROWDLAB_SERIAL
+// The pool. On the threaded page it runs every loop: the page's main thread and up to
+// CROWDLAB_THREAD_POOL - 1 workers, std::threads on the Web Workers Emscripten loads before main()
+// (PTHREAD_POOL_SIZE, the same cap: cmake/web.cmake), so starting them never waits for a worker to load. The main browser thread
 // may not sleep on Atomics.wait: it takes chunks itself, closes the loop when none is left, and spins
 // only while a helper that joined in time is still in a chunk; a helper that wakes late (the browser's
 // renderer shares the cores) joins nothing. Helpers spin a little after a loop (the step's next loop
-// follows within microseconds), then sleep.
+// follows within microseconds), then sleep. On the desktop it runs only short regions
+// (parallelParts), with a helper for each core but the caller's, made at the first region.
 namespace {
-int gThreads = 0;  // as asked (0: all); only the page's main thread steps, so one count for all
 struct Pool {
   std::mutex mutex;
   std::condition_variable wake;
+  // Each on a cache line of its own: helpers spin on `loop`, and every store the caller made to a
+  // line they were reading would wait for it to come back from their cores (0.2-0.4 us here).
   // One value per loop handed to the helpers: a loop counter above 8 bits of how many workers may
   // take part (0..helpers-1). A worker that may not reads nothing else of the loop.
-  std::atomic<uint64_t> loop{0};
+  alignas(64) std::atomic<uint64_t> loop{0};
   // The loop in progress: written while `open` is false, read by helpers that joined while it was true.
-  void (*chunk)(void*, size_t) = nullptr;
-  void* context = nullptr;
-  size_t chunks = 0;
-  std::atomic<size_t> next{0};    // the next chunk to take
-  std::atomic<bool> open{false};  // helpers may join
-  std::atomic<int> inside{0};     // helpers joined and not yet out
-  std::atomic<bool> busy{false};  // a loop holds the pool: a loop nested in one of its chunks runs alone
+  struct alignas(64) Loop {
+    void (*chunk)(void*, size_t) = nullptr;
+    void* context = nullptr;
+    size_t chunks = 0;
+  } current;
+  alignas(64) std::atomic<size_t> next{0};    // the next chunk to take
+  alignas(64) std::atomic<bool> open{false};  // helpers may join
+  alignas(64) std::atomic<int> inside{0};     // helpers joined and not yet out
+  alignas(64) std::atomic<bool> busy{false};  // a loop holds the pool: a loop nested in one of its chunks runs alone
   std::vector<std::thread> workers;
 
+  void grow(int helpers) {
+    while (int(workers.size()) < helpers) {
+      const int index = int(workers.size());
+      const uint64_t now = loop.load(std::memory_order_acquire);
+      workers.emplace_back([this, index, now] { work(index, now); });
+    }
+  }
   void take() {
-    for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < chunks; c = next.fetch_add(1, std::memory_order_relaxed))
-      chunk(context, c);
+    const Loop l = current;
+    for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < l.chunks; c = next.fetch_add(1, std::memory_order_relaxed))
+      l.chunk(l.context, c);
   }
   // `seen`: the loop counter when the worker was made, read on the thread that made it, so a loop
   // handed out before the new thread first runs is still offered to it.
@@ -85,7 +97,7 @@ struct Pool {
   }
 };
 Pool& pool() {
-  static Pool* p = new Pool;  // never destroyed: its workers live as long as the page
+  static Pool* p = new Pool;  // never destroyed: its workers live as long as the program
   return *p;
 }
 }  // namespace
@@ -93,10 +105,11 @@ Pool& pool() {
 bool detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* context) {
   Pool& p = pool();
   if (p.busy.exchange(true, std::memory_order_acquire)) return false;
+#if !CROWDLAB_SERIAL
+  p.grow(hardwareThreads() - 1);  // the page makes its helpers before its first loop (setThreadCount)
+#endif
   const int helpers = std::min(threadCount() - 1, int(p.workers.size()));
-  p.chunk = chunk;
-  p.context = context;
-  p.chunks = chunks;
+  p.current = {chunk, context, chunks};
   p.next.store(0, std::memory_order_relaxed);
   p.open.store(true);
   {
@@ -113,7 +126,12 @@ bool detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* contex
   p.busy.store(false, std::memory_order_release);
   return true;
 }
+#endif
 
+#if CROWDLAB_THREAD_POOL
+namespace {
+int gThreads = 0;  // as asked (0: all); only the page's main thread steps, so one count for all
+}  // namespace
 int hardwareThreads() {  // asked once, as on the desktop
   static const int cores = std::clamp(int(std::thread::hardware_concurrency()), 1, CROWDLAB_THREAD_POOL);
   return cores;
@@ -121,12 +139,7 @@ int hardwareThreads() {  // asked once, as on the desktop
 void leaveArenasToAbandonedWork() {}  // the page never abandons a step: it steps on its own thread
 void setThreadCount(int threads) {
   gThreads = threads;
-  Pool& p = pool();
-  while (int(p.workers.size()) < hardwareThreads() - 1) {
-    const int index = int(p.workers.size());
-    const uint64_t now = p.loop.load(std::memory_order_acquire);
-    p.workers.emplace_back([&p, index, now] { p.work(index, now); });
-  }
+  pool().grow(hardwareThreads() - 1);
 }
 int threadCount() {
   if (pool().workers.size() + 1 < size_t(hardwareThreads())) setThreadCount(gThreads);

@@ -2,6 +2,7 @@
 // uses are ORCA's rules (sim/rules/orca.hpp).
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <span>
 #include <vector>
 #include "sim/core/grid.hpp"
@@ -107,6 +108,11 @@ class Crowd {
   std::vector<Vec2> nextVelocity_;  // in cell order, each chunk's slots written by the thread that solved it
   std::vector<float> nextQueryRadius_;
   std::vector<Part> parts_;
+  struct alignas(64) ChunkClaim {  // a part's block of chunks: the next to take, and its end
+    std::atomic<size_t> next{0};
+    size_t end = 0;
+  };
+  std::vector<ChunkClaim> claims_;
   size_t partsSizedFor_ = 0;  // the crowd size the parts' arrays were last sized for
   int capacity_ = 10;
   Stats stats_;
