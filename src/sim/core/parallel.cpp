@@ -44,22 +44,23 @@ int threadsAtWork() {
 // (parallelParts), with a helper for each core but the caller's, made at the first region.
 namespace {
 struct Pool {
-  std::mutex mutex;
+  std::mutex mutex;  // helpers sleep on `wake` after spinning; the caller takes it to hand out a loop
   std::condition_variable wake;
-  // Each on a cache line of its own: helpers spin on `loop`, and every store the caller made to a
-  // line they were reading would wait for it to come back from their cores (0.2-0.4 us here).
+  // What a helper reads to join a loop, on one cache line of its own: the caller writes it once per
+  // loop, the helper fetches it once (0.2-0.4 us between this machine's vCPUs). On lines of their own
+  // the joining helper waited for five of them in turn, 1.0 us.
   // One value per loop handed to the helpers: a loop counter above 8 bits of how many workers may
   // take part (0..helpers-1). A worker that may not reads nothing else of the loop.
   alignas(64) std::atomic<uint64_t> loop{0};
   // The loop in progress: written while `open` is false, read by helpers that joined while it was true.
-  struct alignas(64) Loop {
+  struct Loop {
     void (*chunk)(void*, size_t) = nullptr;
     void* context = nullptr;
     size_t chunks = 0;
   } current;
-  alignas(64) std::atomic<size_t> next{0};    // the next chunk to take
-  alignas(64) std::atomic<bool> open{false};  // helpers may join
-  alignas(64) std::atomic<int> inside{0};     // helpers joined and not yet out
+  std::atomic<size_t> next{0};    // the next chunk to take
+  std::atomic<int> inside{0};     // helpers joined and not yet out
+  std::atomic<bool> open{false};  // helpers may join
   alignas(64) std::atomic<bool> busy{false};  // a loop holds the pool: a loop nested in one of its chunks runs alone
   std::vector<std::thread> workers;
 
@@ -72,8 +73,12 @@ struct Pool {
   }
   void take() {
     const Loop l = current;
-    for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < l.chunks; c = next.fetch_add(1, std::memory_order_relaxed))
+    for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < l.chunks; c = next.fetch_add(1, std::memory_order_relaxed)) {
       l.chunk(l.context, c);
+      // After the last chunk every take finds none: no need to fetch the line again to see it (a
+      // short region's last part is usually the helper's, and this is on its way out).
+      if (c + 1 == l.chunks) break;
+    }
   }
   // `seen`: the loop counter when the worker was made, read on the thread that made it, so a loop
   // handed out before the new thread first runs is still offered to it.
