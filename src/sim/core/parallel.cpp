@@ -36,12 +36,13 @@ int threadsAtWork() {
 #if CROWDLAB_THREAD_POOL || !CROWDLAB_SERIAL
 // The pool. On the threaded page it runs every loop: the page's main thread and up to
 // CROWDLAB_THREAD_POOL - 1 workers, std::threads on the Web Workers Emscripten loads before main()
-// (PTHREAD_POOL_SIZE, the same cap: cmake/web.cmake), so starting them never waits for a worker to load. The main browser thread
-// may not sleep on Atomics.wait: it takes chunks itself, closes the loop when none is left, and spins
-// only while a helper that joined in time is still in a chunk; a helper that wakes late (the browser's
-// renderer shares the cores) joins nothing. Helpers spin a little after a loop (the step's next loop
-// follows within microseconds), then sleep. On the desktop it runs only short regions
-// (parallelParts), with a helper for each core but the caller's, made at the first region.
+// (PTHREAD_POOL_SIZE, the same cap: cmake/web.cmake), so starting them never waits for a worker to
+// load. The main browser thread may not sleep on Atomics.wait: it takes chunks itself, closes the
+// loop when none is left, and spins only while a helper that joined in time is still in a chunk; a
+// helper that wakes late (the browser's renderer shares the cores) joins nothing. Helpers spin a
+// little after a loop (the step's next loop follows within microseconds), then sleep. On the desktop
+// it runs only short regions (parallelParts), with a helper for each core but the caller's, made at
+// the first region.
 namespace {
 struct Pool {
   std::mutex mutex;  // helpers sleep on `wake` after spinning; the caller takes it to hand out a loop
@@ -73,7 +74,8 @@ struct Pool {
   }
   void take() {
     const Loop l = current;
-    for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < l.chunks; c = next.fetch_add(1, std::memory_order_relaxed)) {
+    for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < l.chunks;
+         c = next.fetch_add(1, std::memory_order_relaxed)) {
       l.chunk(l.context, c);
       // After the last chunk every take finds none: no need to fetch the line again to see it (a
       // short region's last part is usually the helper's, and this is on its way out).

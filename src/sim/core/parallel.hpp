@@ -125,9 +125,10 @@ void parallelForRange(size_t n, Body&& body, size_t grain = 128) {
 // microseconds to a few hundred (the ORCA crowd's step below a few thousand agents). On the desktop
 // they run on the pool's helpers, which spin for 100 us after each region before they sleep: a
 // oneTBB worker joins a loop 2.5-2.8 us after the call on this machine's vCPUs, a spinning helper
-// 0.7-0.9 us into a 250-agent ORCA step (0.3 us in a loop of nothing else), and that step is 24-30 us. Long loops stay on oneTBB (a helper spinning beside
-// its workers slowed the 10,000-agent steps by a tenth). A region nested in a chunk of the pool, or
-// met while another thread's region holds it, runs as parallelForRange does.
+// 0.7-0.9 us into a 250-agent ORCA step of 24-30 us (0.3 us into a loop of nothing else). Long loops
+// stay on oneTBB (a helper spinning beside its workers slowed the 10,000-agent steps by a tenth). A
+// region nested in a chunk of the pool, or met while another thread's region holds it, runs as
+// parallelForRange does.
 template <class Body>
 void parallelParts(size_t parts, Body&& body) {
   if (parts == 0) return;
