@@ -53,7 +53,6 @@ TEST(ThreadArenas, WorkAfterAnAbandonedStepGetsNewArenas) {
   EXPECT_EQ(oldVisited.load(), 20000u);
 }
 
-
 namespace {
 
 // Every part of a region once, and whether a part ran on a helper of the pool: a thread other than
