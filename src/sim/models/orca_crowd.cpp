@@ -205,6 +205,8 @@ void Crowd::step(float dt) {
       part.preferredByCell.resize(n);
       part.queryRadiusByCell.resize(n);
     }
+    // A claim per part; they hold atomics, so a new vector rather than a resized one.
+    if (claims_.size() != parts_.size()) claims_ = std::vector<ChunkClaim>(parts_.size());
     partsSizedFor_ = n;
   }
   // Chunks of cell order, a block to each part, taken from its own block first and then from the
@@ -213,7 +215,6 @@ void Crowd::step(float dt) {
   // other core, and a thread's chunks lay all over the crowd), each thread of a 250-agent step spent
   // 2.5 us more of its 22 in its chunks.
   const size_t chunk = std::max<size_t>(32, n / (8 * parts)), chunks = (n + chunk - 1) / chunk;
-  if (claims_.size() < parts) claims_ = std::vector<ChunkClaim>(parts);
   for (size_t p = 0; p < parts; ++p) {  // a part that finds no chunk left adds nothing
     parts_[p].stats = {};
     parts_[p].built = false;
