@@ -201,7 +201,10 @@ class App {
                 panelOverflowAt_.c_str(), double(windowSize_.x - DockLayout::panelWidth()));
     std::printf("panel_overflow_max=%.0f\npanel_overflow_max_at_ui=%.2f\npanel_overflow_scales=%zu\n", double(panelOverflowMax_),
                 double(panelOverflowMaxAtScale_), overflowScales_.size());
-    std::printf("hud_right=%.0f\nreserved_bottom=%.0f\n", double(DockLayout::hudWidth()), double(panel_.reservedBottom));
+    std::printf("hud_right=%.0f\nreserved_bottom=%.0f\nclear_labels=", double(DockLayout::hudWidth()), double(panel_.reservedBottom));
+    for (const glm::vec4& r : clearLabels_)
+      std::printf("%s%.0f,%.0f,%.0f,%.0f", &r == clearLabels_.data() ? "" : ";", double(r.x), double(r.y), double(r.z), double(r.w));
+    std::printf("\n");
     const std::optional<glm::vec3> selected = abandoned_ ? std::nullopt : scene().selectedAgent();
     std::printf("following=%d\nfollowed_frames=%d\nfollow_max_offset=%.2f\nselected=", int(following_), followedFrames_,
                 double(followMaxOffset_));
@@ -775,6 +778,7 @@ class App {
 
   // World labels in the UI's font, rasterised at the UI scale: they grow with it, like the panels.
   void drawLabels(const render::FrameView& view) {
+    clearLabels_.clear();
     if (debug_.texts().empty()) return;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     for (const auto& t : debug_.texts()) {
@@ -787,27 +791,29 @@ class App {
       c.x *= view.ink;
       c.y *= view.ink;
       c.z *= view.ink;
-      if (t.scale != 1.0f) {  // large type: the banner's face, rasterised large, drawn on a dark backing
-        ImFont* big = bannerFont();
-        float size = ImGui::GetFontSize() * t.scale;
-        ImVec2 extent = big->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
-        // It stays clear of the panels that lie over the world: right of the HUD, left of the scene
-        // panel, and smaller when the gap between them is narrower than the line.
+      ImFont* font = t.scale != 1.0f ? bannerFont() : ImGui::GetFont();
+      float size = ImGui::GetFontSize() * t.scale;
+      ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
+      if (t.clearOfPanels) {
+        // Right of the HUD, left of the scene panel, and smaller when the gap between them is
+        // narrower than the line.
         float lo = worldOrigin_.x + 8.0f, hi = worldOrigin_.x + worldSize_.x - 8.0f;
         if (uiVisible_) {
           lo = std::max(lo, DockLayout::hudWidth() + 8.0f);
           hi = std::min(hi, windowSize_.x - DockLayout::panelWidth() - 8.0f);
         }
         if (hi - lo > 64.0f && extent.x > hi - lo) {
+          const float bottom = p.y + extent.y;
           size *= (hi - lo) / extent.x;
-          extent = big->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
+          extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
+          if (t.above) p.y = bottom - extent.y;  // it still ends where it was anchored
         }
         p.x = std::clamp(p.x, lo, std::max(lo, hi - extent.x));
-        dl->AddRectFilled(ImVec2(p.x - 6, p.y - 3), ImVec2(p.x + extent.x + 6, p.y + extent.y + 3), IM_COL32(10, 12, 18, 190), 4.0f);
-        dl->AddText(big, size, p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());
-        continue;
+        clearLabels_.push_back({p.x, p.y, p.x + extent.x, p.y + extent.y});
       }
-      dl->AddText(p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());
+      if (t.scale != 1.0f)  // large type: the banner's face, rasterised large, drawn on a dark backing
+        dl->AddRectFilled(ImVec2(p.x - 6, p.y - 3), ImVec2(p.x + extent.x + 6, p.y + extent.y + 3), IM_COL32(10, 12, 18, 190), 4.0f);
+      dl->AddText(font, size, p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());
     }
   }
 
@@ -950,6 +956,7 @@ class App {
   AppBenchmark benchmark_;
   RecentSamples frameMs_, metricsMs_;
   glm::vec2 windowSize_{1280, 720}, worldOrigin_{0, 0}, worldSize_{1280, 720};
+  std::vector<glm::vec4> clearLabels_;  // last frame's lines kept clear of the panels: x0, y0, x1, y1 (points)
   Clock::time_point start_, last_;
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;

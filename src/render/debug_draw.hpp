@@ -14,7 +14,16 @@ class DebugDraw {
   struct CircleInstance { glm::vec3 center; float radius; uint32_t color; };
   // A label in the world, in the UI's font (so it follows the UI scale); `above`: its bottom-left
   // corner at the point, so a larger font grows away from what it labels; otherwise its top-left.
-  struct Text { glm::vec3 position; uint32_t color; std::string text; bool above = false; float scale = 1.0f; };
+  // `clearOfPanels`: a line about the whole view, not a point of it, moved sideways (and made smaller
+  // if need be) to stay clear of the panels laid over the world.
+  struct Text {
+    glm::vec3 position;
+    uint32_t color;
+    std::string text;
+    bool above = false;
+    float scale = 1.0f;
+    bool clearOfPanels = false;
+  };
 
   void line(glm::vec2 a, glm::vec2 b, uint32_t color) { line(glm::vec3(a, 0), glm::vec3(b, 0), color); }
   void line(glm::vec3 a, glm::vec3 b, uint32_t color) { lines_.push_back({a, color}); lines_.push_back({b, color}); }
@@ -33,7 +42,11 @@ class DebugDraw {
   void textAbove(glm::vec2 p, std::string s, uint32_t color) { texts_.push_back({glm::vec3(p, 0), color, std::move(s), true}); }
   // Large type (this many times the labels' size), its top-left corner at p: a figure the room reads on the world.
   void bigText(glm::vec2 p, std::string s, uint32_t color, float scale) {
-    texts_.push_back({glm::vec3(p, 0), color, std::move(s), false, scale});
+    texts_.push_back({glm::vec3(p, 0), color, std::move(s), false, scale, true});
+  }
+  // A scene's status line, its bottom-left corner at p as far as the panels allow.
+  void statusLine(glm::vec2 p, std::string s, uint32_t color) {
+    texts_.push_back({glm::vec3(p, 0), color, std::move(s), true, 1.0f, true});
   }
 
   void clear() { lines_.clear(); triangles_.clear(); circles_.clear(); disks_.clear(); texts_.clear(); }

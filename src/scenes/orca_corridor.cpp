@@ -234,20 +234,28 @@ class OrcaCorridor final : public scenes::Scene {
   size_t agentCount() const override { return sim_.size(); }
 
   void homeCamera(scenes::SceneContext& c) override {
-    // Both rooms across the view, above the inset's place at the bottom (see drawInset).
+    // Both rooms across the view, below a line for the status (see drawStatusLine) and above the
+    // inset's place at the bottom (see drawInset).
     render::Camera2D& cam = c.camera2D;
+    const float statusStrip = 1.6f * emPoints();
     const float reserved = views_.inset ? insetSize(cam.viewport).y + 10.0f : 0.0f;
-    const glm::vec2 free{cam.viewport.x, std::max(cam.viewport.y - reserved, 0.4f * cam.viewport.y)};
+    const glm::vec2 free{cam.viewport.x, std::max(cam.viewport.y - reserved - statusStrip, 0.4f * cam.viewport.y)};
     const Vec2 extent = worldExtent() * 2.0f * 1.03f;
     cam.zoom = std::min(free.x / extent.x, free.y / extent.y);
-    // The world's centre (the origin) at the centre of the part above the inset.
-    cam.center = -((free * 0.5f) - cam.viewport * 0.5f) / cam.zoom;
+    // The world's centre (the origin) at the centre of the part between the status line and the inset.
+    const glm::vec2 freeCentre{0.5f * free.x, std::min(statusStrip, cam.viewport.y - free.y) + 0.5f * free.y};
+    cam.center = -(freeCentre - cam.viewport * 0.5f) / cam.zoom;
   }
 
  private:
   // The inset's size for a view of `viewport` window points: about 34 x 17 lines of text, at most
   // 60 % of the width and 42 % of the height.
   static glm::vec2 insetSize(glm::vec2 viewport) {
+    const float em = emPoints();
+    return {std::min(34.0f * em, 0.6f * viewport.x), std::min(17.0f * em, 0.42f * viewport.y)};
+  }
+  // The UI font's size in window points.
+  static float emPoints() {
     // Before the first frame GetFontSize() is still 0; the font's configured size is known already.
     float em = 15.0f;
     if (ImGui::GetCurrentContext()) {
@@ -255,7 +263,7 @@ class OrcaCorridor final : public scenes::Scene {
       if (ImGui::GetFontSize() > 0.0f) em = ImGui::GetFontSize();
       else if (io.Fonts->ConfigData.Size > 0) em = io.Fonts->ConfigData[0].SizePixels * io.FontGlobalScale;
     }
-    return {std::min(34.0f * em, 0.6f * viewport.x), std::min(17.0f * em, 0.42f * viewport.y)};
+    return em;
   }
 
   // Half the size of everything there is to see (both rooms), around the origin.
@@ -422,7 +430,7 @@ class OrcaCorridor final : public scenes::Scene {
                   sim::methodName(p.method), p.lanes ? " + lanes" : "", p.widthDiameters, metrics_["rounds"] + 1,
                   metrics_["arrived"], sim_.size(), metrics_["jammed"], metrics_["overlaps_total"]);
     const float top = sim_.roomHalfHeight() + 0.5f * sim_.params().radius;
-    debug.textAbove(toView(Vec2{-sim_.halfLength() - sim_.roomDepth(), top}), text, render::rgba(220, 225, 235));
+    debug.statusLine(toView(Vec2{-sim_.halfLength() - sim_.roomDepth(), top}), text, render::rgba(220, 225, 235));
   }
 
   // ---- the velocity-space inset ----

@@ -116,3 +116,26 @@ TEST(ClaimPictures, MergeVerdictAgreesWithTheLargestGroupAtTheEndOfItsWindow) {
     EXPECT_LT(share, 0.8) << banner;
   }
 }
+
+// The corridor's status line (method, width, crossed, jammed, overlaps: what its claims are about)
+// is read in the picture: inside the world's view, right of the HUD and left of the scene panel,
+// its glyphs drawn there. It used to sit at the left room's corner, under the HUD, and with the
+// banner's strip reserved above the window's top.
+TEST(ClaimPictures, CorridorStatusLineShowsClearOfThePanels) {
+  const Shot s = shoot("corridor-status", "--claim orca-corridor.orca-lanes-w4 --frames 90");
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  const std::string rect = s.run.value("clear_labels");
+  ASSERT_EQ(std::sscanf(rect.c_str(), "%f,%f,%f,%f", &x0, &y0, &x1, &y1), 4) << "no status line in\n" << s.run.out;
+  const float hudRight = std::stof(s.run.value("hud_right")), panelLeft = std::stof(s.run.value("panel_left"));
+  std::printf("status line %s, HUD right %.0f, panel left %.0f, world %d,%d %dx%d\n", rect.c_str(), hudRight, panelLeft, s.x,
+              s.y, s.w, s.h);
+  EXPECT_GE(x0, hudRight);
+  EXPECT_LE(x1, panelLeft);
+  EXPECT_GE(y0, float(s.y));
+  EXPECT_LE(y1, float(s.y + s.h));
+  EXPECT_GT(x1 - x0, 300.0f) << "the whole line at the UI's size";
+  int ink = 0;
+  for (int y = int(y0); y < int(y1); ++y)
+    for (int x = int(x0); x < int(x1); ++x) ink += near(s.pixels.at(x, y), render::rgba(220, 225, 235), 45);
+  EXPECT_GT(ink, 100) << "glyph pixels of the status line";
+}
