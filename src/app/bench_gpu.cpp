@@ -76,7 +76,6 @@ bench::Row cpuRow(const bench::Options& o, size_t n) {
   r.threads = threads;
   r.steps = o.steps;
   r.medianMsPerStep = ms;
-  r.nsPerAgentStep = ms * 1e6 / double(n);
   r.neighborsPerAgent = double(neighbors) / (double(n) * double(o.steps));
   r.extra = extra(gridMs, std::max(0.0, ms - gridMs));
   return r;
@@ -107,7 +106,6 @@ bench::Row gpuRow(const bench::Options& o, size_t n, render::GpuBoids& gpu) {
   r.threads = 1;
   r.steps = o.steps;
   r.medianMsPerStep = bench::medianMs(total);
-  r.nsPerAgentStep = r.medianMsPerStep * 1e6 / double(n);
   char wall[48];
   std::snprintf(wall, sizeof wall, ";wall_ms=%.3f", wallMs);
   r.extra = extra(bench::medianMs(grid), bench::medianMs(rules), wall);

@@ -158,7 +158,7 @@ void printTableHeader() {
 
 void printRow(const Row& r) {
   std::printf("%-12s %9zu %-9s %7d %6d %11.4f %14.2f %13.2f %11.3f  %s\n", r.caseName.c_str(), r.n, r.mode.c_str(),
-              r.threads, r.steps, r.medianMsPerStep, r.nsPerAgentStep, r.checksPerAgent, r.neighborsPerAgent,
+              r.threads, r.steps, r.medianMsPerStep, r.nsPerAgentStep(), r.checksPerAgent, r.neighborsPerAgent,
               r.extra.c_str());
   std::fflush(stdout);
 }
@@ -177,7 +177,7 @@ std::string csvField(const std::string& s) {
 // refused it (a full disk, /dev/full), with errno saying why.
 bool writeCsvRow(std::FILE* f, const Row& r) {
   std::fprintf(f, "%s,%zu,%s,%d,%d,%.6f,%.3f,%.3f,%.4f,%s\n", csvField(r.caseName).c_str(), r.n,
-               csvField(r.mode).c_str(), r.threads, r.steps, r.medianMsPerStep, r.nsPerAgentStep, r.checksPerAgent,
+               csvField(r.mode).c_str(), r.threads, r.steps, r.medianMsPerStep, r.nsPerAgentStep(), r.checksPerAgent,
                r.neighborsPerAgent, csvField(r.extra).c_str());
   return std::fflush(f) == 0 && !std::ferror(f);
 }

@@ -31,10 +31,10 @@ struct Row {
   int threads = 1;
   int steps = 0;
   double medianMsPerStep = 0;
-  double nsPerAgentStep = 0;
   double checksPerAgent = 0;   // distance checks per agent per step
   double neighborsPerAgent = 0;
   std::string extra;           // case-specific "key=value;key=value"
+  double nsPerAgentStep() const { return n ? medianMsPerStep * 1e6 / double(n) : 0.0; }
   // The threads that really did the row's loop work, counted since its startRow(): a row is built
   // once its steps have run, so the count is taken here. Shown as threads_at_work= in `extra`.
   int threadsAtWork = sim::threadsAtWork();

@@ -49,7 +49,6 @@ bench::Row measure(const bench::Options& o, size_t n, sim::NeighborMethod method
   r.threads = threads;
   r.steps = o.steps;
   r.medianMsPerStep = ms;
-  r.nsPerAgentStep = ms * 1e6 / double(n);
   r.checksPerAgent = double(checks) / (double(n) * double(o.steps));
   r.neighborsPerAgent = double(neighbors) / (double(n) * double(o.steps));
   r.extra = std::string("lanes=") + sim::lanes::name();
@@ -69,7 +68,6 @@ bench::Row estimateBrute(const bench::Options& o, size_t n, int threads) {
   r.mode = "brute-est";
   r.steps = o.steps;
   r.medianMsPerStep *= scale * scale;
-  r.nsPerAgentStep = r.medianMsPerStep * 1e6 / double(n);
   r.checksPerAgent = double(n - 1);
   char extra[96];
   std::snprintf(extra, sizeof extra, "estimated=brute force timed at n=%zu and scaled by (n/%zu)^2", kBruteSample,

@@ -59,7 +59,6 @@ bench::Row measure(const bench::Options& o, size_t n, bool orca, int threads,
   r.threads = threads;
   r.steps = o.steps;
   r.medianMsPerStep = ms;
-  r.nsPerAgentStep = ms * 1e6 / double(n);
   r.checksPerAgent = double(checks) / (double(n) * steps);
   r.neighborsPerAgent = neighbors / steps;
   char extra[256];

@@ -103,7 +103,6 @@ void runKnn3d(const bench::Options& o, std::vector<bench::Row>& rows) {
       r.threads = threads;
       r.steps = o.steps;
       r.medianMsPerStep = gridMs;
-      r.nsPerAgentStep = gridMs * 1e6 / double(n);
       r.checksPerAgent = double(checks) / double(n);
       r.neighborsPerAgent = double(std::min<size_t>(kK, n - 1));
 #ifdef CROWDLAB_HAVE_NANOFLANN

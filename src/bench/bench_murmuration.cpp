@@ -30,7 +30,6 @@ void runMurmuration(const bench::Options& o, std::vector<bench::Row>& rows) {
       r.threads = threads;
       r.steps = o.steps;
       r.medianMsPerStep = ms;
-      r.nsPerAgentStep = ms * 1e6 / double(n);
       r.neighborsPerAgent = double(flock.neighborsOf(0).size());
       r.extra = std::string("lanes=") + sim::lanes::name();
       rows.push_back(r);

@@ -95,7 +95,6 @@ bench::Row row(size_t n, const char* mode, int threads, Episode& e) {
   r.threads = threads;
   r.steps = int(e.ms.size());
   r.medianMsPerStep = bench::medianMs(e.ms);
-  r.nsPerAgentStep = r.medianMsPerStep * 1e6 / double(n);
   const double agentSteps = double(n) * double(std::max<size_t>(e.ms.size(), 1));
   r.checksPerAgent = double(e.checks) / agentSteps;
   r.neighborsPerAgent = double(e.neighbors) / agentSteps;

@@ -107,6 +107,16 @@ Result runJob(const Job& job, const std::atomic<bool>* cancel) {
   return r;
 }
 
+std::vector<Result> runAllJobs(std::span<const Job> jobs, int threads, const std::atomic<bool>* cancel) {
+  std::vector<Result> results;
+  results.reserve(jobs.size());
+  RunOptions o;
+  o.threads = threads;
+  o.cancel = cancel;
+  runJobs(jobs, o, [&](const Result& r) { results.push_back(r); });
+  return results;
+}
+
 size_t runJobs(std::span<const Job> jobs, const RunOptions& options,
                const std::function<void(const Result&)>& onResult) {
   std::mutex mutex;  // guards the delivery below; onResult runs under it

@@ -74,4 +74,8 @@ Result runJob(const Job& job, const std::atomic<bool>* cancel = nullptr);
 size_t runJobs(std::span<const Job> jobs, const RunOptions& options,
                const std::function<void(const Result&)>& onResult);
 
+// Runs every job (as runJobs, in job order) and returns the results; fewer than the jobs only when
+// `cancel` was set.
+std::vector<Result> runAllJobs(std::span<const Job> jobs, int threads, const std::atomic<bool>* cancel);
+
 }  // namespace experiments

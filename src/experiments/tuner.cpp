@@ -174,11 +174,7 @@ Score Tuner::scoreOn(const std::vector<double>& values, uint64_t first, int coun
   if (!objective_ || count <= 0) return s;
   std::vector<Job> jobs;
   for (int k = 0; k < count; ++k) jobs.push_back(objectiveJob(*objective_, first + uint64_t(k), jobSets(values)));
-  std::vector<Result> results;
-  RunOptions o;
-  o.threads = settings_.threads;
-  o.cancel = cancel;
-  runJobs(jobs, o, [&](const Result& r) { results.push_back(r); });
+  const std::vector<Result> results = runAllJobs(jobs, settings_.threads, cancel);
   if (results.size() != jobs.size()) {
     s.error = "stopped";
     return s;
@@ -212,11 +208,7 @@ bool Tuner::step(const std::atomic<bool>* cancel, const std::function<void(const
     for (int s = 0; s < seeds; ++s) jobs.push_back(objectiveJob(*objective_, uint64_t(s) + 1, jobSets(v)));
     values.push_back(std::move(v));
   }
-  std::vector<Result> results;
-  RunOptions o;
-  o.threads = settings_.threads;
-  o.cancel = cancel;
-  runJobs(jobs, o, [&](const Result& r) { results.push_back(r); });
+  const std::vector<Result> results = runAllJobs(jobs, settings_.threads, cancel);
   if (results.size() != jobs.size()) {
     cancelled_ = true;
     return false;
