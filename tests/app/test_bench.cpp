@@ -135,3 +135,30 @@ TEST(Bench, EachRowRunsOnTheThreadsItNames) {
     EXPECT_NE(rows[1].find("threads_at_work=2"), std::string::npos) << rows[1];
   }
 }
+
+// The figure the README quotes everywhere, ns per agent-step, is each row's median step over its
+// agents: the CSV's two columns agree on every row (to their printed digits).
+TEST(Bench, NsPerAgentStepIsTheMedianStepOverTheAgents) {
+  const std::string csv = apptest::freshDir("bench-ns") + "/rows.csv";
+  const apptest::RunResult r =
+      apptest::runCrowdlab("bench --case orca-circle --n 250 --threads 1 --csv " + csv);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string text = apptest::slurp(csv);
+  ASSERT_EQ(text.rfind("case,n,mode,threads,steps,median_ms_per_step,ns_per_agent_step,", 0), 0u) << text;
+  int rows = 0;
+  for (size_t at = text.find('\n') + 1; at < text.size(); at = text.find('\n', at) + 1) {
+    char caseName[32] = {}, mode[32] = {};
+    unsigned long n = 0;
+    int threads = 0, steps = 0;
+    double ms = 0, ns = 0;
+    ASSERT_EQ(std::sscanf(text.c_str() + at, "%31[^,],%lu,%31[^,],%d,%d,%lf,%lf", caseName, &n, mode, &threads, &steps, &ms,
+                          &ns),
+              7)
+        << text.substr(at);
+    ASSERT_EQ(n, 250u);
+    EXPECT_GT(ns, 0.0) << mode;
+    EXPECT_NEAR(ns, ms * 1e6 / double(n), 0.01) << mode;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2) << "at N = 250 an orca row and the classic example's row\n" << text;
+}
