@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -145,16 +147,18 @@ TEST(Bench, NsPerAgentStepIsTheMedianStepOverTheAgents) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const std::string text = apptest::slurp(csv);
   ASSERT_EQ(text.rfind("case,n,mode,threads,steps,median_ms_per_step,ns_per_agent_step,", 0), 0u) << text;
+  std::istringstream lines(text);
+  std::string line;
+  std::getline(lines, line);  // the header
   int rows = 0;
-  for (size_t at = text.find('\n') + 1; at < text.size(); at = text.find('\n', at) + 1) {
+  while (std::getline(lines, line)) {
     char caseName[32] = {}, mode[32] = {};
     unsigned long n = 0;
     int threads = 0, steps = 0;
     double ms = 0, ns = 0;
-    ASSERT_EQ(std::sscanf(text.c_str() + at, "%31[^,],%lu,%31[^,],%d,%d,%lf,%lf", caseName, &n, mode, &threads, &steps, &ms,
-                          &ns),
+    ASSERT_EQ(std::sscanf(line.c_str(), "%31[^,],%lu,%31[^,],%d,%d,%lf,%lf", caseName, &n, mode, &threads, &steps, &ms, &ns),
               7)
-        << text.substr(at);
+        << line;
     ASSERT_EQ(n, 250u);
     EXPECT_GT(ns, 0.0) << mode;
     EXPECT_NEAR(ns, ms * 1e6 / double(n), 0.01) << mode;
