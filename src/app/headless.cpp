@@ -9,6 +9,7 @@
 #include "app/settings.hpp"
 #include "app/setup.hpp"
 #include "app/stepper.hpp"
+#include "app/stop_signals.hpp"
 #include "io/atomic_file.hpp"
 #include "io/user_files.hpp"
 #include "sim/core/parallel.hpp"
@@ -69,17 +70,6 @@ std::string headlessStateJson(scenes::Scene& scene, const std::string& sceneName
   return j.dump();
 }
 
-// SIGINT / SIGTERM during a headless run: the step under way finishes, its row is written, the CSV is
-// flushed and closed, and the run ends with 128 + the signal. A second signal ends it at once (the
-// file still holds whole rows only: they are written whole).
-volatile std::sig_atomic_t stopSignal = 0;
-extern "C" void onStopSignal(int sig) {
-  if (stopSignal) {
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
-  }
-  stopSignal = sig;
-}
 }  // namespace
 
 int runHeadless(const Options& o) {
@@ -101,15 +91,18 @@ int runHeadless(const Options& o) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }
-  stopSignal = 0;
-  auto oldInt = std::signal(SIGINT, onStopSignal), oldTerm = std::signal(SIGTERM, onStopSignal);
+  // SIGINT / SIGTERM during the run: the step under way finishes, its row is written, the CSV is
+  // flushed and closed, and the run ends with 128 + the signal. A second signal ends it at once (the
+  // file still holds whole rows only: they are written whole).
+  const StopSignals stops{SIGINT, SIGTERM};  // until the run's files are written
+  const std::atomic<bool>& stopRequested = StopSignals::stopRequested();
   const float dt = 1.0f / 60.0f;
   std::vector<sim::Metric> metrics;
   std::vector<double> stepMs;
   constexpr size_t kMaxStepSamples = 1 << 16;
   int stride = 1;
   int stepsRun = 0;
-  for (int s = 1; s <= o.steps && !stopSignal; ++s) {
+  for (int s = 1; s <= o.steps && !stopRequested.load(); ++s) {
     const double ms = Stepper::timedStep([&](float stepSeconds) { scene->step(stepSeconds); });
     // Every `stride`-th step time, halving the samples when they reach the cap: memory stays bounded
     // on a run of --steps 100000000, and the median still spans the whole run.
@@ -128,8 +121,6 @@ int runHeadless(const Options& o) {
     }
     stepsRun = s;
   }
-  std::signal(SIGINT, oldInt);
-  std::signal(SIGTERM, oldTerm);
   metrics.clear();
   scene->metrics(metrics);
   std::printf("scene=%s\nsteps=%d\nagents=%zu\n", o.scene.c_str(), stepsRun, scene->agentCount());
@@ -146,7 +137,7 @@ int runHeadless(const Options& o) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     code = 1;
   }
-  if (stopSignal) {
+  if (const int stopSignal = StopSignals::received()) {
     std::fprintf(stderr, "crowdlab: stopped by %s after step %d of %d%s\n", stopSignal == SIGINT ? "SIGINT" : "SIGTERM",
                  stepsRun, o.steps, o.metricsCsv.empty() ? "" : "; the CSV holds every step up to it, whole rows only");
     return 128 + stopSignal;

@@ -3,6 +3,7 @@
 // scored again on held-out seeds. Ctrl+C stops the search and still writes what it found.
 #include "app/tune_cmd.hpp"
 #include "app/flag_reader.hpp"
+#include "app/stop_signals.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -23,12 +24,6 @@ constexpr const char* kUsage =
     "usage: crowdlab tune --scene S --objective NAME [--params a,b,...] [--budget EVALS] [--seeds N]\n"
     "                     [--test-seeds N] [--threads T] [--seed N] [--set k=v]... [--csv FILE] [--preset-out FILE]\n"
     "       crowdlab tune --list     (every scene's objectives, their scores and parameter groups)";
-
-std::atomic<bool> gInterrupted{false};
-extern "C" void onInterrupt(int) {
-  gInterrupted.store(true);
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl+C ends the program at once
-}
 
 struct TuneOptions {
   experiments::TuneSettings settings;
@@ -178,17 +173,18 @@ int runTune(const std::vector<std::string>& args) {
     csv += "\n";
   };
 
-  gInterrupted.store(false);
-  std::signal(SIGINT, onInterrupt);
+  // Ctrl+C: the generation under way stops, the best so far is written; a second one ends it at once.
+  const StopSignals stops{SIGINT};
+  const std::atomic<bool>& interruptRequested = StopSignals::stopRequested();
   const auto t0 = std::chrono::steady_clock::now();
-  while (tuner.step(&gInterrupted, csvRow)) {
+  while (tuner.step(&interruptRequested, csvRow)) {
     const experiments::GenerationSummary& g = tuner.lastGeneration();
     std::printf("gen %3d  evals %5ld  best %-10s median %-10s sigma %-9s best so far %s\n", g.generation,
                 g.evaluations, num(g.best).c_str(), num(g.median).c_str(), num(g.sigma).c_str(),
                 num(g.bestSoFar).c_str());
     std::fflush(stdout);
   }
-  const bool interrupted = gInterrupted.load();
+  const bool interrupted = interruptRequested.load();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%s after %ld evaluations (%.0f s)\n", tuner.stopReason().c_str(), tuner.evaluations(), seconds);
 
@@ -200,8 +196,8 @@ int runTune(const std::vector<std::string>& args) {
   experiments::Score heldOut, start;
   if (!interrupted && s.testSeeds > 0) {
     // The start and the best on seeds the search never saw.
-    start = tuner.scoreOn(tuner.startValues(), experiments::kFirstTestSeed, s.testSeeds, &gInterrupted);
-    if (searched) heldOut = tuner.scoreOn(best, experiments::kFirstTestSeed, s.testSeeds, &gInterrupted);
+    start = tuner.scoreOn(tuner.startValues(), experiments::kFirstTestSeed, s.testSeeds, &interruptRequested);
+    if (searched) heldOut = tuner.scoreOn(best, experiments::kFirstTestSeed, s.testSeeds, &interruptRequested);
   }
   if (searched) std::printf("best: %s\n", valuesText(tuner, best).c_str());
   std::printf("training seeds:  %s %s  [%s]\n", searched ? "tuned" : "start", num(training.score).c_str(),
@@ -242,7 +238,6 @@ int runTune(const std::vector<std::string>& args) {
       std::printf("wrote the %s preset to %s\n", searched ? "best" : "start", o.presetOut.c_str());
     }
   }
-  std::signal(SIGINT, SIG_DFL);
   return interrupted ? 130 : status;
 }
 

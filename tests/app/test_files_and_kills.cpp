@@ -87,6 +87,33 @@ TEST(Kills, ASignalledHeadlessRunLeavesWholeRowsOnly) {
   }
 }
 
+// One stop request often arrives twice: `timeout` and job control send it both to a process and to
+// its process group. A second copy that came while the step under way finished used to end the
+// program at once (a tune interrupted this way wrote no preset). Within half a second it is the same
+// request: the run still finishes its step and ends with 128 + the signal. 100,000 agents, so that
+// the copy 2 ms after the first lands inside that step (about 13 ms).
+TEST(Kills, OneSignalDeliveredTwiceStillEndsTheRunCleanly) {
+  const std::string dir = apptest::freshDir("kills-twice");
+  for (int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(sig == SIGINT ? "SIGINT" : "SIGTERM");
+    const std::string csv = dir + "/k" + std::to_string(sig) + ".csv";
+    const pid_t pid = startCrowdlab({"--headless", "--scene", "finale", "--set", "N=100000", "--steps", "100000000", "--metrics-csv", csv}, dir,
+                                    dir + "/run" + std::to_string(sig));
+    ASSERT_GT(pid, 0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (linesIn(csv) < 5 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ::kill(pid, sig);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ::kill(pid, sig);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "the second copy of the signal ended the run: " << status;
+    EXPECT_EQ(WEXITSTATUS(status), 128 + sig);
+    expectWholeRows(csv);
+  }
+}
+
 // Item 7: --state-out and --screenshot to a folder that does not exist failed only after the run
 // (12.7 s, 5.2 s). Headless and window runs now fail at once; the window one before any window opens.
 TEST(Files, OutputPathsAreCheckedBeforeTheRun) {
