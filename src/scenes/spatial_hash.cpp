@@ -380,12 +380,11 @@ class SpatialHash final : public scenes::Scene {
     first = first / k * k;  // blocks aligned to the world, so they do not shimmer as the camera pans
     const glm::ivec2 blocks = (last - first + k - 1) / k;
     heatSums_.assign(size_t(blocks.x) * size_t(blocks.y), 0u);
-    const auto counts = g.cellCount();
     uint32_t hottest = 1;
     for (int y = first.y; y < last.y; ++y)
       for (int x = first.x; x < last.x; ++x) {
         uint32_t& sum = heatSums_[size_t((y - first.y) / k) * size_t(blocks.x) + size_t((x - first.x) / k)];
-        sum += counts[g.cellIndex({x, y})];
+        sum += g.cellCount(g.cellIndex({x, y}));
         hottest = std::max(hottest, sum);
       }
     for (int by = 0; by < blocks.y; ++by)
@@ -415,7 +414,6 @@ class SpatialHash final : public scenes::Scene {
     glm::ivec2 first, last;
     visibleCells(g, view, first, last);
     const Vec2 ext = g.cellExtent(), worldMax = flock_.world.max();
-    const auto counts = g.cellCount();
     const bool brute = flock_.method == sim::NeighborMethod::BruteForce;
     const float radius = flock_.params.searchRadius();
     const double scale = std::log(double(std::max<size_t>(flock_.size(), 2)));
@@ -423,7 +421,7 @@ class SpatialHash final : public scenes::Scene {
     const int k = std::max(1, int(std::ceil(std::sqrt(cells / double(kHeatCellBudget)))));
     for (int y = first.y; y < last.y; y += k)
       for (int x = first.x; x < last.x; x += k) {
-        const uint32_t here = counts[g.cellIndex({x, y})];
+        const uint32_t here = g.cellCount(g.cellIndex({x, y}));
         if (here == 0) continue;
         double perAgent = double(flock_.size()) - 1.0;
         if (!brute) {

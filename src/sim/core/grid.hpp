@@ -63,9 +63,14 @@ class UniformGrid {
     sorted_.resize(n);
     for (auto& axis : sortedAxis_) axis.resize(n + kAxisPadding, 0.0f);
     cellStart_.resize(size_t(numCells_) + 1);
-    cellCount_.resize(numCells_);
 
-    parallelFor(n, [&](size_t i) { cellOfAgent_[i] = cellIndex(cellOf(inside(positions[i]))); }, kGrain);
+    {
+      // The cell sizes and counts in locals: the stores to cellOfAgent_ could alias the members, and
+      // the compiler would load them again for every agent.
+      const CellMapping map = mapping();
+      uint32_t* cellOfAgent = cellOfAgent_.data();
+      parallelFor(n, [&](size_t i) { cellOfAgent[i] = map.index(inside(positions[i])); }, kGrain);
+    }
 
     // Counting sort; stable, so agents keep their relative order inside a cell. With several
     // threads each takes a contiguous slice of agents with its own counts, and the slices are
@@ -87,7 +92,6 @@ class UniformGrid {
           sliceCount_[t * numCells_ + c] = sum;
           sum += m;
         }
-        cellCount_[c] = sum - cellStart_[c];
       }
       cellStart_[numCells_] = sum;
       parallelFor(slices, [&](size_t t) {
@@ -95,20 +99,19 @@ class UniformGrid {
         for (size_t i = sliceBegin(t); i < sliceBegin(t + 1); ++i) order_[next[cellOfAgent_[i]]++] = uint32_t(i);
       }, 1);
     } else {
-      std::fill(cellCount_.begin(), cellCount_.end(), 0u);
-      for (size_t i = 0; i < n; ++i) cellCount_[cellOfAgent_[i]]++;
+      // Counts, their running sum (each cell's end) and then the agents placed from the last one
+      // back, each at its cell's end moved down by one: a cell's agents keep their order, and each
+      // entry ends at its cell's start. One array of cells, cleared once.
+      const uint32_t cells = numCells_;
+      uint32_t* start = cellStart_.data();
+      const uint32_t* cellOf = cellOfAgent_.data();
+      std::fill(start, start + cells + 1, 0u);
+      for (size_t i = 0; i < n; ++i) start[cellOf[i]]++;
       uint32_t sum = 0;
-      for (uint32_t c = 0; c < numCells_; ++c) {
-        cellStart_[c] = sum;
-        sum += cellCount_[c];
-      }
-      cellStart_[numCells_] = sum;
-      // Counted a second time while placing each agent: the counts end where they were.
-      std::fill(cellCount_.begin(), cellCount_.end(), 0u);
-      for (size_t i = 0; i < n; ++i) {
-        const uint32_t c = cellOfAgent_[i];
-        order_[cellStart_[c] + cellCount_[c]++] = static_cast<uint32_t>(i);
-      }
+      for (uint32_t c = 0; c < cells; ++c) start[c] = sum += start[c];
+      start[cells] = uint32_t(n);
+      uint32_t* order = order_.data();
+      for (size_t i = n; i-- > 0;) order[--start[cellOf[i]]] = static_cast<uint32_t>(i);
     }
     parallelFor(n, [&](size_t k) {
       const Vec<D> p = inside(positions[order_[k]]);
@@ -208,17 +211,31 @@ class UniformGrid {
     }
   }
 
-  // The cell a position falls in (outside the box: the border cell, or the wrapped one on a torus).
-  Coord cellOf(const Vec<D>& p) const {
-    Coord c;
-    for (int k = 0; k < D; ++k) {
-      float f = std::floor((p[k] - world_.min[k]) * invExtent_[k]);
-      f = f > 0.0f ? f : 0.0f;  // NaN becomes 0 too
-      const float top = float(dims_[k] - 1);
-      c[k] = int(f < top ? f : top);
+  // How positions map to cells, as values: a loop over agents holds one in registers.
+  struct CellMapping {
+    Vec<D> min, invExtent, top;  // top: the last cell on each axis
+    Coord dims;
+    // Truncation is floor on the only values it keeps (x >= 0); below the box (and NaN) the first
+    // cell, past it the last.
+    int axis(const Vec<D>& p, int k) const {
+      const float x = (p[k] - min[k]) * invExtent[k];
+      return int(x > 0.0f ? (x < top[k] ? x : top[k]) : 0.0f);
     }
-    return c;
-  }
+    Coord coord(const Vec<D>& p) const {
+      Coord c;
+      for (int k = 0; k < D; ++k) c[k] = axis(p, k);
+      return c;
+    }
+    uint32_t index(const Vec<D>& p) const {
+      uint32_t i = uint32_t(axis(p, D - 1));
+      for (int k = D - 2; k >= 0; --k) i = i * uint32_t(dims[k]) + uint32_t(axis(p, k));
+      return i;
+    }
+  };
+  CellMapping mapping() const { return {world_.min, invExtent_, Vec<D>(dims_ - 1), dims_}; }
+
+  // The cell a position falls in (outside the box: the border cell, or the wrapped one on a torus).
+  Coord cellOf(const Vec<D>& p) const { return mapping().coord(p); }
   Coord cellCoord(uint32_t index) const {
     Coord c;
     for (int k = 0; k < D; ++k) {
@@ -256,7 +273,7 @@ class UniformGrid {
     OccupancyStats s;
     s.cells = numCells_;
     for (uint32_t c = 0; c < numCells_; ++c) {
-      uint32_t m = cellCount_[c];
+      uint32_t m = cellCount(c);
       if (m) s.nonEmptyCells++;
       s.maxPerCell = std::max(s.maxPerCell, m);
       if (!histogramOut.empty()) histogramOut[std::min<size_t>(m, histogramOut.size() - 1)]++;
@@ -275,7 +292,7 @@ class UniformGrid {
   std::span<const uint32_t> order() const { return {order_.data(), count_}; }
   // cellStart has numCells() + 1 entries: cell c holds sorted agents cellStart[c] .. cellStart[c + 1] - 1.
   std::span<const uint32_t> cellStart() const { return {cellStart_.data(), size_t(numCells_) + 1}; }
-  std::span<const uint32_t> cellCount() const { return {cellCount_.data(), numCells_}; }
+  uint32_t cellCount(uint32_t c) const { return cellStart_[c + 1] - cellStart_[c]; }
   uint32_t numCells() const { return numCells_; }
   Coord cellsPerAxis() const { return dims_; }
   // Cell extent per axis; on a wrapping world stretched so whole cells tile the torus.
@@ -364,7 +381,7 @@ class UniformGrid {
   bool clamped_ = false;
   uint32_t numCells_ = 1;
   uint32_t count_ = 0;
-  std::vector<uint32_t> cellOfAgent_, order_, cellStart_, cellCount_;
+  std::vector<uint32_t> cellOfAgent_, order_, cellStart_;
   std::vector<uint32_t> sliceCount_;  // per slice of agents and cell: counts, then next free slot
   std::vector<Vec<D>> sorted_;
   std::vector<float> sortedAxis_[D];
