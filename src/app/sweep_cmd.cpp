@@ -105,6 +105,7 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
       error = "no folder " + io::quoteText(dir.string()) + " for " + io::quoteText(*path);
       return false;
     }
+    if (!io::checkWritable(*path, error)) return false;  // a folder we may not write, a read-only disk
   }
   return true;
 }

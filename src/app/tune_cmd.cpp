@@ -83,6 +83,9 @@ bool parse(const std::vector<std::string>& args, TuneOptions& o, std::string& er
   if (o.list || o.help) return true;
   if (o.settings.scene.empty()) { error = "--scene S is needed (crowdlab tune --list shows the objectives)"; return false; }
   if (o.settings.objective.empty()) { error = "--objective NAME is needed (crowdlab tune --list shows them)"; return false; }
+  // Written at the end of a run that may take hours: a path that cannot be written is said now.
+  for (const std::string* path : {&o.csv, &o.presetOut})
+    if (!path->empty() && !io::checkWritable(*path, error)) return false;
   return true;
 }
 

@@ -168,6 +168,8 @@ TEST(SweepCmd, BadInputIsOneLineAndExitTwo) {
   expectOneLine("--builtin nope", "unknown built-in sweep 'nope'");
   expectOneLine("--merge", "--merge needs");
   expectOneLine(base + "--vary wAli=0:1:0.5 --plot /no/such/folder/p.svg", "no folder '/no/such/folder'");
+  // A folder that is there but takes no files (/proc, even for root): said before any job runs.
+  expectOneLine(base + "--vary wAli=0:1:0.5 --plot /proc/p.svg", "/proc/p.svg: cannot write");
   EXPECT_EQ(runCrowdlab("sweep --help").exitCode, 0);
   // A file that is not this sweep's is refused, and left as it was.
   const std::string dir = apptest::freshDir("sweep-bad");

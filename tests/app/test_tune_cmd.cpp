@@ -31,6 +31,9 @@ TEST(TuneCmd, BadInputIsOneLineAndExitTwo) {
   expectOneLineError("--scene steering --objective clean-arrival --fast", "unknown option '--fast'");
   expectOneLineError("--scene steering --objective clean-arrival --seeds", "--seeds needs a value");
   expectOneLineError("--scene steering --objective clean-arrival --set nope", "--set expects name=value");
+  // Output files a long run writes at its end are checked before it starts.
+  expectOneLineError("--scene steering --objective clean-arrival --preset-out /proc/t.json", "/proc/t.json: cannot write");
+  expectOneLineError("--scene steering --objective clean-arrival --csv /proc/t.csv", "/proc/t.csv: cannot write");
   // Checked by the tuner before anything runs: one line, no usage.
   for (const auto& [args, mention] : std::vector<std::pair<std::string, std::string>>{
            {"--scene nope --objective x", "unknown scene"},
