@@ -207,22 +207,19 @@ void FinaleSim::buildObstacleBins() {
 }
 
 namespace {
-// Clamped to [0, hi]; NaN gives 0. (Comparisons, not fmin / fmax: those are library calls here.)
-[[gnu::always_inline]] inline int clampedIndex(float v, int hi) { return v > 0.0f ? (v < float(hi) ? int(v) : hi) : 0; }
-
-[[gnu::always_inline]] inline size_t binOf(const Vec2& p, const Vec2& lo, float invBinSize, int bx, int by) {
-  const Vec2 q = (p - lo) * invBinSize;
-  return size_t(clampedIndex(q.y, by - 1)) * size_t(bx) + size_t(clampedIndex(q.x, bx - 1));
+// The obstacle bins map positions as the grid maps them to cells (the same truncation and clamping).
+UniformGrid<2>::CellMapping binMapping(const Vec2& lo, float invBinSize, int bx, int by) {
+  return {lo, Vec2(invBinSize), Vec2(float(bx - 1), float(by - 1)), {bx, by}};
 }
 }  // namespace
 
 std::span<const orca::Segment> FinaleSim::segmentsNear(const Vec2& p) const {
-  const size_t b = binOf(p, world.min, invBinSize_, binsX_, binsY_);
+  const size_t b = binMapping(world.min, invBinSize_, binsX_, binsY_).index(p);
   return {binSegments_.data() + segmentStart_[b], segmentStart_[b + 1] - segmentStart_[b]};
 }
 
 std::span<const CircleObstacle> FinaleSim::circlesNear(const Vec2& p) const {
-  const size_t b = binOf(p, world.min, invBinSize_, binsX_, binsY_);
+  const size_t b = binMapping(world.min, invBinSize_, binsX_, binsY_).index(p);
   return {binCircles_.data() + circleStart_[b], circleStart_[b + 1] - circleStart_[b]};
 }
 
@@ -412,11 +409,10 @@ void FinaleSim::gatherPhase(float dt) {
   // The query block: the agent's cell and the rings of cells the radius needs (the same for all).
   const auto rings = grid_.rings(radius, SearchMode::AutoRings);
   const auto dims = grid_.cellsPerAxis();
-  const Vec2 invExtent = 1.0f / grid_.cellExtent();
+  const UniformGrid<2>::CellMapping cells = grid_.mapping();
   auto blockOf = [&](const Vec2& pos) {
     UniformGrid<2>::Block b;
-    const Vec2 q = (pos - world.min) * invExtent;
-    const glm::ivec2 c{clampedIndex(q.x, dims.x - 1), clampedIndex(q.y, dims.y - 1)};
+    const glm::ivec2 c = cells.coord(pos);
     b.first = glm::max(c - rings, glm::ivec2(0));
     b.last = glm::min(c + rings, dims - 1);
     return b;
@@ -438,8 +434,7 @@ void FinaleSim::gatherPhase(float dt) {
       if (p.spatialHash) {
         // Agents are in cell order and every agent of a cell has the same block: its runs are
         // found once per cell, not once per agent.
-        const Vec2 q = (pos - world.min) * invExtent;
-        const int cell = clampedIndex(q.y, dims.y - 1) * dims.x + clampedIndex(q.x, dims.x - 1);
+        const int cell = int(cells.index(pos));
         if (cell != runsCell) {
           runsCell = cell;
           runCount = 0;
