@@ -65,8 +65,8 @@ class UniformGrid {
     cellStart_.resize(size_t(numCells_) + 1);
 
     {
-      // The cell sizes and counts in locals: the stores to cellOfAgent_ could alias the members, and
-      // the compiler would load them again for every agent.
+      // The mapping in locals: the stores to cellOfAgent_ could alias the grid's members, and the
+      // compiler would load them again for every agent.
       const CellMapping map = mapping();
       uint32_t* cellOfAgent = cellOfAgent_.data();
       parallelFor(n, [&](size_t i) { cellOfAgent[i] = map.index(inside(positions[i])); }, kGrain);
@@ -216,7 +216,8 @@ class UniformGrid {
     Vec<D> min, invExtent, top;  // top: the last cell on each axis
     Coord dims;
     // Truncation is floor on the only values it keeps (x >= 0); below the box (and NaN) the first
-    // cell, past it the last.
+    // cell, past it the last. Comparisons, not floor or fmin / fmax: in the x86-64 baseline build
+    // those are library calls or emulated.
     int axis(const Vec<D>& p, int k) const {
       const float x = (p[k] - min[k]) * invExtent[k];
       return int(x > 0.0f ? (x < top[k] ? x : top[k]) : 0.0f);
