@@ -317,6 +317,17 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
   const auto batch = std::make_unique<ProgramBatch>();
   const auto inputs = std::make_unique<ProgramInputs>();
   Rng preferredRng(11, 5);
+  // The programs without a solution also wait in one queue across batches, rounds and both kinds of
+  // step (FallbackQueue): each lane of its fallback then holds a program from another batch, laid out
+  // as that batch laid it out. They must solve as in their own batch.
+  const auto queue = std::make_unique<FallbackQueue>();
+  std::vector<LpResult> expected, queued;
+  std::vector<int> emitted;
+  auto emit = [&](uint32_t id, const LpResult& r) {
+    queued[id] = r;
+    emitted[id] += 1;
+  };
+  int queuedInfeasible = 0;
   for (bool wide : {true, false}) {
     lanes::setWide(wide);
     for (int round = 0; round < 60; ++round) {
@@ -377,6 +388,15 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
           std::array<LpResult, ProgramBatch::kLanes> solved;
           solve(*batch, std::span<const Vec2>(preferred.data(), used), params.maxSpeed,
                 std::span<LpResult>(solved.data(), used));
+          std::array<uint32_t, ProgramBatch::kLanes> ids;
+          for (size_t l = 0; l < used; ++l) {
+            ids[l] = uint32_t(expected.size());
+            expected.push_back(solved[l]);
+          }
+          queued.resize(expected.size());
+          emitted.resize(expected.size(), 0);
+          solve(*batch, std::span<const Vec2>(preferred.data(), used), std::span<const uint32_t>(ids.data(), used),
+                params.maxSpeed, *queue, emit);
           for (size_t l = 0; l < used; ++l) {
             const size_t a = first + l;
             PlaneSet one;
@@ -409,8 +429,21 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
         }
       }
     }
+    for (const FallbackQueue::Solved& q : queue->solve(params.maxSpeed)) emit(q.id, q.result);
+    ASSERT_TRUE(queue->empty());
+    for (size_t id = 0; id < expected.size(); ++id) {
+      ASSERT_EQ(emitted[id], 1) << "program " << id << " emitted once";
+      ASSERT_EQ(std::memcmp(&queued[id].velocity, &expected[id].velocity, sizeof(Vec2)), 0) << "program " << id;
+      ASSERT_EQ(queued[id].feasible, expected[id].feasible);
+      ASSERT_EQ(std::memcmp(&queued[id].maxViolation, &expected[id].maxViolation, sizeof(float)), 0);
+      queuedInfeasible += !expected[id].feasible;
+    }
+    expected.clear();
+    queued.clear();
+    emitted.clear();
   }
   lanes::setWide(true);
+  EXPECT_GT(queuedInfeasible, 100);
   EXPECT_GT(batchInfeasible, 100);
   EXPECT_GT(planesCompared, 20000);
   EXPECT_GT(overlapping, 1000);

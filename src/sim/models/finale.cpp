@@ -513,18 +513,18 @@ void FinaleSim::orcaPhase(float dt) {
     // solved as rows (orca::ProgramBatch), never as planes.
     orca::ProgramBatch programs;
     orca::ProgramInputs inputs;
+    orca::FallbackQueue fallbacks;  // the programs without a solution, from batch to batch
     std::array<Vec2, kBatch> preferred;
     std::array<uint32_t, kBatch> agent;
-    std::array<orca::LpResult, kBatch> results;
     size_t batched = 0;
+    auto emit = [&](uint32_t k, const orca::LpResult& r) {
+      orcaVelocity_[k] = r.velocity;
+      feasible_[k] = r.feasible ? 1 : 0;
+    };
     auto solveBatch = [&] {
       orca::buildPrograms(programs, inputs, orcaParams, dt, p.stepSafety);
-      orca::solve(programs, std::span<const Vec2>(preferred.data(), batched), p.maxSpeed,
-                  std::span<orca::LpResult>(results.data(), batched));
-      for (size_t b = 0; b < batched; ++b) {
-        orcaVelocity_[agent[b]] = results[b].velocity;
-        feasible_[agent[b]] = results[b].feasible ? 1 : 0;
-      }
+      orca::solve(programs, std::span<const Vec2>(preferred.data(), batched),
+                  std::span<const uint32_t>(agent.data(), batched), p.maxSpeed, fallbacks, emit);
       inputs.clear();
       batched = 0;
     };
@@ -541,6 +541,7 @@ void FinaleSim::orcaPhase(float dt) {
       if (batched == kBatch) solveBatch();
     }
     if (batched) solveBatch();
+    for (const orca::FallbackQueue::Solved& s : fallbacks.solve(p.maxSpeed)) emit(s.id, s.result);
   }, 64);
 }
 

@@ -69,8 +69,13 @@ struct CrowdScratch {
   ProgramInputs inputs;
   std::array<Vec2, kBatch> preferredOf;
   std::array<uint32_t, kBatch> slot;
-  std::array<LpResult, kBatch> results;
+  FallbackQueue fallbacks;  // a part's programs without a solution, from chunk to chunk (Crowd::step)
 };
+
+CrowdScratch& threadScratch() {
+  thread_local CrowdScratch scratch;
+  return scratch;
+}
 
 }  // namespace
 
@@ -138,15 +143,15 @@ void Crowd::solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, c
   // preferred velocity within max speed, at once, so sparse crowds do not half-fill the lanes.
   // Scratch kept per thread: setting 12 KB of planes up for every chunk would cost as much as a
   // batch of small programs.
-  thread_local CrowdScratch scratch;
+  CrowdScratch& scratch = threadScratch();
   NearestKeys& near = scratch.near;
   scratch.inputs.clear();
   size_t batched = 0;
   auto solveBatch = [&] {
     buildPrograms(scratch.programs, scratch.inputs, params, dt, stepSafety);
-    solve(scratch.programs, std::span<const Vec2>(scratch.preferredOf.data(), batched), params.maxSpeed,
-          std::span<LpResult>(scratch.results.data(), batched));
-    for (size_t b = 0; b < batched; ++b) out.velocity(scratch.slot[b], scratch.results[b].velocity, scratch.results[b].feasible);
+    solve(scratch.programs, std::span<const Vec2>(scratch.preferredOf.data(), batched),
+          std::span<const uint32_t>(scratch.slot.data(), batched), params.maxSpeed, scratch.fallbacks,
+          [&](uint32_t k, const LpResult& r) { out.velocity(k, r.velocity, r.feasible); });
     scratch.inputs.clear();
     batched = 0;
   };
@@ -266,6 +271,8 @@ void Crowd::step(float dt) {
         solveCells(part.grid, part.velocityByCell.data(), part.preferredByCell.data(), part.queryRadiusByCell.data(),
                    first, last, dt, out);
       }
+      for (const FallbackQueue::Solved& s : threadScratch().fallbacks.solve(params.maxSpeed))
+        out.velocity(s.id, s.result.velocity, false);
       part.stats = out.stats;
       // The square root once per part: it is monotonic, so the closest pair is the same, bit for bit.
       part.stats.minDistance = closestDistance(out.minDistSq);

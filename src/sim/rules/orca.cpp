@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include "sim/core/lanes.hpp"
 
 namespace sim::orca {
@@ -664,45 +665,62 @@ void solve(std::span<const PlaneSet> programs, std::span<const Vec2> preferred, 
   });
 }
 
-void solve(const ProgramBatch& batch, std::span<const Vec2> preferred, float maxSpeed, std::span<LpResult> out) {
-  const int agents = int(std::min({size_t(batch.programs), preferred.size(), out.size()}));
-  alignas(32) int32_t count[lanes::kLanes] = {}, satisfied[lanes::kLanes] = {};
+void solve2d(const ProgramBatch& batch, std::span<const Vec2> preferred, float maxSpeed, BatchOptima& out) {
+  const int agents = int(std::min(size_t(std::clamp(batch.programs, 0, lanes::kLanes)), preferred.size()));
+  out.programs = agents;
   int rows = 0;
-  for (int l = 0; l < agents; ++l) {
-    count[l] = std::min(batch.count[l], int32_t(kMaxPlanes));
-    rows = std::max(rows, int(count[l]));
+  for (int l = 0; l < lanes::kLanes; ++l) {
+    out.count[l] = l < agents ? std::min(batch.count[l], int32_t(kMaxPlanes)) : 0;
+    rows = std::max(rows, int(out.count[l]));
   }
-  Vec2 v[lanes::kLanes];
   lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
-    solveColumns<typename decltype(kind)::type>(batch.rows.data(), count, rows, agents, preferred.data(), maxSpeed, v,
-                                                satisfied);
+    solveColumns<typename decltype(kind)::type>(batch.rows.data(), out.count, rows, agents, preferred.data(), maxSpeed,
+                                                out.velocity, out.satisfied);
   });
-  // The lanes whose program has no solution go through the fallback together.
-  alignas(32) int32_t fallbackCount[lanes::kLanes] = {}, hard[lanes::kLanes] = {}, start[lanes::kLanes] = {},
-                      agentRow[lanes::kLanes] = {};
-  alignas(32) float vx[lanes::kLanes] = {}, vy[lanes::kLanes] = {}, violation[lanes::kLanes] = {};
-  bool anyInfeasible = false;
-  for (int l = 0; l < agents; ++l) {
-    if (satisfied[l] >= count[l]) {
-      out[size_t(l)] = LpResult{v[l], true, 0.0f};
-      continue;
-    }
-    anyInfeasible = true;
-    fallbackCount[l] = count[l];
-    start[l] = satisfied[l];
-    agentRow[l] = std::min(batch.hardCount[l], count[l]);
-    // As infeasible(): the hard planes alone fail only for an agent that overlaps something; then
-    // every plane is soft.
-    hard[l] = satisfied[l] < agentRow[l] ? 0 : agentRow[l];
-    vx[l] = v[l].x, vy[l] = v[l].y;
+}
+
+void FallbackQueue::push(const ProgramBatch& batch, const BatchOptima& optima, int lane, uint32_t id) {
+  const int q = queued_++;
+  const int count = optima.count[lane];
+  for (int i = 0; i < count; ++i) {
+    const ProgramBatch::Row& from = batch.rows[size_t(i)];
+    ProgramBatch::Row& to = rows_[size_t(i)];
+    to.pointX[q] = from.pointX[lane], to.pointY[q] = from.pointY[lane];
+    to.normalX[q] = from.normalX[lane], to.normalY[q] = from.normalY[lane];
   }
-  if (!anyInfeasible) return;
+  count_[q] = count;
+  start_[q] = optima.satisfied[lane];
+  agentRow_[q] = std::min(batch.hardCount[lane], count);
+  // As infeasible(): the hard planes alone fail only for an agent that overlaps something; then
+  // every plane is soft.
+  hard_[q] = optima.satisfied[lane] < agentRow_[q] ? 0 : agentRow_[q];
+  vx_[q] = optima.velocity[lane].x, vy_[q] = optima.velocity[lane].y;
+  id_[q] = id;
+}
+
+std::span<const FallbackQueue::Solved> FallbackQueue::solve(float maxSpeed) {
+  const int queued = queued_;
+  if (queued == 0) return {};
   lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
-    fallbackRows<typename decltype(kind)::type>(batch.rows.data(), fallbackCount, hard, start, agentRow, maxSpeed, vx,
-                                                vy, violation);
+    fallbackRows<typename decltype(kind)::type>(rows_.data(), count_, hard_, start_, agentRow_, maxSpeed, vx_, vy_,
+                                                violation_);
   });
-  for (int l = 0; l < agents; ++l)
-    if (fallbackCount[l]) out[size_t(l)] = LpResult{{vx[l], vy[l]}, false, violation[l]};
+  for (int q = 0; q < queued; ++q) {
+    solved_[size_t(q)] = Solved{id_[q], LpResult{{vx_[q], vy_[q]}, false, violation_[q]}};
+    count_[q] = 0;  // the lane is free (fallbackRows leaves a lane of count 0 alone)
+  }
+  queued_ = 0;
+  return std::span<const Solved>(solved_.data(), size_t(queued));
+}
+
+void solve(const ProgramBatch& batch, std::span<const Vec2> preferred, float maxSpeed, std::span<LpResult> out) {
+  static constexpr uint32_t kIds[lanes::kLanes] = {0, 1, 2, 3, 4, 5, 6, 7};
+  const size_t agents = std::min({preferred.size(), out.size(), size_t(lanes::kLanes)});
+  auto emit = [&](uint32_t l, const LpResult& r) { out[l] = r; };
+  // A queue of its own: the batch's failing programs (at most eight) go through the fallback together.
+  const auto fallbacks = std::make_unique<FallbackQueue>();
+  solve(batch, preferred.first(agents), std::span<const uint32_t>(kIds, agents), maxSpeed, *fallbacks, emit);
+  for (const FallbackQueue::Solved& s : fallbacks->solve(maxSpeed)) emit(s.id, s.result);
 }
 
 void feasibleRegion(std::span<const HalfPlane> planes, float maxSpeed, std::vector<Vec2>& polygon,

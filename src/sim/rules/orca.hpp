@@ -291,6 +291,64 @@ void buildPrograms(ProgramBatch& batch, const ProgramInputs& inputs, const Param
 // solve for the batch's programs towards preferred[l] into out[l]; the results are solve()'s, bit for bit.
 void solve(const ProgramBatch& batch, std::span<const Vec2> preferred, float maxSpeed, std::span<LpResult> out);
 
+// solve's 2D program for the batch's programs towards preferred[l], eight at a time: lane l met its
+// first satisfied[l] of count[l] planes, with optimum velocity[l] there.
+struct BatchOptima {
+  static constexpr int kLanes = ProgramBatch::kLanes;
+  Vec2 velocity[kLanes];
+  alignas(32) int32_t count[kLanes] = {}, satisfied[kLanes] = {};
+  int programs = 0;
+  bool solved(int lane) const { return satisfied[lane] >= count[lane]; }
+};
+void solve2d(const ProgramBatch& batch, std::span<const Vec2> preferred, float maxSpeed, BatchOptima& out);
+
+// Programs whose 2D program failed, gathered from batch to batch. The fallback (a 3D program: per
+// program the costliest part of a solve) runs eight programs a lane each, and its loops cost as much
+// for one busy lane as for eight; a batch alone has one or two programs that fail (the finale's
+// crowd: 18 % of them), so the queue runs it once for eight of them instead of once per batch.
+class FallbackQueue {
+ public:
+  static constexpr int kLanes = ProgramBatch::kLanes;
+  struct Solved {
+    uint32_t id;
+    LpResult result;
+  };
+  bool full() const { return queued_ == kLanes; }
+  bool empty() const { return queued_ == 0; }
+  // Lane `lane` of the batch, whose 2D program failed (!optima.solved(lane)), under `id`; not when full().
+  void push(const ProgramBatch& batch, const BatchOptima& optima, int lane, uint32_t id);
+  // The fallback for every queued program: solve()'s results, bit for bit. The queue is empty after.
+  std::span<const Solved> solve(float maxSpeed);
+
+ private:
+  // Lane q: the q-th queued program's rows where its batch had them (past its count: anything).
+  std::array<ProgramBatch::Row, kMaxPlanes> rows_{};
+  alignas(32) int32_t count_[kLanes] = {}, hard_[kLanes] = {}, start_[kLanes] = {}, agentRow_[kLanes] = {};
+  alignas(32) float vx_[kLanes] = {}, vy_[kLanes] = {}, violation_[kLanes] = {};
+  uint32_t id_[kLanes] = {};
+  int queued_ = 0;
+  std::array<Solved, kLanes> solved_{};
+};
+
+// solve for a batch whose programs are agents ids[l], the ones without a solution queued in
+// `fallbacks`: emit(id, LpResult) at once for each program with a solution, and for queued ones as
+// the queue fills. The caller emits what is left in the queue (its solve()) once its agents are done.
+template <class Emit>
+void solve(const ProgramBatch& batch, std::span<const Vec2> preferred, std::span<const uint32_t> ids, float maxSpeed,
+           FallbackQueue& fallbacks, Emit&& emit) {
+  BatchOptima optima;
+  solve2d(batch, preferred.first(std::min(preferred.size(), ids.size())), maxSpeed, optima);
+  for (int l = 0; l < optima.programs; ++l) {
+    if (optima.solved(l)) {
+      emit(ids[size_t(l)], LpResult{optima.velocity[l], true, 0.0f});
+      continue;
+    }
+    if (fallbacks.full())
+      for (const FallbackQueue::Solved& s : fallbacks.solve(maxSpeed)) emit(s.id, s.result);
+    fallbacks.push(batch, optima, l, ids[size_t(l)]);
+  }
+}
+
 // What one agent's neighbour query saw, beside the neighbours it kept.
 struct QueryStats {
   uint32_t checks = 0;      // distance checks the search made
