@@ -554,18 +554,23 @@ CROWDLAB_LANES_INLINE void fallbackRows(const Columns* columns, const int32_t* c
   using Floats = typename L::Floats;
   using Ints = typename L::Ints;
   constexpr int kL = lanes::kLanes;
-  int first = kMaxPlanes, last = 0, agentsFrom = kMaxPlanes;
+  int first = kMaxPlanes, last = 0, agentsFrom = kMaxPlanes, hardInAll = kMaxPlanes;
   for (int l = 0; l < kL; ++l) {
     if (count[l] <= 0) continue;
     first = std::min(first, int(start[l]));
     last = std::max(last, int(count[l]));
     agentsFrom = std::min(agentsFrom, int(agentRow[l]));
+    hardInAll = std::min(hardInAll, int(hard[l]));
   }
+  hardInAll = std::min(hardInAll, last);
   auto ints = [](const int32_t* p) CROWDLAB_LANES_INLINE_LAMBDA { return L::load(reinterpret_cast<const uint32_t*>(p)); };
   const Ints counts = ints(count), hards = ints(hard), starts = ints(start), agentRows = ints(agentRow);
   const Floats zero = L::splat(0.0f), parallelBound = L::splat(kParallel), speed = L::splat(maxSpeed);
   Floats rx = L::load(vx), ry = L::load(vy), worst = zero;
   std::array<Columns, kMaxPlanes> projected;  // rows [0, i) of plane i's program (not cleared: all written first)
+  // A hard plane leads every projected program unchanged: the rows that are hard in every lane are
+  // copied once, not projected (and thrown away) for each plane i.
+  std::copy_n(columns, size_t(hardInAll), projected.begin());
   for (int i = first; i < last; ++i) {
     const Columns& c = columns[size_t(i)];
     const Floats px = L::load(c.pointX), py = L::load(c.pointY), nx = L::load(c.normalX), ny = L::load(c.normalY);
@@ -575,7 +580,7 @@ CROWDLAB_LANES_INLINE void fallbackRows(const Columns* columns, const int32_t* c
     // Plane i as (one of) the most violated: the hard planes, and dist_j(v) - dist_i(v) >= 0 for each
     // earlier soft plane j, the half-plane (n_j - n_i).v >= n_j.p_j - n_i.p_i.
     const Floats own = nx * px + ny * py;
-    for (int j = 0; j < i; ++j) {
+    for (int j = std::min(hardInAll, i); j < i; ++j) {
       const Columns& e = columns[size_t(j)];
       const Floats ex = L::load(e.normalX), ey = L::load(e.normalY), epx = L::load(e.pointX), epy = L::load(e.pointY);
       const Floats mx = ex - nx, my = ey - ny;
