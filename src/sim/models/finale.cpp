@@ -535,7 +535,7 @@ void FinaleSim::orcaPhase(float dt) {
       const size_t count = neighborCount_[k];
       const Vec2 pos = position_[k];
       const int lane = inputs.add(uint32_t(k), pos, velocity_[k], segmentsNear(pos));
-      for (size_t m = 0; m < count; ++m) inputs.addNeighbor(lane, nb[m], position_[nb[m]] - pos, velocity_[nb[m]]);
+      inputs.addNeighbors(lane, std::span<const uint32_t>(nb, count), position_.data(), velocity_.data(), pos);
       preferred[batched] = corrected_[k];
       agent[batched++] = uint32_t(k);
       if (batched == kBatch) solveBatch();

@@ -179,10 +179,8 @@ void Crowd::solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, c
       continue;
     }
     const int lane = scratch.inputs.add(uint32_t(k), sorted[k], velocityByCell[k], walls);
-    for (int m = 0; m < kept; ++m) {
-      const uint32_t j = near.index[m];
-      scratch.inputs.addNeighbor(lane, j, sorted[j] - sorted[k], velocityByCell[j]);
-    }
+    scratch.inputs.addNeighbors(lane, std::span<const uint32_t>(near.index, size_t(kept)), sorted.data(), velocityByCell,
+                                sorted[k]);
     scratch.preferredOf[batched] = preferredByCell[k];
     scratch.slot[batched++] = uint32_t(k);
     if (batched == kBatch) solveBatch();

@@ -250,6 +250,22 @@ struct ProgramInputs {
     r.offsetX[l] = offset.x, r.offsetY[l] = offset.y, r.velocityX[l] = velocity.x, r.velocityY[l] = velocity.y;
     r.neighbor[l] = j;
   }
+  // addNeighbor for each of `neighbors` in turn (nearest first), their offsets and velocities read
+  // from `positions` and `velocities` by index; `at` is lane l's agent's position. (One count kept in
+  // a register: addNeighbor's store of the index may alias the count, which it then reloads.)
+  void addNeighbors(int l, std::span<const uint32_t> neighbors, const Vec2* positions, const Vec2* velocities,
+                    const Vec2& at) {
+    const int first = count[l];
+    const int n = std::min(kMaxNeighbors - first, int(neighbors.size()));
+    for (int m = 0; m < n; ++m) {
+      const uint32_t j = neighbors[size_t(m)];
+      const Vec2 offset = positions[j] - at, velocity = velocities[j];
+      Round& r = rounds[size_t(first + m)];
+      r.offsetX[l] = offset.x, r.offsetY[l] = offset.y, r.velocityX[l] = velocity.x, r.velocityY[l] = velocity.y;
+      r.neighbor[l] = j;
+    }
+    count[l] = first + std::max(n, 0);
+  }
   void clear() { agents = 0; }
 };
 
