@@ -206,23 +206,6 @@ void FinaleSim::buildObstacleBins() {
     forBins(o.center, o.center, o.radius + steerReach, [&](size_t b) { binCircles_[cursor[b]++] = o; });
 }
 
-namespace {
-// The obstacle bins map positions as the grid maps them to cells (the same truncation and clamping).
-UniformGrid<2>::CellMapping binMapping(const Vec2& lo, float invBinSize, int bx, int by) {
-  return {lo, Vec2(invBinSize), Vec2(float(bx - 1), float(by - 1)), {bx, by}};
-}
-}  // namespace
-
-std::span<const orca::Segment> FinaleSim::segmentsNear(const Vec2& p) const {
-  const size_t b = binMapping(world.min, invBinSize_, binsX_, binsY_).index(p);
-  return {binSegments_.data() + segmentStart_[b], segmentStart_[b + 1] - segmentStart_[b]};
-}
-
-std::span<const CircleObstacle> FinaleSim::circlesNear(const Vec2& p) const {
-  const size_t b = binMapping(world.min, invBinSize_, binsX_, binsY_).index(p);
-  return {binCircles_.data() + circleStart_[b], circleStart_[b + 1] - circleStart_[b]};
-}
-
 // ---- the step ----
 
 namespace {
@@ -409,7 +392,7 @@ void FinaleSim::gatherPhase(float dt) {
   // The query block: the agent's cell and the rings of cells the radius needs (the same for all).
   const auto rings = grid_.rings(radius, SearchMode::AutoRings);
   const auto dims = grid_.cellsPerAxis();
-  const UniformGrid<2>::CellMapping cells = grid_.mapping();
+  const UniformGrid<2>::CellMapping cells = grid_.mapping(), bins = obstacleBins();
   auto blockOf = [&](const Vec2& pos) {
     UniformGrid<2>::Block b;
     const glm::ivec2 c = cells.coord(pos);
@@ -482,7 +465,7 @@ void FinaleSim::gatherPhase(float dt) {
       // Stages 1 and 2 wait for a register of agents (only the obstacle avoidance is per agent).
       const size_t l = batched++;
       batchSums[l] = sums;
-      const std::span<const CircleObstacle> circles = orcaTier ? std::span<const CircleObstacle>{} : circlesNear(pos);
+      const std::span<const CircleObstacle> circles = orcaTier ? std::span<const CircleObstacle>{} : circlesIn(bins.index(pos));
       batchAvoids[l] = !circles.empty();
       if (batchAvoids[l])
         batchAvoidance[l] = avoidObstacles(pos, vel, p.agentRadius, circles, p.feelerLength, p.maxSpeed).steering;
@@ -507,6 +490,7 @@ void FinaleSim::gatherPhase(float dt) {
 void FinaleSim::orcaPhase(float dt) {
   const FinaleParams& p = params;
   const orca::Params orcaParams = p.orcaParams();
+  const UniformGrid<2>::CellMapping bins = obstacleBins();
   parallelForRange(size(), [&](size_t first, size_t last) {
     constexpr size_t kBatch = lanes::kLanes;
     // Reused: clearing a program's arrays for every agent would cost more than solving it. Built and
@@ -534,7 +518,7 @@ void FinaleSim::orcaPhase(float dt) {
       const uint32_t* nb = &neighborIndex_[k * size_t(neighborCapacity_)];
       const size_t count = neighborCount_[k];
       const Vec2 pos = position_[k];
-      const int lane = inputs.add(uint32_t(k), pos, velocity_[k], segmentsNear(pos));
+      const int lane = inputs.add(uint32_t(k), pos, velocity_[k], segmentsIn(bins.index(pos)));
       inputs.addNeighbors(lane, std::span<const uint32_t>(nb, count), position_.data(), velocity_.data(), pos);
       preferred[batched] = corrected_[k];
       agent[batched++] = uint32_t(k);
@@ -552,6 +536,7 @@ void FinaleSim::integratePhase(float dt) {
   const float arrivalSq = arrivalRadius() * arrivalRadius();
   time_ += dt;
   const float now = float(time_);
+  const UniformGrid<2>::CellMapping bins = obstacleBins();
   parallelFor(n, [&](size_t k) {
     const Vec2 pos = position_[k];
     Vec2 v = tier_[k] ? orcaVelocity_[k] : boidsTierVelocity(p, velocity_[k], corrected_[k], dt);
@@ -569,7 +554,7 @@ void FinaleSim::integratePhase(float dt) {
     velocity_[k] = v;
     speed_[k] = std::sqrt(lengthSq(v));
     uint8_t in = 0;
-    for (const CircleObstacle& o : circlesNear(next))
+    for (const CircleObstacle& o : circlesIn(bins.index(next)))
       if (lengthSq(next - o.center) < (o.radius + inside) * (o.radius + inside)) in = 1;
     inObstacle_[k] = in;
     float& arrived = arrivedAt_[id_[k]];  // ids are distinct: one writer per slot

@@ -302,8 +302,16 @@ class FinaleSim {
   void gatherPhase(float dt);
   void orcaPhase(float dt);
   void integratePhase(float dt);
-  std::span<const orca::Segment> segmentsNear(const Vec2& p) const;
-  std::span<const CircleObstacle> circlesNear(const Vec2& p) const;
+  // Which obstacle bin a position is in: a value each phase's loop keeps in registers.
+  UniformGrid<2>::CellMapping obstacleBins() const {
+    return {world.min, Vec2(invBinSize_), Vec2(float(binsX_ - 1), float(binsY_ - 1)), {binsX_, binsY_}};
+  }
+  std::span<const orca::Segment> segmentsIn(size_t bin) const {
+    return {binSegments_.data() + segmentStart_[bin], segmentStart_[bin + 1] - segmentStart_[bin]};
+  }
+  std::span<const CircleObstacle> circlesIn(size_t bin) const {
+    return {binCircles_.data() + circleStart_[bin], circleStart_[bin + 1] - circleStart_[bin]};
+  }
 
   std::vector<Vec2> position_, velocity_;
   std::vector<uint32_t> id_;
