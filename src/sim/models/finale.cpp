@@ -456,11 +456,7 @@ void FinaleSim::gatherPhase(float dt) {
       if (!orcaTier) near.kept = 0;
       const int kept =
           orca::keptNeighbors(near.kept, maxNeighbors, reachSq, [&](int m) { return near.keptDistSq(m); });
-      // Four at a time, each a move of fixed size: a dozen indices through memmove cost a call.
-      uint32_t* const listOut = &neighborIndex_[k * size_t(neighborCapacity_)];
-      int m = 0;
-      for (; m + 4 <= kept; m += 4) std::memcpy(listOut + m, near.keptIndex + m, 4 * sizeof(uint32_t));
-      for (; m < kept; ++m) listOut[m] = near.keptIndex[m];
+      std::copy_n(near.keptIndex, kept, &neighborIndex_[k * size_t(neighborCapacity_)]);
       neighborCount_[k] = uint8_t(kept);
       checks_[k] = candidates > 0 ? candidates - 1 : 0;  // every candidate but the agent itself
       overlaps_[k] = closeNeighbors;
