@@ -139,8 +139,10 @@ void Crowd::solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, c
   const auto order = grid.order();
   const auto sorted = grid.sortedPositions();
   // Programs are built and solved eight at a time (buildPrograms, solve over programs: the same
-  // bits as one at a time). An agent with nothing near and no wall has the empty program: its
-  // preferred velocity within max speed, at once, so sparse crowds do not half-fill the lanes.
+  // bits as one at a time); those without a solution wait in the thread's FallbackQueue, which
+  // step() empties once the part's chunks are done. An agent with nothing near and no wall has the
+  // empty program: its preferred velocity within max speed, at once, so sparse crowds do not
+  // half-fill the lanes.
   // Scratch kept per thread: setting 12 KB of planes up for every chunk would cost as much as a
   // batch of small programs.
   CrowdScratch& scratch = threadScratch();
