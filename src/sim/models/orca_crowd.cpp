@@ -272,7 +272,7 @@ void Crowd::step(float dt) {
                    first, last, dt, out);
       }
       for (const FallbackQueue::Solved& s : threadScratch().fallbacks.solve(params.maxSpeed))
-        out.velocity(s.id, s.result.velocity, false);
+        out.velocity(s.id, s.result.velocity, s.result.feasible);
       part.stats = out.stats;
       // The square root once per part: it is monotonic, so the closest pair is the same, bit for bit.
       part.stats.minDistance = closestDistance(out.minDistSq);
