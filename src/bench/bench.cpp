@@ -32,7 +32,7 @@ const char* kModes = "grid, brute (boids2d), boids, orca, weights (finale) or al
 
 const char* kUsage =
     "usage: crowdlab bench [--case NAME] [--n N[,N...]] [--threads T[,T...]] [--steps S] [--warmup W]\n"
-    "                      [--mode M] [--lanes auto|baseline] [--max-memory GB] [--csv FILE]\n"
+    "                      [--mode M] [--lanes auto|avx2|baseline] [--max-memory GB] [--csv FILE]\n"
     "                      [--report] [--list] [--help]\n"
     "  --case NAME    run one case (default: every case; --list names them)\n"
     "  --n N          agent counts, repeatable or comma-separated (default: the case's own list)\n"
@@ -42,8 +42,9 @@ const char* kUsage =
     "  --mode M       the rows of one kind, all (default) for every kind: boids2d grid or brute (brute\n"
     "                 force above 20,000 agents is timed on a sample and reported as brute-est);\n"
     "                 finale boids, orca or weights (curves and learned); a case without the kind runs all\n"
-    "  --lanes L      auto (default: AVX2 where the CPU has it) or baseline (the x86-64 baseline's\n"
-    "                 kernels, as on a CPU without AVX2); each row's lanes= says which ran\n"
+    "  --lanes L      auto (default: the CPU's best: AVX-512, else AVX2), avx2 (at most AVX2, as on a\n"
+    "                 CPU without AVX-512) or baseline (the x86-64 baseline's kernels, as on a CPU\n"
+    "                 without AVX2); each row's lanes= says which ran\n"
     "  --max-memory GB  refuse, before it starts, a row estimated to need more memory than this\n"
     "                 (default: the memory available now); rows over 1 GB say what they will use\n"
     "  --csv FILE     also write the rows as CSV\n"
@@ -343,9 +344,12 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
         return fail("--mode: '" + value + "' is not " + kModes);
       o.mode = value;
     } else if (flag == "--lanes") {
-      if (!needValue()) return fail("--lanes needs auto or baseline");
-      if (value != "auto" && value != "baseline") return fail("--lanes: '" + value + "' is not auto or baseline");
-      o.baselineLanes = value == "baseline";
+      if (!needValue()) return fail("--lanes needs auto, avx2 or baseline");
+      if (value != "auto" && value != "avx2" && value != "baseline")
+        return fail("--lanes: '" + value + "' is not auto, avx2 or baseline");
+      o.lanes = value == "baseline" ? sim::lanes::Level::Baseline
+                : value == "avx2"   ? sim::lanes::Level::Avx2
+                                    : sim::lanes::Level::Avx512;
     } else if (flag == "--max-memory") {
       if (!needValue()) return fail("--max-memory needs a size in GB");
       char* end = nullptr;
@@ -408,7 +412,7 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
   }
   int csvErrno = 0;  // the first write error; the benchmark goes on, the exit code says so
 
-  sim::lanes::setWide(!o.baselineLanes);
+  sim::lanes::setLevel(o.lanes);
   const std::vector<int> threads = threadCounts(o);
   if (o.report) {
     std::printf("%s", reportHeader.c_str());

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <vector>
+#include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace bench {
@@ -20,7 +21,8 @@ struct Options {
   std::string csvPath;         // --csv FILE
   std::string mode = "all";    // --mode: which rows of one kind (boids2d grid|brute; finale boids|orca|weights)
   bool report = false;         // --report: a shareable block (machine, GL, table)
-  bool baselineLanes = false;  // --lanes baseline: the kernels a CPU without AVX2 runs
+  // --lanes: the highest kernel build allowed (auto: the CPU's best; avx2; baseline, as a CPU without AVX2)
+  sim::lanes::Level lanes = sim::lanes::Level::Avx512;
   double maxMemoryBytes = 0;   // --max-memory GB; 0: the memory the system has available now
 };
 

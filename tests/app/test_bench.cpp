@@ -88,15 +88,21 @@ TEST(Bench, BadOrRepeatedModeIsOneLine) {
   EXPECT_NE(r.err.find("--mode is given more than once"), std::string::npos) << r.err;
 }
 
-// --lanes baseline runs the kernels a CPU without AVX2 gets, and the row says so.
+// --lanes baseline runs the kernels a CPU without AVX2 gets, --lanes avx2 those a CPU without AVX-512
+// gets, and the row says so.
 TEST(Bench, LanesBaselineRunsTheBaselineKernelsAndSaysSo) {
   Timed t = timedBench("--case boids2d --n 2000 --mode grid --threads 1 --steps 3 --warmup 0 --lanes baseline");
   ASSERT_EQ(t.r.exitCode, 0) << t.r.err;
   EXPECT_NE(t.r.out.find("lanes="), std::string::npos) << t.r.out;
   EXPECT_EQ(t.r.out.find("lanes=avx2-x8"), std::string::npos) << t.r.out;
+  EXPECT_EQ(t.r.out.find("lanes=avx512-x8"), std::string::npos) << t.r.out;
+  t = timedBench("--case boids2d --n 2000 --mode grid --threads 1 --steps 3 --warmup 0 --lanes avx2");
+  ASSERT_EQ(t.r.exitCode, 0) << t.r.err;
+  EXPECT_NE(t.r.out.find("lanes="), std::string::npos) << t.r.out;
+  EXPECT_EQ(t.r.out.find("lanes=avx512-x8"), std::string::npos) << t.r.out;
   apptest::RunResult bad = apptest::runCrowdlab("bench --lanes sse9");
   EXPECT_EQ(bad.exitCode, 2);
-  EXPECT_NE(bad.err.find("--lanes: 'sse9' is not auto or baseline"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("--lanes: 'sse9' is not auto, avx2 or baseline"), std::string::npos) << bad.err;
 }
 
 // Issue 29, item 13: at --n 50000000 knn3d, orca-circle and finale printed nothing for minutes while

@@ -346,25 +346,29 @@ TEST(FinaleSearch, GridAndBruteForceSeeTheSameNeighbours) {
   expectSameNeighboursAndVelocities(grid, brute);
 }
 
-// The AVX2 (where the CPU has it) and the baseline builds of the lane kernels run the same 8 lanes
+// The AVX2 and AVX-512 (where the CPU has them) and the baseline builds of the lane kernels run the same 8 lanes
 // summed in the same order: the same bits after many steps, with ORCA off and on.
 TEST(FinaleKernels, Avx2AndBaselineLanesGiveTheSameBits) {
   CROWDLAB_SKIP_WITHOUT_AVX2();
   for (bool orca : {false, true}) {
     SCOPED_TRACE(orca ? "orca" : "boids");
-    auto run = [&](bool wide) {
-      lanes::setWide(wide);
+    auto run = [&](lanes::Level level) {
+      lanes::setLevel(level);
       FinaleSim s = crowd(1500, 10);
       s.params.orca = orca;
       for (int i = 0; i < 60; ++i) s.step(kDt);
       lanes::setWide(true);
       return s;
     };
-    const FinaleSim wide = run(true), baseline = run(false);
-    EXPECT_GT(wide.metrics().meanNeighbors, 2.0);
-    ASSERT_EQ(wide.size(), baseline.size());
-    EXPECT_EQ(std::memcmp(wide.positions().data(), baseline.positions().data(), wide.size() * sizeof(Vec2)), 0);
-    EXPECT_EQ(std::memcmp(wide.velocities().data(), baseline.velocities().data(), wide.size() * sizeof(Vec2)), 0);
+    const FinaleSim baseline = run(lanes::Level::Baseline);
+    EXPECT_GT(baseline.metrics().meanNeighbors, 2.0);
+    for (const lanes::Level level : lanes::available().subspan(1)) {  // AVX2, and AVX-512 where the CPU has it
+      SCOPED_TRACE(int(level));
+      const FinaleSim wide = run(level);
+      ASSERT_EQ(wide.size(), baseline.size());
+      EXPECT_EQ(std::memcmp(wide.positions().data(), baseline.positions().data(), wide.size() * sizeof(Vec2)), 0);
+      EXPECT_EQ(std::memcmp(wide.velocities().data(), baseline.velocities().data(), wide.size() * sizeof(Vec2)), 0);
+    }
   }
 }
 
@@ -417,8 +421,8 @@ TEST(FinaleOrca, SameProgramAsTheCrowdForTheSameNeighbourhood) {
 TEST(FinaleLanes, PreferredAndCorrectedGiveTheScalarStagesBits) {
   Rng rng(41);
   for (WeightMode mode : {WeightMode::Constant, WeightMode::Curves, WeightMode::Learned})
-    for (bool wide : {true, false}) {
-      lanes::setWide(wide);
+    for (const lanes::Level level : lanes::available()) {
+      lanes::setLevel(level);
       FinaleParams p;
       p.weightMode = mode;
       for (float& w : p.learned.w) w = rng.uniform(-2.0f, 2.0f);
@@ -455,9 +459,9 @@ TEST(FinaleLanes, PreferredAndCorrectedGiveTheScalarStagesBits) {
         want = clampLength(want, p.maxSpeed);
         const Vec3 wantWeights = ruleWeights(p, sums[i], pos[i], vel[i], target);
         const Vec2 wantCorrected = boidsCorrectedVelocity(p, want, vel[i], sums[i], wantWeights);
-        ASSERT_EQ(std::memcmp(&wantWeights, &weights[i], sizeof wantWeights), 0) << "agent " << i << " wide " << wide;
-        ASSERT_EQ(std::memcmp(&want, &preferred[i], sizeof want), 0) << "agent " << i << " wide " << wide;
-        ASSERT_EQ(std::memcmp(&wantCorrected, &corrected[i], sizeof want), 0) << "agent " << i << " wide " << wide;
+        ASSERT_EQ(std::memcmp(&wantWeights, &weights[i], sizeof wantWeights), 0) << "agent " << i << " level " << int(level);
+        ASSERT_EQ(std::memcmp(&want, &preferred[i], sizeof want), 0) << "agent " << i << " level " << int(level);
+        ASSERT_EQ(std::memcmp(&wantCorrected, &corrected[i], sizeof want), 0) << "agent " << i << " level " << int(level);
       }
     }
   lanes::setWide(true);

@@ -59,8 +59,8 @@ void expectSameBits(const ProbeResult& a, const ProbeResult& b) {
 }
 
 template <int D>
-Flock<D> stepped(NeighborMethod method, bool wide, size_t n, int steps) {
-  lanes::setWide(wide);
+Flock<D> stepped(NeighborMethod method, lanes::Level level, size_t n, int steps) {
+  lanes::setLevel(level);
   Flock<D> f;
   f.world.size = Vec<D>(400.0f);
   f.world.boundary = Boundary::Wrap;
@@ -89,28 +89,45 @@ TEST(Lanes, NameSaysWhatRuns) {
   const std::string baseline = lanes::name();
   lanes::setWide(true);
   EXPECT_NE(baseline, "avx2-x8");
-  if (lanes::wide()) {
-    EXPECT_STREQ(lanes::name(), "avx2-x8");
+  EXPECT_NE(baseline, "avx512-x8");
+#if CROWDLAB_LANES_DISPATCH
+  const char* expected[] = {"sse2-x8", "avx2-x8", "avx512-x8"};
+  for (const lanes::Level level : lanes::available()) {
+    lanes::setLevel(level);
+    EXPECT_EQ(lanes::level(), level);
+    EXPECT_STREQ(lanes::name(), expected[int(level)]);
+  }
+  lanes::setWide(true);
+  EXPECT_EQ(lanes::level(), lanes::best());
+#endif
+}
+
+namespace {
+// Each build beyond the baseline this CPU runs (AVX2; AVX-512 where it has it) against the baseline.
+template <int D>
+void expectEveryBuildLikeTheBaseline(NeighborMethod method, size_t n, int steps) {
+  const Flock<D> baseline = stepped<D>(method, lanes::Level::Baseline, n, steps);
+  EXPECT_GT(baseline.meanNeighbors(), 2.0);
+  for (const lanes::Level level : lanes::available().subspan(1)) {
+    SCOPED_TRACE(int(level));
+    expectSameBits(stepped<D>(method, level, n, steps), baseline);
   }
 }
+}  // namespace
 
 TEST(Lanes, BoidsGridAvx2AndBaselineGiveTheSameBits) {
   CROWDLAB_SKIP_WITHOUT_AVX2();
-  const Flock<2> wide = stepped<2>(NeighborMethod::Grid, true, 3000, 60);
-  const Flock<2> baseline = stepped<2>(NeighborMethod::Grid, false, 3000, 60);
-  EXPECT_GT(wide.meanNeighbors(), 5.0);
-  expectSameBits(wide, baseline);
+  expectEveryBuildLikeTheBaseline<2>(NeighborMethod::Grid, 3000, 60);
 }
 
 TEST(Lanes, BoidsBruteForceAvx2AndBaselineGiveTheSameBits) {
   CROWDLAB_SKIP_WITHOUT_AVX2();
-  expectSameBits(stepped<2>(NeighborMethod::BruteForce, true, 700, 30),
-                 stepped<2>(NeighborMethod::BruteForce, false, 700, 30));
+  expectEveryBuildLikeTheBaseline<2>(NeighborMethod::BruteForce, 700, 30);
 }
 
 TEST(Lanes, Boids3dAvx2AndBaselineGiveTheSameBits) {
   CROWDLAB_SKIP_WITHOUT_AVX2();
-  expectSameBits(stepped<3>(NeighborMethod::Grid, true, 2000, 30), stepped<3>(NeighborMethod::Grid, false, 2000, 30));
+  expectEveryBuildLikeTheBaseline<3>(NeighborMethod::Grid, 2000, 30);
 }
 
 // The three kinds of lanes (one 32-byte vector, two 16-byte halves, a plain array for compilers
@@ -175,8 +192,8 @@ void expectLanesIntegrateLikeTheScalarRules(Boundary boundary) {
     state.velocity[k] = axis[1][k].data();
   }
   const float dt = 1.0f / 30.0f;
-  for (bool wide : {true, false}) {
-    lanes::setWide(wide);
+  for (const lanes::Level level : lanes::available()) {
+    lanes::setLevel(level);
     std::vector<Vec<D>> lanePos(n), laneVel(n);
     for (uint32_t b = 0; b < n; b += kBoidsLaneBatch) {
       const uint32_t count = std::min(kBoidsLaneBatch, n - b);
@@ -193,8 +210,8 @@ void expectLanesIntegrateLikeTheScalarRules(Boundary boundary) {
       const Vec<D> before = pos + vel * dt;
       integrate(pos, vel, boidsAcceleration(sums[i], vel, p), dt, p.maxSpeed, world, p.minSpeed);
       wrapped += pos != before;
-      ASSERT_EQ(std::memcmp(&pos, &lanePos[i], sizeof pos), 0) << "agent " << i << " wide " << wide;
-      ASSERT_EQ(std::memcmp(&vel, &laneVel[i], sizeof vel), 0) << "agent " << i << " wide " << wide;
+      ASSERT_EQ(std::memcmp(&pos, &lanePos[i], sizeof pos), 0) << "agent " << i << " level " << int(level);
+      ASSERT_EQ(std::memcmp(&vel, &laneVel[i], sizeof vel), 0) << "agent " << i << " level " << int(level);
     }
     EXPECT_GT(wrapped, 0);  // some positions crossed an edge
   }
@@ -241,11 +258,11 @@ TEST(Lanes, ChosenLanesMoveToTheFrontInOrderOnEveryKind) {
 }
 
 // dispatchLanes is the one choice of instruction set: the baseline kind when wide() is off, the AVX2
-// kind when on, and the kernel's result the same bits either way.
+// kind (Wide) in the AVX2 and the AVX-512 builds, and the kernel's result the same bits each way.
 TEST(Lanes, DispatchLanesRunsTheKindWideChooses) {
   const float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[8] = {0.5f, 1, 1.5f, 2, 2.5f, 3, 3.5f, 4};
-  auto run = [&](bool wide, bool& tookAvx2) {
-    lanes::setWide(wide);
+  auto run = [&](lanes::Level level, bool& tookAvx2) {
+    lanes::setLevel(level);
     ProbeResult r;
     lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
       using L = typename decltype(kind)::type;
@@ -255,11 +272,14 @@ TEST(Lanes, DispatchLanesRunsTheKindWideChooses) {
     return r;
   };
   bool avx2 = true;
-  const ProbeResult baseline = run(false, avx2);
+  const ProbeResult baseline = run(lanes::Level::Baseline, avx2);
   EXPECT_FALSE(avx2) << "wide() off must run the baseline kind";
   CROWDLAB_SKIP_WITHOUT_AVX2();
-  const ProbeResult wide = run(true, avx2);
-  EXPECT_TRUE(avx2) << "wide() on must run the AVX2 kind";
-  EXPECT_EQ(std::bit_cast<uint32_t>(wide.distances), std::bit_cast<uint32_t>(baseline.distances));
-  EXPECT_EQ(wide.near, baseline.near);
+  for (const lanes::Level level : lanes::available().subspan(1)) {
+    const ProbeResult wide = run(level, avx2);
+    EXPECT_TRUE(avx2) << "wide() on must run the AVX2 kind";
+    EXPECT_EQ(std::bit_cast<uint32_t>(wide.distances), std::bit_cast<uint32_t>(baseline.distances));
+    EXPECT_EQ(wide.near, baseline.near);
+  }
+  lanes::setWide(true);
 }

@@ -128,8 +128,8 @@ TEST(OrcaLp, ProgramsInLanesGiveEachProgramsOwnResult) {
   std::vector<PlaneSet> programs(45);
   std::vector<Vec2> preferred(programs.size());
   int infeasible = 0, feasibleBinding = 0;
-  for (bool wide : {true, false}) {
-    lanes::setWide(wide);
+  for (const lanes::Level level : lanes::available()) {
+    lanes::setLevel(level);
     for (int round = 0; round < 40; ++round) {
       for (size_t k = 0; k < programs.size(); ++k) {
         PlaneSet& p = programs[k];
@@ -328,8 +328,8 @@ TEST(OrcaHalfPlanes, ProgramsBuiltInLanesAreBuildProgramsBitForBit) {
     emitted[id] += 1;
   };
   int queuedInfeasible = 0;
-  for (bool wide : {true, false}) {
-    lanes::setWide(wide);
+  for (const lanes::Level level : lanes::available()) {
+    lanes::setLevel(level);
     for (int round = 0; round < 60; ++round) {
       for (size_t a = 0; a < kAgents; ++a) {
         const uint32_t self = rng.below(64), twin = (self + 1 + rng.below(63)) % 64;
@@ -466,8 +466,8 @@ TEST(OrcaHalfPlanes, RowsWithoutPlanesStayOutOfTheFallback) {
   Rng rng(7, 3);
   std::vector<Vec2> velocities(16);
   int compared = 0;
-  for (bool wide : {true, false}) {
-    lanes::setWide(wide);
+  for (const lanes::Level level : lanes::available()) {
+    lanes::setLevel(level);
     for (int round = 0; round < 300; ++round) {
       for (Vec2& v : velocities) v = rng.inBox(Vec2{-2.0f}, Vec2{2.0f});
       inputs->clear();

@@ -10,9 +10,12 @@
 //             native core; with Split and the wasm-only permute, bits and sqrt below, 1.7-2.2x);
 //   Portable  8 floats in an array, for compilers without vector extensions.
 // Every kind computes lane for lane the same thing and folds its sums in one fixed order, so a
-// kernel gives the same bits on all of them. dispatchLanes (below) builds a kernel twice: once for the
-// baseline kind, and once for Wide with CROWDLAB_LANES_AVX2 (target("avx2") on x86-64 GCC / Clang),
-// and runs the second when lanes::wide() says the CPU has AVX2.
+// kernel gives the same bits on all of them. dispatchLanes (below) builds a kernel three times on
+// x86-64 GCC / Clang: for the baseline kind, for Wide with CROWDLAB_LANES_AVX2 (target "avx2") and for
+// Wide with CROWDLAB_LANES_AVX512 (the same eight lanes in AVX-512VL's encodings: comparisons into mask
+// registers, masked blends, three-input logic; no wider registers), and runs the best the CPU has
+// (lanes::level()). No build contracts a * b + c (ISO C++ mode: -ffp-contract=off), so the FMA the
+// AVX-512 build may use changes no bits.
 // Width-8 vectors cross only always-inline functions, so the psABI note GCC gives for them on
 // non-AVX targets concerns no real call (silenced here; files calling into Wide add -Wno-psabi).
 #pragma once
@@ -21,6 +24,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <type_traits>
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(CROWDLAB_LANES_PORTABLE)
@@ -40,6 +44,14 @@
 #define CROWDLAB_LANES_DISPATCH 0
 #define CROWDLAB_LANES_AVX2
 #endif
+// The AVX-512 build: not in the sanitizer builds (CROWDLAB_LANES_NO_AVX512), where a third copy of
+// every kernel would add minutes to the longest compile and check the same source the AVX2 build does.
+#if CROWDLAB_LANES_DISPATCH && !defined(CROWDLAB_LANES_NO_AVX512)
+#define CROWDLAB_LANES_HAS_AVX512 1
+#define CROWDLAB_LANES_AVX512 __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq")))
+#else
+#define CROWDLAB_LANES_HAS_AVX512 0
+#endif
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -50,15 +62,27 @@ namespace sim::lanes {
 
 constexpr int kLanes = 8;
 
+// The instruction sets a kernel is built for, in order; the kernels run the highest allowed that the
+// CPU (and the build) has.
+enum class Level : uint8_t { Baseline, Avx2, Avx512 };
 namespace detail {
-extern std::atomic<bool> gWide;  // see wide()
+extern std::atomic<Level> gLevel;  // see level()
 }  // namespace detail
-// True when the kernels take their AVX2 build: the CPU has AVX2 and setWide has not forbidden it.
-// Inline, a relaxed load: every lane kernel asks, once per agent in some of them.
-inline bool wide() { return detail::gWide.load(std::memory_order_relaxed); }
-// Allows (the default) or forbids the AVX2 build, for tests and benchmarks.
+// The build the kernels take now. Inline, a relaxed load: every lane kernel asks, once per agent in
+// some of them.
+inline Level level() { return detail::gLevel.load(std::memory_order_relaxed); }
+// True when the kernels take a build beyond the baseline (AVX2 or AVX-512).
+inline bool wide() { return level() != Level::Baseline; }
+// The highest level this CPU and build run.
+Level best();
+// The levels this CPU and build run, lowest first (tests compare them all).
+std::span<const Level> available();
+// Allows at most `highest` (the CPU's best by default), for tests and benchmarks.
+void setLevel(Level highest);
+// setLevel(best()) or setLevel(Level::Baseline).
 void setWide(bool allowed);
-// What the kernels run on now: "avx2-x8", "sse2-x8" (the x86-64 baseline), "vector-x8" or "portable-x8".
+// What the kernels run on now: "avx512-x8", "avx2-x8", "sse2-x8" (the x86-64 baseline), "vector-x8" or
+// "portable-x8".
 const char* name();
 
 // For each set of lanes (bit l for lane l), their indices in order, then zeros: Ops::compressOrder.
@@ -430,9 +454,10 @@ struct Kind {
   using type = L;
 };
 
-// Builds `kernel` twice, for the baseline kind and (with CROWDLAB_LANES_AVX2) for Avx2, and runs the
-// one wide() picks: the one place a kernel's instruction set is chosen. The kernel is a generic lambda
-// marked CROWDLAB_LANES_INLINE_LAMBDA taking a Kind, so its body is compiled inside the AVX2 function:
+// Builds `kernel` for the baseline kind and (with CROWDLAB_LANES_AVX2 / _AVX512) for Avx2 in each wider
+// instruction set, and runs the one level() picks: the one place a kernel's instruction set is chosen.
+// The kernel is a generic lambda marked CROWDLAB_LANES_INLINE_LAMBDA taking a Kind, so its body is
+// compiled inside the target's function:
 //   lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
 //     solveLanes<typename decltype(kind)::type>(...);
 //   });
@@ -442,13 +467,26 @@ template <class Kernel>
 CROWDLAB_LANES_AVX2 void runAvx2(Kernel& kernel) {
   kernel(Kind<Avx2>{});
 }
+#if CROWDLAB_LANES_HAS_AVX512
+template <class Kernel>
+CROWDLAB_LANES_AVX512 void runAvx512(Kernel& kernel) {
+  kernel(Kind<Avx2>{});  // the same kind, Wide: AVX-512VL encodes its 32-byte operations better
+}
+#endif
 template <class Kernel>
 [[gnu::noinline]] void runBaseline(Kernel& kernel) {
   kernel(Kind<Baseline>{});
 }
 template <class Kernel>
 CROWDLAB_LANES_INLINE void dispatchLanes(Kernel&& kernel) {
-  if (wide()) runAvx2(kernel);
+  const Level l = level();
+#if CROWDLAB_LANES_HAS_AVX512
+  if (l == Level::Avx512) {
+    runAvx512(kernel);
+    return;
+  }
+#endif
+  if (l != Level::Baseline) runAvx2(kernel);
   else runBaseline(kernel);
 }
 
