@@ -46,9 +46,11 @@
 #endif
 // The AVX-512 build: not in the sanitizer builds (CROWDLAB_LANES_NO_AVX512), where a third copy of
 // every kernel would add minutes to the longest compile and check the same source the AVX2 build does.
+// 256-bit registers only (GCC still zeroes some stack arrays with 512-bit stores): on some Intel
+// CPUs, 512-bit arithmetic lowers the clock of the whole core.
 #if CROWDLAB_LANES_DISPATCH && !defined(CROWDLAB_LANES_NO_AVX512)
 #define CROWDLAB_LANES_HAS_AVX512 1
-#define CROWDLAB_LANES_AVX512 __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq")))
+#define CROWDLAB_LANES_AVX512 __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=256")))
 #else
 #define CROWDLAB_LANES_HAS_AVX512 0
 #endif
