@@ -100,6 +100,14 @@ TEST(Lanes, NameSaysWhatRuns) {
   lanes::setWide(true);
   EXPECT_EQ(lanes::level(), lanes::best());
 #endif
+#if CROWDLAB_LANES_DISPATCH && !defined(CROWDLAB_LANES_NO_AVX512)
+  // A CPU with AVX-512 runs the AVX-512 build (the sanitizer builds leave it out).
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq")) {
+    EXPECT_EQ(lanes::best(), lanes::Level::Avx512);
+    EXPECT_STREQ(lanes::name(), "avx512-x8");
+  }
+#endif
 }
 
 namespace {

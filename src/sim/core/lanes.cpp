@@ -21,8 +21,8 @@ constexpr Level kAll[] = {Level::Baseline, Level::Avx2, Level::Avx512};
 }  // namespace
 
 // A kernel run before this is initialised (another file's static initialiser) reads Baseline and
-// takes the baseline build, which gives the same bits.
-std::atomic<Level> detail::gLevel{cpuBest()};
+// takes the baseline build, which gives the same bits. (kBest, defined above in this file, is set first.)
+std::atomic<Level> detail::gLevel{kBest};
 
 Level best() { return kBest; }
 std::span<const Level> available() { return std::span<const Level>(kAll, size_t(kBest) + 1); }
