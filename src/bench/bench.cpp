@@ -27,8 +27,23 @@ std::vector<Case>& registry() {
   return cases;
 }
 
-// --mode: the row kinds of the cases that have several.
-const char* kModes = "grid, brute (boids2d), boids, orca, weights (finale) or all";
+// --mode's values, from the cases' kinds: "grid, brute (boids2d); ...; or all".
+std::string modesText() {
+  std::string text;
+  for (const Case& c : registry()) {
+    if (c.kinds.empty()) continue;
+    if (!text.empty()) text += "; ";
+    for (size_t k = 0; k < c.kinds.size(); ++k) text += std::string(k ? ", " : "") + std::string(c.kinds[k]);
+    text += std::string(" (") + c.name + ")";
+  }
+  return text + "; or all";
+}
+bool knownMode(const std::string& mode) {
+  if (mode == "all") return true;
+  for (const Case& c : registry())
+    if (std::find(c.kinds.begin(), c.kinds.end(), mode) != c.kinds.end()) return true;
+  return false;
+}
 
 const char* kUsage =
     "usage: crowdlab bench [--case NAME] [--n N[,N...]] [--threads T[,T...]] [--steps S] [--warmup W]\n"
@@ -41,7 +56,8 @@ const char* kUsage =
     "  --warmup W     unmeasured steps first (default 20)\n"
     "  --mode M       the rows of one kind, all (default) for every kind: boids2d grid or brute (brute\n"
     "                 force above 20,000 agents is timed on a sample and reported as brute-est);\n"
-    "                 finale boids, orca or weights (curves and learned); a case without the kind runs all\n"
+    "                 finale boids, orca or weights (curves and learned); orca-circle orca or classic (the\n"
+    "                 classic implementation's circle of 250); a case without the kind runs all\n"
     "  --lanes L      auto (default: the CPU's best: AVX-512, else AVX2), avx2 (at most AVX2, as on a\n"
     "                 CPU without AVX-512) or baseline (the x86-64 baseline's kernels, as on a CPU\n"
     "                 without AVX2); each row's lanes= says which ran\n"
@@ -220,6 +236,10 @@ bool registerCase(const Case& c) {
 
 const std::vector<Case>& cases() { return registry(); }
 
+bool wantsKind(const Options& o, std::span<const std::string_view> kinds, std::string_view kind) {
+  return o.mode == kind || std::find(kinds.begin(), kinds.end(), o.mode) == kinds.end();
+}
+
 double medianMs(std::vector<double>& samples) { return sim::median(samples); }
 
 namespace {
@@ -338,10 +358,8 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
         return fail(flag + ": '" + value + "' is not a whole number " + std::to_string(min) + "..1000000");
       (flag == "--steps" ? o.steps : o.warmup) = int(v);
     } else if (flag == "--mode") {
-      if (!needValue()) return fail("--mode needs " + std::string(kModes));
-      const std::string_view known[] = {"all", "grid", "brute", "boids", "orca", "weights"};
-      if (std::find(std::begin(known), std::end(known), value) == std::end(known))
-        return fail("--mode: '" + value + "' is not " + kModes);
+      if (!needValue()) return fail("--mode needs " + modesText());
+      if (!knownMode(value)) return fail("--mode: '" + value + "' is not " + modesText());
       o.mode = value;
     } else if (flag == "--lanes") {
       if (!needValue()) return fail("--lanes needs auto, avx2 or baseline");

@@ -5,7 +5,9 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 #include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
@@ -19,7 +21,7 @@ struct Options {
   int steps = 200;             // measured steps
   int warmup = 20;             // unmeasured steps first
   std::string csvPath;         // --csv FILE
-  std::string mode = "all";    // --mode: which rows of one kind (boids2d grid|brute; finale boids|orca|weights)
+  std::string mode = "all";    // --mode: the rows of one kind (Case::kinds); all: every row
   bool report = false;         // --report: a shareable block (machine, GL, table)
   // --lanes: the highest kernel build allowed (auto: the CPU's best; avx2; baseline, as a CPU without AVX2)
   sim::lanes::Level lanes = sim::lanes::Level::Avx512;
@@ -52,7 +54,13 @@ struct Case {
   // own, plus a tenth): what `--n` will cost is said, and refused above --max-memory, before any
   // row allocates (a run at 50 million agents grew to 5-10 GB in silence).
   double bytesPerAgent;
+  // The kinds of row the case has, for --mode (e.g. grid and brute); empty: one kind.
+  std::span<const std::string_view> kinds = {};
 };
+
+// Whether a case with these row kinds runs a row of `kind`: every row under --mode all or under a
+// mode the case does not have, else only the rows of the kind asked.
+bool wantsKind(const Options& options, std::span<const std::string_view> kinds, std::string_view kind);
 
 bool registerCase(const Case& c);
 const std::vector<Case>& cases();

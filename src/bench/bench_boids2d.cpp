@@ -85,9 +85,11 @@ bench::Row estimateBrute(const bench::Options& o, size_t n, int threads) {
   return r;
 }
 
+constexpr std::string_view kKinds[] = {"grid", "brute"};  // --mode
+
 void runBoids2d(const bench::Options& o, std::vector<bench::Row>& rows) {
   const bool defaultN = o.n.empty();
-  const bool brute = o.mode != "grid", grid = o.mode != "brute";
+  const bool brute = bench::wantsKind(o, kKinds, "brute"), grid = bench::wantsKind(o, kKinds, "grid");
   std::vector<size_t> ns = defaultN ? std::vector<size_t>{1000, 10000, kRatioN, 100000} : o.n;
   const std::vector<int> threads = bench::threadCounts(o);
   const int maxThreads = *std::max_element(threads.begin(), threads.end());
@@ -115,6 +117,6 @@ void runBoids2d(const bench::Options& o, std::vector<bench::Row>& rows) {
 }
 
 const bool registered = bench::registerCase(
-    {"boids2d", "boids step on a torus (10 neighbours each on average): brute force vs uniform grid", &runBoids2d, 96});
+    {"boids2d", "boids step on a torus (10 neighbours each on average): brute force vs uniform grid", &runBoids2d, 96, kKinds});
 
 }  // namespace

@@ -70,15 +70,17 @@ bench::Row measure(const bench::Options& o, size_t n, bool orca, int threads,
   return r;
 }
 
+constexpr std::string_view kKinds[] = {"boids", "orca", "weights"};  // --mode
+
 void runFinale(const bench::Options& o, std::vector<bench::Row>& rows) {
   const std::vector<size_t> ns = o.n.empty() ? std::vector<size_t>{10000, 20000, 100000} : o.n;
   const std::vector<int> threads = bench::threadCounts(o);
   const size_t first = rows.size();
   for (size_t n : ns)
     for (int t : threads) {
-      if (o.mode == "all" || o.mode == "boids") rows.push_back(measure(o, n, false, t));
-      if (o.mode == "all" || o.mode == "orca") rows.push_back(measure(o, n, true, t));
-      if (o.mode != "all" && o.mode != "weights") continue;
+      if (bench::wantsKind(o, kKinds, "boids")) rows.push_back(measure(o, n, false, t));
+      if (bench::wantsKind(o, kKinds, "orca")) rows.push_back(measure(o, n, true, t));
+      if (!bench::wantsKind(o, kKinds, "weights")) continue;
       const bench::Row curves = measure(o, n, false, t, sim::WeightMode::Curves);
       bench::Row learned = measure(o, n, false, t, sim::WeightMode::Learned);
       char s[64];
@@ -102,6 +104,6 @@ void runFinale(const bench::Options& o, std::vector<bench::Row>& rows) {
 }
 
 const bool registered = bench::registerCase(
-    {"finale", "big finale step (arrive, boids, ORCA, 30 obstacles): ORCA off and on, chasing the centre", &runFinale, 224});
+    {"finale", "big finale step (arrive, boids, ORCA, 30 obstacles): ORCA off and on, chasing the centre", &runFinale, 224, kKinds});
 
 }  // namespace

@@ -106,18 +106,24 @@ bench::Row row(size_t n, const char* mode, int threads, Episode& e) {
   return r;
 }
 
+constexpr std::string_view kKinds[] = {"orca", "classic"};  // --mode
+
 void runOrcaCircle(const bench::Options& o, std::vector<bench::Row>& rows) {
   const std::vector<size_t> ns = o.n.empty() ? std::vector<size_t>{250, 2000, 10000} : o.n;
   const std::vector<int> threads = bench::threadCounts(o);
   for (size_t n : ns) {
     const bool full = n <= kFullEpisodeMaxN;
     for (int t : threads) {
+      if (!bench::wantsKind(o, kKinds, "orca")) break;
       bench::startRow(t);
       Episode e = full ? runCircle(n, 0, kMaxEpisodeSteps, false) : runCircle(n, o.warmup, o.steps, false);
       rows.push_back(row(n, "orca", t, e));
     }
   }
-  if (o.n.empty() || std::find(o.n.begin(), o.n.end(), size_t(250)) != o.n.end()) {
+  const bool at250 = o.n.empty() || std::find(o.n.begin(), o.n.end(), size_t(250)) != o.n.end();
+  if (o.mode == "classic" && !at250)
+    std::fprintf(stderr, "crowdlab bench: orca-circle's classic row runs at --n 250 only\n");
+  if (at250 && bench::wantsKind(o, kKinds, "classic")) {
     const int t = *std::max_element(threads.begin(), threads.end());
     bench::startRow(t);
     Episode e = runCircle(250, 0, kMaxEpisodeSteps, true);
@@ -128,6 +134,6 @@ void runOrcaCircle(const bench::Options& o, std::vector<bench::Row>& rows) {
 
 const bool registered = bench::registerCase(
     {"orca-circle", "ORCA agents on a circle swap to the antipodes (the classic example, density kept for any N)",
-     &runOrcaCircle, 144});
+     &runOrcaCircle, 144, kKinds});
 
 }  // namespace

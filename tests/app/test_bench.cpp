@@ -62,6 +62,28 @@ TEST(Bench, ModeOrcaRunsOnlyTheFinalesOrcaRow) {
   EXPECT_EQ(r.out.find(" orca "), std::string::npos) << r.out;
 }
 
+// orca-circle's two kinds of row: --mode orca runs no classic row (the side-by-side with RVO2 runs
+// `--mode orca` per thread count), --mode classic only the classic one, and a mode the case does not
+// have (grid) runs both, as the help says.
+TEST(Bench, ModePicksTheOrcaCirclesRowsAndAModeItLacksRunsThemAll) {
+  const std::string circle = "bench --case orca-circle --n 250 --threads 1 --mode ";
+  apptest::RunResult r = apptest::runCrowdlab(circle + "orca");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find(" orca "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" classic "), std::string::npos) << r.out;
+  r = apptest::runCrowdlab(circle + "classic");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find(" classic "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" orca "), std::string::npos) << r.out;
+  r = apptest::runCrowdlab(circle + "grid");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find(" orca "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" classic "), std::string::npos) << r.out;
+  r = apptest::runCrowdlab("bench --case orca-circle --n 20 --threads 1 --steps 2 --warmup 0 --mode classic");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("orca-circle's classic row runs at --n 250 only"), std::string::npos) << r.err;
+}
+
 // --report names the machine: the CPU, and on two cores or more what a shared cache line costs,
 // which bounds what the second core buys a small step.
 TEST(Bench, ReportNamesTheCpuAndTheCostOfACacheLineBetweenCores) {
@@ -80,7 +102,8 @@ TEST(Bench, ReportNamesTheCpuAndTheCostOfACacheLineBetweenCores) {
 TEST(Bench, BadOrRepeatedModeIsOneLine) {
   apptest::RunResult r = apptest::runCrowdlab("bench --mode fast");
   EXPECT_EQ(r.exitCode, 2);
-  EXPECT_NE(r.err.find("--mode: 'fast' is not grid, brute (boids2d), boids, orca, weights (finale) or all"),
+  EXPECT_NE(r.err.find("--mode: 'fast' is not grid, brute (boids2d); boids, orca, weights (finale); orca, classic "
+                       "(orca-circle); or all"),
             std::string::npos)
       << r.err;
   r = apptest::runCrowdlab("bench --mode grid --mode brute");
