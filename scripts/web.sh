@@ -82,8 +82,12 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 # HAVE_* results in its cache) seed every later configure (-C): cmake/sdl2-emscripten-checks.cmake
 # holds them for Debian 12's emscripten 3.1.6; another emcc answers them once, in the first build.
 # -pthread changes none of them, since SDL's thread support is off in both builds.
+# The version is read whole, not piped into `head`: under pipefail, head leaving before emcc's last
+# write made emcc die of SIGPIPE and the test fail on a busy machine (12 of 30 tries beside two busy
+# loops), and the full configure then took 5 minutes of a fresh clone's test run.
 checks="$deps/sdl2-checks.cmake"
-if [ ! -s "$checks" ] && emcc --version 2>/dev/null | head -n 1 | grep -q ' 3\.1\.6 '; then
+emcc_version="$(emcc --version 2>/dev/null || true)"
+if [ ! -s "$checks" ] && [[ "${emcc_version%%$'\n'*}" == *" 3.1.6 "* ]]; then
   cp "$root/cmake/sdl2-emscripten-checks.cmake" "$checks"
 fi
 build_sdl() {  # build_sdl PREFIX [C flags]
