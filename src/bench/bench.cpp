@@ -51,7 +51,8 @@ const char* kUsage =
     "                      [--report] [--list] [--help]\n"
     "  --case NAME    run one case (default: every case; --list names them)\n"
     "  --n N          agent counts, repeatable or comma-separated (default: the case's own list)\n"
-    "  --threads T    thread counts, repeatable or comma-separated; 0 = all cores (default: 1 and all cores)\n"
+    "  --threads T    thread counts up to the cores', repeatable or comma-separated; 0 = all cores (default: 1 and\n"
+    "                 all cores)\n"
     "  --steps S      measured steps per row (default 200)\n"
     "  --warmup W     unmeasured steps first (default 20)\n"
     "  --mode M       the rows of one kind, all (default) for every kind: boids2d grid or brute (brute\n"
@@ -413,6 +414,14 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
                      o.maxMemoryBytes > 0 ? "--max-memory allows" : "available now");
         return 2;
       }
+  // A row says the threads it ran on: more than the machine has would not run (oneTBB keeps its workers
+  // to the hardware's count and says so on stderr) under a label that says they did.
+  for (int t : o.threads)
+    if (t > sim::hardwareThreads()) {
+      std::fprintf(stderr, "crowdlab bench: --threads %d: this machine runs %d thread%s at once; nothing was run (0 = all of them)\n",
+                   t, sim::hardwareThreads(), sim::hardwareThreads() == 1 ? "" : "s");
+      return 2;
+    }
   for (const Case* c : selected)
     for (size_t n : o.n)
       if (const double need = c->bytesPerAgent * double(n); need >= 1e9)

@@ -151,6 +151,23 @@ TEST(Bench, ARunThatWouldNotFitInMemoryIsRefusedBeforeItAllocates) {
   EXPECT_NE(bad.err.find("--max-memory: '-3' is not a size in GB above 0"), std::string::npos) << bad.err;
 }
 
+// A hostile tester's `--threads 1000` on two cores printed rows labelled 1000 threads that ran on at
+// most two (oneTBB keeps its workers to the hardware's count), and oneTBB's warning on stderr.
+TEST(Bench, MoreThreadsThanTheMachineRunsAreRefusedInOneLine) {
+  const int cores = std::max(1, int(std::thread::hardware_concurrency()));
+  const apptest::RunResult r =
+      apptest::runCrowdlab("bench --case boids2d --n 100 --steps 2 --threads 1," + std::to_string(cores + 1));
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_NE(r.err.find("crowdlab bench: --threads " + std::to_string(cores + 1) + ": this machine runs " +
+                       std::to_string(cores) + " thread"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line, no usage: the flag was well formed\n" << r.err;
+  EXPECT_EQ(r.out, "") << "no row runs";
+  const apptest::RunResult all = apptest::runCrowdlab("bench --case boids2d --n 100 --steps 2 --threads 0," + std::to_string(cores));
+  EXPECT_EQ(all.exitCode, 0) << all.err;
+}
+
 // Issue 28: each row of `--threads 1,2` runs on the threads it names, counted as the threads that
 // really did its loops' work (threads_at_work=), not as the count it asked for.
 TEST(Bench, EachRowRunsOnTheThreadsItNames) {
