@@ -1,5 +1,7 @@
 #include "app/cli.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -12,7 +14,7 @@ namespace app {
 std::string usage() {
   return "usage:\n"
          "  crowdlab [--scene NAME] [--seed N] [--set k=v]... [--preset FILE] [--frames N]\n"
-         "           [--screenshot FILE] [--width W] [--height H] [--vsync on|off] [--max-fps N] [--fullscreen]\n"
+         "           [--screenshot FILE.png] [--width W] [--height H] [--vsync on|off] [--max-fps N] [--fullscreen]\n"
          "           [--metrics-csv FILE] [--record N --record-dir DIR] [--keys K1,K2,...]\n"
          "           [--claim ID] [--tune OBJECTIVE] [--state-out FILE] [--hidden]\n"
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
@@ -163,6 +165,13 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
   if (o.hidden && !o.frames && o.claim.empty()) { error = "--hidden needs --frames N or --claim ID (it must end by itself)"; return false; }
   if (o.hidden && o.fullscreen) { error = "--hidden and --fullscreen contradict each other"; return false; }
   if (!o.recordDir.empty() && !o.recordFrames) { error = "--record-dir needs --record N"; return false; }
+  // The file is PNG whatever its name: a name that says otherwise is refused, as sweep's --plot refuses a
+  // name not ending in .svg (x.jpg held PNG bytes).
+  if (!o.screenshot.empty()) {
+    std::string ext = o.screenshot.size() >= 4 ? o.screenshot.substr(o.screenshot.size() - 4) : "";
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (ext != ".png") { error = "--screenshot writes PNG: give a FILE.png, got " + io::quoteText(o.screenshot); return false; }
+  }
   if (!o.claim.empty()) {
     // An experiment is the claim's own set-up: its scene, defaults, preset and start.
     const scenes::Claim* claim = scenes::findClaim(o.claim);

@@ -38,6 +38,11 @@ TEST(Cli, SetWithoutEquals) { expectUsageError("--headless --scene boids --steps
 TEST(Cli, MissingPresetFile) {
   expectUsageError("--headless --scene boids --steps 1 --preset /nonexistent/x.json", "/nonexistent/x.json: cannot open");
 }
+// A screenshot is PNG whatever its name: `--screenshot x.jpg` wrote PNG bytes under a JPEG name.
+TEST(Cli, ScreenshotNameNotEndingInPngIsRefused) {
+  expectUsageError("--scene boids --frames 1 --screenshot /tmp/crowdlab-shot.jpg", "--screenshot writes PNG: give a FILE.png");
+  expectUsageError("--scene boids --frames 1 --screenshot png", "got 'png'");
+}
 TEST(Cli, BadSceneInWindowModeFailsBeforeOpeningAWindow) {
   expectUsageError("--scene nope --frames 1", "unknown scene 'nope'");
 }
