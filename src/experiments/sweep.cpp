@@ -324,6 +324,13 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
       error = "--metric: an empty or malformed metric name in " + io::quoteText(m);
       return false;
     }
+    // A column is named by its metric alone: two of one name (polarization:final,polarization) wrote two
+    // columns no reader could tell apart.
+    for (const MetricSpec& earlier : spec.metrics)
+      if (earlier.name == spec1.name) {
+        error = "--metric " + spec1.name + " is given twice (a column per metric; another reduction of it needs a sweep of its own)";
+        return false;
+      }
     spec.metrics.push_back(spec1);
   }
   // Names the scene's own checks cannot see: a series or --set that also names a varied parameter.

@@ -144,6 +144,8 @@ TEST(SweepCmd, BadInputIsOneLineAndExitTwo) {
   const std::string base = "--scene boids --metric polarization ";
   expectOneLine(base + "--vary nope=0:1:0.5", "unknown parameter 'nope'");
   expectOneLine("--scene boids --vary wAli=0:1:0.5 --metric speediness", "no metric 'speediness'");
+  expectOneLine("--scene boids --vary wAli=0:1:0.5 --metric polarization:final,groups,polarization",
+                "--metric polarization is given twice");
   expectOneLine(base + "--vary wAli=0:9:1", "outside");
   expectOneLine(base + "--vary wAli=0:1:0", "STEP is 0");
   expectOneLine(base + "--vary wAli=0:1:-0.5", "wrong way");
