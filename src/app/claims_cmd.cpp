@@ -179,7 +179,8 @@ int runClaims(const std::vector<std::string>& args) {
   }
   ClaimsOptions o;
   std::string error;
-  if (!parse(args, o, error)) {
+  if (std::find(args.begin(), args.end(), "--list") != args.end()) error = "--list takes no other options";
+  if (!error.empty() || !parse(args, o, error)) {
     std::fprintf(stderr, "crowdlab claims: %s (%s)\n", error.c_str(), kUsage);
     return 2;
   }

@@ -20,6 +20,8 @@ TEST(ClaimsCmd, SeedsNotANumber) { expectOneLineError("--seeds abc", "got 'abc'"
 TEST(ClaimsCmd, UnknownScene) { expectOneLineError("--scene nope", "unknown scene 'nope'"); }
 TEST(ClaimsCmd, UnknownFlag) { expectOneLineError("--fast", "unknown option '--fast'"); }
 TEST(ClaimsCmd, MissingValue) { expectOneLineError("--csv", "--csv needs a value"); }
+// `--list --seeds 3` said "unknown option '--list'", an option the usage names.
+TEST(ClaimsCmd, ListWithOtherOptions) { expectOneLineError("--list --seeds 3", "--list takes no other options"); }
 
 TEST(ClaimsCmd, CsvHasTheDocumentedColumnsAndOneRowPerClaimMetric) {
   const std::string csv = apptest::outDir() + "/claims-spatial-hash.csv";
