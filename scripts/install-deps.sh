@@ -11,6 +11,7 @@ packages=(
   parallel  # tests of sweep shards run them through GNU parallel
   fonts-dejavu-core
   xvfb xauth libgl1-mesa-dri apitrace xdotool
+  openbox  # window tests press F11: full screen is granted by a window manager, which a bare Xvfb lacks
   clang libclang-rt-dev
   g++-mingw-w64-x86-64-posix  # a CTest compiles the Windows subprocess code (CreateProcess) with it
   "$@"

@@ -210,24 +210,42 @@ inline std::vector<long long> instancedDrawsInLastFrame(const std::string& args,
 // commands; $id is the window, `press KEY` holds a key over a few frames) play, then SIGTERM (a clean
 // quit). Real X input: the wheel scrolls, clicks and typing reach ImGui as a person's. Settings
 // (UI scale `scale`) in a fresh folder of the test's own.
+// `windowManager`: openbox manages the display first, as a desktop's would. F11 needs one: SDL asks
+// the window manager for full screen, and on a bare Xvfb no one answers, so the window stayed
+// 1280 x 720 on the display while SDL reported 1920 x 1080 (the picture was its lower left part).
+// `xsize` says the window's size on the display, as X has it; `note k=v` adds a line to the result's
+// output (read with value()).
 inline RunResult runDriven(const std::string& name, const std::string& args, const std::string& actions,
-                           const std::string& screen = "1280x720", const std::string& scale = "1.0") {
-  const std::string dir = freshDir("driven-" + name), out = dir + "/run.out";
+                           const std::string& screen = "1280x720", const std::string& scale = "1.0",
+                           bool windowManager = false) {
+  const std::string dir = freshDir("driven-" + name), out = dir + "/run.out", notes = dir + "/notes.out";
   std::ofstream(dir + "/settings.json") << "{\"uiScale\": " << scale << "}";
-  std::ofstream(dir + "/drive.sh") << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args << " >'" << out << "' 2>&1 &\n"
-                                   << "pid=$!\n"
-                                   << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
-                                   << "sleep 1\n"
-                                   // A key held over a few frames: ImGui 1.86 loses a press and release in one frame.
-                                   << "press() { xdotool keydown \"$1\"; sleep 0.15; xdotool keyup \"$1\"; sleep 0.1; }\n"
-                                   << actions << "\nsleep 0.5\nkill -TERM $pid\nwait $pid\n";  // SDL turns SIGTERM into a quit event
+  std::ofstream drive(dir + "/drive.sh");
+  if (windowManager)  // --startup runs once openbox manages the screen
+    drive << "openbox --startup \"touch '" << dir << "/wm.ready'\" >'" << dir << "/wm.log' 2>&1 &\nwm=$!\n"
+          << "for i in $(seq 100); do [ -e '" << dir << "/wm.ready' ] && break; sleep 0.1; done\n"
+          << "[ -e '" << dir << "/wm.ready' ] || exit 4\n";
+  drive << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args << " >'" << out << "' 2>&1 &\n"
+        << "pid=$!\n"
+        << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
+        << "sleep 1\n"
+        // A key held over a few frames: ImGui 1.86 loses a press and release in one frame.
+        << "press() { xdotool keydown \"$1\"; sleep 0.15; xdotool keyup \"$1\"; sleep 0.1; }\n"
+        << "xsize() { xdotool getwindowgeometry --shell $id | awk -F= '/^WIDTH/ { w = $2 } /^HEIGHT/ { h = $2 } END { print w \"x\" h }'; }\n"
+        << "note() { echo \"$1\" >>'" << notes << "'; }\n"
+        << actions << "\nsleep 0.5\nkill -TERM $pid\nwait $pid\n";  // SDL turns SIGTERM into a quit event
+  if (windowManager) drive << "kill $wm 2>/dev/null\n";
+  drive.close();
   const std::string cmd = "xvfb-run -a -s '-screen 0 " + screen + "x24' bash '" + dir + "/drive.sh'";
   RunResult r;
   r.exitCode = std::system(cmd.c_str());
   r.out = slurp(out);
+  if (!r.out.empty() && r.out.back() != '\n') r.out += '\n';
+  r.out += slurp(notes);
   return r;
 }
 
 inline bool haveXdotool() { return std::system("command -v xdotool >/dev/null 2>&1") == 0; }
+inline bool haveOpenbox() { return std::system("command -v openbox >/dev/null 2>&1") == 0; }
 
 }  // namespace apptest
