@@ -1,7 +1,6 @@
 #include "app/claims_cmd.hpp"
 #include "app/flag_reader.hpp"
 
-#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -106,6 +105,10 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
   FlagReader flags(args);
   std::string a, v;
   while (!flags.done()) {
+    if (flags.peek() == "--list") {  // alone it lists the ids (runClaims)
+      error = "--list takes no other options";
+      return false;
+    }
     if (!flags.take({"--scene", "--seeds", "--first-seed", "--csv"}, {}, a, v, error)) return false;
     if (a == "--scene") {
       if (!scenes::findScene(v)) {
@@ -179,8 +182,7 @@ int runClaims(const std::vector<std::string>& args) {
   }
   ClaimsOptions o;
   std::string error;
-  if (std::find(args.begin(), args.end(), "--list") != args.end()) error = "--list takes no other options";
-  if (!error.empty() || !parse(args, o, error)) {
+  if (!parse(args, o, error)) {
     std::fprintf(stderr, "crowdlab claims: %s (%s)\n", error.c_str(), kUsage);
     return 2;
   }

@@ -1,7 +1,5 @@
 #include "app/cli.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -167,10 +165,9 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
   if (!o.recordDir.empty() && !o.recordFrames) { error = "--record-dir needs --record N"; return false; }
   // The file is PNG whatever its name: a name that says otherwise is refused, as sweep's --plot refuses a
   // name not ending in .svg (x.jpg held PNG bytes).
-  if (!o.screenshot.empty()) {
-    std::string ext = o.screenshot.size() >= 4 ? o.screenshot.substr(o.screenshot.size() - 4) : "";
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (ext != ".png") { error = "--screenshot writes PNG: give a FILE.png, got " + io::quoteText(o.screenshot); return false; }
+  if (!o.screenshot.empty() && !o.screenshot.ends_with(".png")) {
+    error = "--screenshot writes PNG: give a FILE.png, got " + io::quoteText(o.screenshot);
+    return false;
   }
   if (!o.claim.empty()) {
     // An experiment is the claim's own set-up: its scene, defaults, preset and start.

@@ -112,9 +112,9 @@ void runOrcaCircle(const bench::Options& o, std::vector<bench::Row>& rows) {
   const std::vector<size_t> ns = o.n.empty() ? std::vector<size_t>{250, 2000, 10000} : o.n;
   const std::vector<int> threads = bench::threadCounts(o);
   for (size_t n : ns) {
+    if (!bench::wantsKind(o, kKinds, "orca")) break;
     const bool full = n <= kFullEpisodeMaxN;
     for (int t : threads) {
-      if (!bench::wantsKind(o, kKinds, "orca")) break;
       bench::startRow(t);
       Episode e = full ? runCircle(n, 0, kMaxEpisodeSteps, false) : runCircle(n, o.warmup, o.steps, false);
       rows.push_back(row(n, "orca", t, e));
