@@ -76,12 +76,15 @@ launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 jobs="$(nproc 2>/dev/null || echo 2)"
 
-# ---- SDL2 for Emscripten (once per page): video and events only; no audio, joystick, threads or renderer ----
-# The threaded page links only objects built with -pthread (shared memory), SDL2 included.
+# ---- SDL2 for Emscripten (once, for both pages): video and events only; no audio, joystick, threads or renderer ----
+# The threaded page links only objects built with -pthread (shared memory), SDL2 included; the
+# one-thread page links the same SDL2 (WebAssembly allows its atomic instructions on memory that is
+# not shared, and SDL's own threads are off), so it is built once: a second build without -pthread
+# cost some 70 CPU-seconds of a fresh clone's test run (35 s on 2 cores).
 # SDL2's configure runs some 200 checks, each a run of emcc (2.5 minutes here). Their answers (the
 # HAVE_* results in its cache) seed every later configure (-C): cmake/sdl2-emscripten-checks.cmake
 # holds them for Debian 12's emscripten 3.1.6; another emcc answers them once, in the first build.
-# -pthread changes none of them, since SDL's thread support is off in both builds.
+# -pthread changes none of them, since SDL's thread support is off.
 # The version is read whole, not piped into `head`: under pipefail, head leaving before emcc's last
 # write made emcc die of SIGPIPE and the test fail on a busy machine (12 of 30 tries beside two busy
 # loops), and the full configure then took 5 minutes of a fresh clone's test run.
@@ -108,10 +111,8 @@ build_sdl() {  # build_sdl PREFIX [C flags]
   cmake --build "$prefix-build" -j "$jobs" >/dev/null
   cmake --install "$prefix-build" >/dev/null
 }
-sdl="$deps/sdl2"
-sdl_mt="$deps/sdl2-mt"
-build_sdl "$sdl"
-build_sdl "$sdl_mt" -pthread
+sdl="$deps/sdl2-mt"  # the folder's name from when each page had its own
+build_sdl "$sdl" -pthread
 
 # ---- crowdlab for the browser: the one-thread page, then the threaded one into the same folder ----
 site="$out/site"
@@ -119,7 +120,7 @@ emcmake cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCROWDLA
   -DCROWDLAB_TESTS=OFF -DCROWDLAB_WEB_SDL2="$sdl" -DCROWDLAB_WEB_IMGUI="$imgui_src" "${launcher[@]}" >/dev/null
 cmake --build "$out" -j "$jobs" --target crowdlab
 emcmake cmake -S "$root" -B "$out/threaded" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCROWDLAB_WERROR=ON \
-  -DCROWDLAB_TESTS=OFF -DCROWDLAB_WEB_THREADS=ON -DCROWDLAB_WEB_SITE="$site" -DCROWDLAB_WEB_SDL2="$sdl_mt" \
+  -DCROWDLAB_TESTS=OFF -DCROWDLAB_WEB_THREADS=ON -DCROWDLAB_WEB_SITE="$site" -DCROWDLAB_WEB_SDL2="$sdl" \
   -DCROWDLAB_WEB_IMGUI="$imgui_src" "${launcher[@]}" >/dev/null
 cmake --build "$out/threaded" -j "$jobs" --target crowdlab
 echo "crowdlab: the page is in $site (crowdlab.js one thread, crowdlab-mt.js threaded)"
