@@ -358,7 +358,19 @@ class App {
     updateViewport();
     viewFit_.fit(scene(), ctx_);  // Home reads agent positions: through the guard
     recordMetrics();
-    const std::string title = "crowdlab — " + sceneTitle();
+    updateTitle();
+  }
+
+  // The window's title: the scene, and the background work under way (a sweep's points, a search's
+  // generations), for the taskbar while another window is in front. ASCII only: SDL sets X11 titles
+  // through Xlib's locale, which is "C" in a program that never calls setlocale, and a title with
+  // an em dash left _NET_WM_NAME at "crowdlab" and WM_NAME in mojibake.
+  void updateTitle() {
+    std::string title = "crowdlab - " + sceneTitle();
+    for (const std::string& work : {sweepProgress(panel_.sweep), panel_.tune->progress()})
+      if (!work.empty()) title += " - " + work;
+    if (title == title_) return;
+    title_ = title;
     SDL_SetWindowTitle(sdl_.window, title.c_str());
   }
 
@@ -582,6 +594,7 @@ class App {
     }
     drawLabels(view);
     if (uiVisible_) drawUi(sceneIdle);
+    updateTitle();
     drawWorldMarks();
     if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys);
     drawEscapeToast();
@@ -940,6 +953,7 @@ class App {
   std::vector<Command> deferred_;  // scene-reading commands pressed during a step
   bool abandoned_ = false;         // finish() left a step in flight: the scene is the worker's for good
   std::string sceneName_, glInfo_;
+  std::string title_;  // the window's title as last set
   scenes::SceneContext ctx_;
   Stepper stepper_;  // after scene_: it is destroyed first, waiting for a step in flight
   Input input_;

@@ -36,6 +36,7 @@ class SweepPanel {
 
   bool draw(scenes::Scene& scene, const std::string& sceneName);
   std::string stateLines() const;
+  std::string progress();
 
  private:
   // The sweep as set up in the controls (one parameter, one metric) or a built-in's.
@@ -459,6 +460,16 @@ std::string SweepPanel::stateLines() const {
   return s + "\n";
 }
 
+std::string SweepPanel::progress() {
+  if (jobs_.empty()) return "";
+  collect();  // also while the section is folded or the UI hidden
+  const bool running = running_ || worker_.joinable();
+  char text[64];
+  std::snprintf(text, sizeof text, "sweep %s%zu/%zu", running ? "" : done_ < jobs_.size() ? "stopped " : "done ", done_,
+                jobs_.size());
+  return text;
+}
+
 SweepSection::SweepSection() : panel(std::make_unique<SweepPanel>()) {}
 SweepSection::~SweepSection() = default;
 SweepSection::SweepSection(SweepSection&&) noexcept = default;
@@ -467,6 +478,8 @@ SweepSection& SweepSection::operator=(SweepSection&&) noexcept = default;
 bool drawSweepSection(SweepSection& section, scenes::Scene& scene, const std::string& sceneName) {
   return section.panel->draw(scene, sceneName);
 }
+
+std::string sweepProgress(SweepSection& section) { return section.panel->progress(); }
 
 std::string sweepStateLines(const SweepSection& section) { return section.panel->stateLines(); }
 

@@ -27,4 +27,8 @@ bool drawSweepSection(SweepSection& section, scenes::Scene& scene, const std::st
 // points are, in the window's points; how many points are in; whether it runs).
 std::string sweepStateLines(const SweepSection& section);
 
+// For the window's title: "sweep 7/12" while it runs, "sweep done 12/12" or "sweep stopped 5/12"
+// after it, "" before the first Start. Takes in the finished points (UI thread).
+std::string sweepProgress(SweepSection& section);
+
 }  // namespace app

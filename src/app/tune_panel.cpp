@@ -316,6 +316,17 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
   return changed;
 }
 
+std::string TunePanel::progress() const {
+  Impl::Shared& sh = *impl_->shared;  // the search writes it: the lock, even here
+  const std::lock_guard<std::mutex> lock(sh.mutex);
+  if (sh.objective.empty()) return "";  // never started
+  const size_t generations = sh.history.size();
+  char text[64];
+  std::snprintf(text, sizeof text, "%s: %zu generation%s", sh.running ? "tuning" : "tuned", generations,
+                generations == 1 ? "" : "s");
+  return text;
+}
+
 void TunePanel::writeState(nlohmann::json& out) const {
   const Impl& m = *impl_;
   const std::lock_guard<std::mutex> lock(m.shared->mutex);

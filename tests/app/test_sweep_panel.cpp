@@ -26,11 +26,14 @@ apptest::RunResult driven(const std::string& name, const std::string& args, cons
                                    << "sleep 1\n"
                                    << "click() { xdotool mousemove --window $id $1 $2; sleep 0.25; xdotool mousedown 1; sleep 0.12;"
                                       " xdotool mouseup 1; sleep 0.25; }\n"
+                                   // until the window's title shows TEXT (SECONDS at most), then notes the title
+                                   << "waitTitle() { for i in $(seq $(( $2 * 10 ))); do xdotool getwindowname $id | grep -q \"$1\""
+                                      " && break; sleep 0.1; done; echo \"title=$(xdotool getwindowname $id)\" >notes.txt; }\n"
                                    << actions << "\nsleep 0.3\nkill -TERM $pid\nwait $pid\n";
   const std::string cmd = "xvfb-run -a -s '-screen 0 1280x720x24' bash '" + dir + "/drive.sh'";
   apptest::RunResult r;
   r.exitCode = std::system(cmd.c_str());
-  r.out = apptest::slurp(out);
+  r.out = apptest::slurp(out) + apptest::slurp(dir + "/notes.txt");
   r.err = apptest::slurp(dir + "/state.json");  // the state JSON, for the caller
   return r;
 }
@@ -60,13 +63,15 @@ TEST(SweepPanel, StartFillsTheCurveAClickSetsTheValueAndStopCancels) {
   const std::string start = at(opened.value("sweep_start_at"));
   ASSERT_FALSE(start.empty()) << opened.out;
 
-  // Start: the jobs run on worker threads while the window keeps drawing; all points come in.
-  const std::string run = open + "click " + start + "\nsleep 20\n" + kScrollDown;
+  // Start: the jobs run on worker threads while the window keeps drawing; all points come in, and
+  // the window's title says so.
+  const std::string run = open + "click " + start + "\nwaitTitle 'sweep done' 30\n" + kScrollDown;
   const apptest::RunResult swept = driven("swept", kArgs, run);
   const int jobs = std::atoi(swept.value("sweep_jobs").c_str());
   ASSERT_GT(jobs, 4) << swept.out;
-  ASSERT_EQ(swept.value("sweep_done"), std::to_string(jobs)) << "the sweep finished within 20 s";
+  ASSERT_EQ(swept.value("sweep_done"), std::to_string(jobs)) << "the sweep finished within 30 s";
   EXPECT_EQ(swept.value("sweep_rows"), std::to_string(jobs));
+  EXPECT_EQ(swept.value("title"), "crowdlab - Boids playground - sweep done " + std::to_string(jobs) + "/" + std::to_string(jobs));
   const std::string param = swept.value("sweep_param");
   ASSERT_FALSE(param.empty());
   // One marker per grid point; the last one is the range's end, away from the default.
@@ -90,11 +95,14 @@ TEST(SweepPanel, StartFillsTheCurveAClickSetsTheValueAndStopCancels) {
   // Start, then Stop at once (it takes Start's place): not running, fewer points than jobs, the
   // workers ended within a second of Stop.
   const std::string startStop =
-      open + "click " + start + "\nsleep 0.3; xdotool mousedown 1; sleep 0.1; xdotool mouseup 1\nsleep 1.2\n";
+      open + "click " + start + "\nsleep 0.3; xdotool mousedown 1; sleep 0.1; xdotool mouseup 1\nsleep 1.2\n"
+      "waitTitle 'sweep stopped' 5\n";
   const apptest::RunResult stopped = driven("stopped", kArgs, startStop);
   EXPECT_EQ(stopped.value("sweep_running"), "0") << stopped.out;
   EXPECT_LT(std::atoi(stopped.value("sweep_done").c_str()), jobs);
   const double stopMs = std::atof(stopped.value("sweep_stop_ms").c_str());
   EXPECT_GE(stopMs, 0.0) << "Stop was pressed and the workers ended";
   EXPECT_LT(stopMs, 1000.0);
+  EXPECT_EQ(stopped.value("title"), "crowdlab - Boids playground - sweep stopped " + stopped.value("sweep_done") + "/" +
+                                        std::to_string(jobs));
 }

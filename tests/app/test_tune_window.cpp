@@ -45,7 +45,10 @@ TEST(TuneWindow, StartRunsGenerationsAndApplyBestChangesTheLiveScene) {
       << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
       << "sleep 1.5\n"
       << "xdotool mousemove --window $id " << point(start) << " && sleep 0.3 && xdotool click 1 || exit 4\n"
-      << "sleep 15\n"
+      // until the window's title counts two generations (30 s at most), then noted
+      << "for i in $(seq 300); do xdotool getwindowname $id | grep -Eq 'tun(ing|ed): ([2-9]|[1-9][0-9]+) generations'"
+         " && break; sleep 0.1; done\n"
+      << "xdotool getwindowname $id >'" << dir << "/title.txt'\n"
       << "xdotool mousemove --window $id " << point(apply) << " && sleep 0.3 && xdotool click 1 || exit 5\n"
       << "sleep 1\n"
       << "kill -TERM $pid; wait $pid\n";
@@ -55,6 +58,9 @@ TEST(TuneWindow, StartRunsGenerationsAndApplyBestChangesTheLiveScene) {
   ASSERT_TRUE(after.is_object()) << apptest::slurp(out);
   const nlohmann::json& tune = after["tune"];
   EXPECT_GE(tune["generations"].get<int>(), 2) << tune;
+  const std::string title = apptest::slurp(dir + "/title.txt");
+  EXPECT_TRUE(title.starts_with("crowdlab - Steering playground - tuning: ") || title.starts_with("crowdlab - Steering playground - tuned: "))
+      << title;
   EXPECT_EQ(tune["history"].size(), tune["generations"].get<size_t>()) << "one point of the curve per generation";
   EXPECT_EQ(tune["applied"], 1) << tune;
   // The live scene now has the tuned values: at least one of the objective's parameters moved.
