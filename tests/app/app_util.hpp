@@ -214,7 +214,9 @@ inline std::vector<long long> instancedDrawsInLastFrame(const std::string& args,
 // the window manager for full screen, and on a bare Xvfb no one answers, so the window stayed
 // 1280 x 720 on the display while SDL reported 1920 x 1080 (the picture was its lower left part).
 // `xsize` says the window's size on the display, as X has it; `note k=v` adds a line to the result's
-// output (read with value()).
+// output (read with value()); `click X Y` clicks there as a hand does (a press held over frames);
+// `waitTitle REGEX SECONDS` waits until the window's title matches (a window list's view of it: the
+// sweep's or the search's progress), at most SECONDS, and notes it as title=.
 inline RunResult runDriven(const std::string& name, const std::string& args, const std::string& actions,
                            const std::string& screen = "1280x720", const std::string& scale = "1.0",
                            bool windowManager = false) {
@@ -233,6 +235,10 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
         << "press() { xdotool keydown \"$1\"; sleep 0.15; xdotool keyup \"$1\"; sleep 0.1; }\n"
         << "xsize() { xdotool getwindowgeometry --shell $id | awk -F= '/^WIDTH/ { w = $2 } /^HEIGHT/ { h = $2 } END { print w \"x\" h }'; }\n"
         << "note() { echo \"$1\" >>'" << notes << "'; }\n"
+        << "click() { xdotool mousemove --window $id $1 $2; sleep 0.25; xdotool mousedown 1; sleep 0.12; xdotool mouseup 1;"
+           " sleep 0.25; }\n"
+        << "waitTitle() { for i in $(seq $(( $2 * 10 ))); do xdotool getwindowname $id | grep -Eq \"$1\" && break; sleep 0.1;"
+           " done; note \"title=$(xdotool getwindowname $id)\"; }\n"
         << actions << "\nsleep 0.5\nkill -TERM $pid\nwait $pid\n";  // SDL turns SIGTERM into a quit event
   if (windowManager) drive << "kill $wm 2>/dev/null\n";
   drive.close();

@@ -7,34 +7,16 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include "app_util.hpp"
 
 namespace {
 
-// crowdlab ARGS on an X display of its own while `actions` play ($id is the window), then SIGTERM
-// (SDL turns it into a clean quit, so the state lines and --state-out are written).
+// apptest::runDriven with --state-out: the state JSON comes back in the result's `err`.
 apptest::RunResult driven(const std::string& name, const std::string& args, const std::string& actions) {
-  const std::string dir = apptest::freshDir("sweep-panel-" + name), out = dir + "/run.out";
-  std::ofstream(dir + "/settings.json") << "{\"uiScale\": 1.0}";
-  std::ofstream(dir + "/drive.sh") << "cd '" << dir << "'\n"
-                                   << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args
-                                   << " --state-out '" << dir << "/state.json' >'" << out << "' 2>&1 &\n"
-                                   << "pid=$!\n"
-                                   << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
-                                   << "sleep 1\n"
-                                   << "click() { xdotool mousemove --window $id $1 $2; sleep 0.25; xdotool mousedown 1; sleep 0.12;"
-                                      " xdotool mouseup 1; sleep 0.25; }\n"
-                                   // until the window's title shows TEXT (SECONDS at most), then notes the title
-                                   << "waitTitle() { for i in $(seq $(( $2 * 10 ))); do xdotool getwindowname $id | grep -q \"$1\""
-                                      " && break; sleep 0.1; done; echo \"title=$(xdotool getwindowname $id)\" >notes.txt; }\n"
-                                   << actions << "\nsleep 0.3\nkill -TERM $pid\nwait $pid\n";
-  const std::string cmd = "xvfb-run -a -s '-screen 0 1280x720x24' bash '" + dir + "/drive.sh'";
-  apptest::RunResult r;
-  r.exitCode = std::system(cmd.c_str());
-  r.out = apptest::slurp(out) + apptest::slurp(dir + "/notes.txt");
-  r.err = apptest::slurp(dir + "/state.json");  // the state JSON, for the caller
+  const std::string state = apptest::freshDir("sweep-panel-state-" + name) + "/state.json";
+  apptest::RunResult r = apptest::runDriven("sweep-panel-" + name, args + " --state-out '" + state + "'", actions);
+  r.err = apptest::slurp(state);
   return r;
 }
 

@@ -33,32 +33,22 @@ TEST(TuneWindow, StartRunsGenerationsAndApplyBestChangesTheLiveScene) {
   ASSERT_LT(apply[1].get<double>(), 1000.0) << "the Apply button must be on screen: " << before["tune"];
   EXPECT_EQ(before["tune"]["generations"], 0);
 
-  // Start, wait for some generations, Apply best; SIGTERM ends the run (SDL turns it into a quit).
-  const std::string out = dir + "/run.out", state = dir + "/after.json";
+  // Start, wait until the window's title counts two generations, Apply best; then SIGTERM (a clean quit).
+  const std::string state = dir + "/after.json";
   auto point = [](const nlohmann::json& at) {
     return std::to_string(int(at[0].get<double>())) + " " + std::to_string(int(at[1].get<double>()));
   };
-  std::ofstream(dir + "/click.sh")
-      << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << common << " --state-out '" << state << "' >'"
-      << out << "' 2>&1 &\n"
-      << "pid=$!\n"
-      << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
-      << "sleep 1.5\n"
-      << "xdotool mousemove --window $id " << point(start) << " && sleep 0.3 && xdotool click 1 || exit 4\n"
-      // until the window's title counts two generations (30 s at most), then noted
-      << "for i in $(seq 300); do xdotool getwindowname $id | grep -Eq 'tun(ing|ed): ([2-9]|[1-9][0-9]+) generations'"
-         " && break; sleep 0.1; done\n"
-      << "xdotool getwindowname $id >'" << dir << "/title.txt'\n"
-      << "xdotool mousemove --window $id " << point(apply) << " && sleep 0.3 && xdotool click 1 || exit 5\n"
-      << "sleep 1\n"
-      << "kill -TERM $pid; wait $pid\n";
-  const std::string click = "xvfb-run -a -s '-screen 0 1600x1000x24' bash '" + dir + "/click.sh'";
-  ASSERT_EQ(std::system(click.c_str()), 0) << apptest::slurp(out);
+  const apptest::RunResult run = apptest::runDriven(
+      "tune-window", common + " --state-out '" + state + "'",
+      "sleep 0.5\nclick " + point(start) + "\nwaitTitle 'tun(ing|ed): ([2-9]|[1-9][0-9]+) generations' 30\nclick " +
+          point(apply) + "\nsleep 0.7\n",
+      "1600x1000");
+  ASSERT_EQ(run.exitCode, 0) << run.out;
   const nlohmann::json after = readState(state);
-  ASSERT_TRUE(after.is_object()) << apptest::slurp(out);
+  ASSERT_TRUE(after.is_object()) << run.out;
   const nlohmann::json& tune = after["tune"];
   EXPECT_GE(tune["generations"].get<int>(), 2) << tune;
-  const std::string title = apptest::slurp(dir + "/title.txt");
+  const std::string title = run.value("title");
   EXPECT_TRUE(title.starts_with("crowdlab - Steering playground - tuning: ") || title.starts_with("crowdlab - Steering playground - tuned: "))
       << title;
   EXPECT_EQ(tune["history"].size(), tune["generations"].get<size_t>()) << "one point of the curve per generation";
