@@ -13,6 +13,14 @@ namespace sim {
 
 namespace detail {
 std::atomic<uint64_t> gWorkEpoch{1};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+const bool gHasPrefetchW = [] {
+  __builtin_cpu_init();  // this may run before the runtime's own initialisation of the CPU model
+  return __builtin_cpu_supports("prfchw") != 0;
+}();
+#else
+const bool gHasPrefetchW = false;
+#endif
 }  // namespace detail
 namespace {
 std::mutex gAtWorkMutex;

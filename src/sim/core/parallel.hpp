@@ -51,6 +51,7 @@ class ScopedThreadCount {
 void resetThreadsAtWork();
 int threadsAtWork();
 namespace detail {
+extern const bool gHasPrefetchW;  // the CPU has PREFETCHW (prefetchForWrite)
 extern std::atomic<uint64_t> gWorkEpoch;
 void markThreadAtWork(uint64_t epoch);
 inline void noteThreadAtWork() {
@@ -76,6 +77,24 @@ bool poolRange(size_t n, size_t grain, Body& body) {
 }
 #endif
 }  // namespace detail
+
+// Asks for the cache lines of [begin, begin + bytes) in the state a store needs, ahead of the stores
+// (x86's PREFETCHW where the CPU has it; elsewhere nothing). For lines another core has read since
+// this one last wrote them: each store to such a line waits for the other core to drop its copy
+// (0.2-0.45 us between this machine's vCPUs), and x86 commits stores in order, so the waits of a
+// loop's stores come one after another; asked for at once, they overlap.
+inline void prefetchForWrite(const void* begin, size_t bytes) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (!detail::gHasPrefetchW || bytes == 0) return;
+  const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~uintptr_t(63);
+  const uintptr_t last = reinterpret_cast<uintptr_t>(begin) + bytes;
+  for (uintptr_t line = first; line < last; line += 64)
+    asm volatile("prefetchw (%0)" : : "r"(line));  // a hint: it reads nothing and cannot fault
+#else
+  (void)begin;
+  (void)bytes;
+#endif
+}
 
 template <class Body>
 void parallelFor(size_t n, Body&& body, size_t grain = 128) {

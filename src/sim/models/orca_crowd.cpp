@@ -58,6 +58,7 @@ CROWDLAB_LANES_INLINE CrowdQuery queryNearest(const UniformGrid<2>& grid, const 
 }
 
 constexpr size_t kBatch = lanes::kLanes;  // programs built and solved at once
+constexpr size_t kPutBackGrain = 4096;  // agents the loop after a step's region gives a thread
 
 // Stats::minDistance from the least squared distance seen; none seen stays "none" (3.4e38).
 float closestDistance(float minDistSq) { return minDistSq < 3.4e38f ? std::sqrt(minDistSq) : minDistSq; }
@@ -264,6 +265,10 @@ void Crowd::step(float dt) {
       } out{*this, order, dt};
       for (; c < chunks; c = takeChunk(p)) {
         const size_t first = c * chunk, last = std::min(n, first + chunk);
+        if (parts > 1) {  // lines the caller read back last step (see prefetchForWrite)
+          prefetchForWrite(nextVelocity_.data() + first, (last - first) * sizeof(Vec2));
+          prefetchForWrite(nextQueryRadius_.data() + first, (last - first) * sizeof(float));
+        }
         for (size_t k = first; k < last; ++k) {
           part.preferredByCell[k] = preferred_[order[k]];
           part.queryRadiusByCell[k] = queryRadius_[order[k]];
@@ -291,12 +296,17 @@ void Crowd::step(float dt) {
   for (size_t p = 0; p < parts && !built; ++p) built = parts_[p].built ? &parts_[p] : nullptr;
   if (!built) return;  // no agents
   const auto order = built->grid.order();
+  if (parts > 1 && n <= kPutBackGrain) {  // one thread puts back lines the other part's thread has read
+    prefetchForWrite(position_.data(), n * sizeof(Vec2));
+    prefetchForWrite(velocity_.data(), n * sizeof(Vec2));
+    prefetchForWrite(queryRadius_.data(), n * sizeof(float));
+  }
   parallelFor(n, [&](size_t k) {
     const uint32_t i = order[k];
     velocity_[i] = nextVelocity_[k];
     queryRadius_[i] = nextQueryRadius_[k];
     position_[i] += nextVelocity_[k] * dt;
-  }, 4096);
+  }, kPutBackGrain);
 }
 
 Crowd::Stats Crowd::measure() const {
