@@ -80,9 +80,9 @@ bool poolRange(size_t n, size_t grain, Body& body) {
 
 // Asks for the cache lines of [begin, begin + bytes) in the state a store needs, ahead of the stores
 // (x86's PREFETCHW where the CPU has it; elsewhere nothing). For lines another core has read since
-// this one last wrote them: each store to such a line waits for the other core to drop its copy
-// (0.2-0.45 us between this machine's vCPUs), and x86 commits stores in order, so the waits of a
-// loop's stores come one after another; asked for at once, they overlap.
+// this one last wrote them: each store to such a line waits for the other core to drop its copy (a
+// round trip, 0.1-0.6 us between this machine's vCPUs), and x86 commits stores in order, so the
+// waits of a loop's stores come one after another; asked for at once, they overlap.
 inline void prefetchForWrite(const void* begin, size_t bytes) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   if (!detail::gHasPrefetchW || bytes == 0) return;
