@@ -640,3 +640,38 @@ TEST(OrcaCrowd, SameStateForAnyThreadCount) {
     EXPECT_EQ(one[i].y, two[i].y);
   }
 }
+
+// On two threads a part keeps its own copy of the state and brings it up to date from the step's
+// results; an owner who moves agents or sets velocities between steps (through the spans, as a
+// scene does) must still be seen by every part, so the state is the one thread's, bit for bit.
+TEST(OrcaCrowd, OwnerEditsBetweenStepsReachEveryThread) {
+  if (hardwareThreads() < 2) GTEST_SKIP() << "one core: a single part";
+  auto runWith = [](int threads) {
+    ScopedThreadCount scoped(threads);
+    Crowd c;
+    c.params = circleParams();
+    const int n = 200;
+    c.resize(n);
+    for (int i = 0; i < n; ++i) {
+      const float a = 6.2831853f * float(i) / float(n);
+      c.positions()[i] = Vec2{std::cos(a), std::sin(a)} * 96.0f;
+    }
+    for (int s = 0; s < 400; ++s) {
+      for (int i = 0; i < n; ++i) c.preferred()[i] = towards(-c.positions()[(i + n / 2) % n], c.positions()[i]);
+      if (s % 7 == 3) c.positions()[size_t(s * 13) % n] += Vec2{0.5f, -0.25f};  // a small move: the grid may not notice
+      if (s % 11 == 5) c.velocities()[size_t(s * 17) % n] = Vec2{1.5f, 0.5f};
+      if (s == 250) {  // the same agents, placed afresh
+        std::vector<Vec2> p(c.positions().begin(), c.positions().end()), v(n, Vec2{0.0f});
+        for (Vec2& q : p) q *= 0.9f;
+        c.setAgents(p, v);
+      }
+      c.step(0.25f);
+    }
+    return std::vector<Vec2>(c.positions().begin(), c.positions().end());
+  };
+  const std::vector<Vec2> one = runWith(1), two = runWith(2);
+  ASSERT_EQ(one.size(), two.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < one.size(); ++i) differ += (one[i].x != two[i].x || one[i].y != two[i].y) ? 1 : 0;
+  EXPECT_EQ(differ, 0u);
+}

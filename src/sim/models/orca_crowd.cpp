@@ -60,6 +60,11 @@ CROWDLAB_LANES_INLINE CrowdQuery queryNearest(const UniformGrid<2>& grid, const 
 constexpr size_t kBatch = lanes::kLanes;  // programs built and solved at once
 constexpr size_t kPutBackGrain = 4096;  // agents the loop after a step's region gives a thread
 
+// Equal bit for bit, as the put-back wrote them (a NaN equals itself, +0 and -0 differ).
+bool sameBits(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec2)) == 0;
+}
+
 // Stats::minDistance from the least squared distance seen; none seen stays "none" (3.4e38).
 float closestDistance(float minDistSq) { return minDistSq < 3.4e38f ? std::sqrt(minDistSq) : minDistSq; }
 
@@ -102,11 +107,11 @@ std::span<const Segment> Crowd::obstaclesOf(uint32_t agent) const {
   return std::span<const Segment>(obstacles).subspan(begin, std::min<size_t>(r.count, obstacles.size() - begin));
 }
 
-void Crowd::buildGrid(UniformGrid<2>& grid) const {
-  const size_t n = size();
+void Crowd::buildGrid(UniformGrid<2>& grid, std::span<const Vec2> positions) const {
+  const size_t n = positions.size();
   Vec2 lo{0.0f}, hi{0.0f};
-  if (n) lo = hi = position_[0];
-  for (const Vec2& p : position_) {
+  if (n) lo = hi = positions[0];
+  for (const Vec2& p : positions) {
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
   }
@@ -118,7 +123,7 @@ void Crowd::buildGrid(UniformGrid<2>& grid) const {
   // solveCells), and at most about eight cells per agent: a sparse crowd spread over a large box (a
   // ring of 10k agents) would otherwise spend its time clearing empty cells.
   const float cell = std::max(0.5f * params.neighborDist, std::sqrt(box.size.x * box.size.y / (8.0f * float(n) + 1.0f)));
-  grid.build(position_, box, cell);
+  grid.build(positions, box, cell);
 }
 
 // The agents of cells [first, last) of `grid`: neighbours, the figures of the state we start from,
@@ -200,8 +205,7 @@ void Crowd::step(float dt) {
   // cache line one core writes and the other then reads costs 0.25-0.6 us between this machine's
   // vCPUs, and the step is 40 us.
   const size_t parts = size_t(std::clamp<int>(threadCount(), 1, int(std::max<size_t>(n / 32, 1))));
-  nextVelocity_.resize(n);
-  nextQueryRadius_.resize(n);
+  const uint64_t step = ++steps_;
   if (parts_.size() < parts || partsSizedFor_ != n) {
     // Grown here, on the caller's thread, so that no step allocates later whichever part a thread takes.
     parts_.resize(std::max(parts_.size(), parts));
@@ -210,7 +214,17 @@ void Crowd::step(float dt) {
       part.velocityByCell.resize(n);
       part.preferredByCell.resize(n);
       part.queryRadiusByCell.resize(n);
+      part.position.resize(n);
+      part.velocity.resize(n);
+      part.queryRadius.resize(n);
+      part.builtAt = 0;
     }
+    for (int b = 0; b < 2; ++b) {
+      nextVelocity_[b].resize(n);
+      nextQueryRadius_[b].resize(n);
+    }
+    putPosition_.assign(n, Vec2{0.0f});  // no put-back yet: the next step's check compares only
+    putVelocity_.assign(n, Vec2{0.0f});  // what a put-back wrote, and the parts' copies are not yet any step's
     // A claim per part; they hold atomics, so a new vector rather than a resized one.
     if (claims_.size() != parts_.size()) claims_ = std::vector<ChunkClaim>(parts_.size());
     partsSizedFor_ = n;
@@ -221,6 +235,19 @@ void Crowd::step(float dt) {
   // other core, and a thread's chunks lay all over the crowd), each thread of a 250-agent step spent
   // 2.5 us more of its 22 in its chunks.
   const size_t chunk = std::max<size_t>(32, n / (8 * parts)), chunks = (n + chunk - 1) / chunk;
+  std::vector<Vec2>& nextVelocity = nextVelocity_[step & 1];
+  std::vector<float>& nextQueryRadius = nextQueryRadius_[step & 1];
+  const Vec2* lastVelocity = nextVelocity_[~step & 1].data();
+  const float* lastQueryRadius = nextQueryRadius_[~step & 1].data();
+  // In a short region each part but the first read every agent's position, velocity and query
+  // radius, and then the first part's thread wrote them all back: at 250 agents some 80 cache lines
+  // crossed between the cores each way, each crossing 0.1-0.6 us. Such a part now keeps its own copy
+  // and brings it up to date from the last step's results (the put-back's own arithmetic, so the
+  // same bits), reading only the other parts' results; it reads the arrays afresh when its copy is
+  // not the last step's, or when the owner wrote positions or velocities since the last put-back.
+  const bool shortRegion = n <= UniformGrid<2>::kGrain;
+  const bool stateAsPut =
+      shortRegion && parts > 1 && sameBits(position_, putPosition_) && sameBits(velocity_, putVelocity_);
   for (size_t p = 0; p < parts; ++p) {  // a part that finds no chunk left adds nothing
     parts_[p].stats = {};
     parts_[p].built = false;
@@ -241,14 +268,35 @@ void Crowd::step(float dt) {
       size_t c = takeChunk(p);
       if (c == chunks) break;  // the others took them all
       Part& part = parts_[p];
-      buildGrid(part.grid);
+      const Vec2* position = position_.data();
+      const Vec2* velocity = velocity_.data();
+      const float* queryRadius = queryRadius_.data();
+      if (p > 0 && shortRegion) {
+        if (stateAsPut && part.builtAt != 0 && part.builtAt + 1 == step) {
+          const auto lastOrder = part.grid.order();  // the last step's, as the put-back's
+          for (size_t k = 0; k < n; ++k) {
+            const uint32_t i = lastOrder[k];
+            part.velocity[i] = lastVelocity[k];
+            part.queryRadius[i] = lastQueryRadius[k];
+            part.position[i] += lastVelocity[k] * lastDt_;
+          }
+        } else {
+          std::copy_n(position_.begin(), n, part.position.begin());
+          std::copy_n(velocity_.begin(), n, part.velocity.begin());
+          std::copy_n(queryRadius_.begin(), n, part.queryRadius.begin());
+        }
+        position = part.position.data();
+        velocity = part.velocity.data();
+        queryRadius = part.queryRadius.data();
+      }
+      buildGrid(part.grid, std::span<const Vec2>(position, n));
       part.built = true;
+      part.builtAt = step;
       const auto order = part.grid.order();
-      for (size_t k = 0; k < n; ++k) part.velocityByCell[k] = velocity_[order[k]];  // anyone may be a neighbour
+      for (size_t k = 0; k < n; ++k) part.velocityByCell[k] = velocity[order[k]];  // anyone may be a neighbour
       struct Out {  // figures summed here, on this thread's stack, and stored in the part once
-        Crowd& crowd;
-        std::span<const uint32_t> order;
-        float dt;
+        Vec2* nextVelocity;
+        float* nextQueryRadius;
         Stats stats{};
         float minDistSq = 3.4e38f;
         void figures(size_t k, uint32_t checks, uint32_t within, uint32_t closePairs, float minDist, float queryRadius) {
@@ -256,22 +304,22 @@ void Crowd::step(float dt) {
           stats.neighbors += within;
           stats.overlaps += closePairs;
           minDistSq = std::min(minDistSq, minDist);
-          crowd.nextQueryRadius_[k] = queryRadius;
+          nextQueryRadius[k] = queryRadius;
         }
         void velocity(size_t k, Vec2 v, bool feasible) {
-          crowd.nextVelocity_[k] = v;
+          nextVelocity[k] = v;
           stats.infeasible += feasible ? 0 : 1;
         }
-      } out{*this, order, dt};
+      } out{nextVelocity.data(), nextQueryRadius.data()};
       for (; c < chunks; c = takeChunk(p)) {
         const size_t first = c * chunk, last = std::min(n, first + chunk);
         if (parts > 1) {  // lines the caller read back last step (see prefetchForWrite)
-          prefetchForWrite(nextVelocity_.data() + first, (last - first) * sizeof(Vec2));
-          prefetchForWrite(nextQueryRadius_.data() + first, (last - first) * sizeof(float));
+          prefetchForWrite(nextVelocity.data() + first, (last - first) * sizeof(Vec2));
+          prefetchForWrite(nextQueryRadius.data() + first, (last - first) * sizeof(float));
         }
         for (size_t k = first; k < last; ++k) {
           part.preferredByCell[k] = preferred_[order[k]];
-          part.queryRadiusByCell[k] = queryRadius_[order[k]];
+          part.queryRadiusByCell[k] = queryRadius[order[k]];
         }
         solveCells(part.grid, part.velocityByCell.data(), part.preferredByCell.data(), part.queryRadiusByCell.data(),
                    first, last, dt, out);
@@ -303,10 +351,15 @@ void Crowd::step(float dt) {
   }
   parallelFor(n, [&](size_t k) {
     const uint32_t i = order[k];
-    velocity_[i] = nextVelocity_[k];
-    queryRadius_[i] = nextQueryRadius_[k];
-    position_[i] += nextVelocity_[k] * dt;
+    velocity_[i] = nextVelocity[k];
+    queryRadius_[i] = nextQueryRadius[k];
+    position_[i] += nextVelocity[k] * dt;
   }, kPutBackGrain);
+  lastDt_ = dt;
+  if (shortRegion && parts > 1) {  // what the parts' copies are brought up to date to next step
+    std::copy_n(position_.begin(), n, putPosition_.begin());
+    std::copy_n(velocity_.begin(), n, putVelocity_.begin());
+  }
 }
 
 Crowd::Stats Crowd::measure() const {

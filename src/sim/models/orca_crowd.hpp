@@ -94,10 +94,17 @@ class Crowd {
     UniformGrid<2> grid;
     std::vector<Vec2> velocityByCell, preferredByCell;
     std::vector<float> queryRadiusByCell;
+    // In a short region, a part but the first keeps its own copy of the agents' state, brought up
+    // to date from the last step's results instead of read again from the arrays the first part's
+    // thread wrote back (see step()).
+    std::vector<Vec2> position, velocity;
+    std::vector<float> queryRadius;
+    uint64_t builtAt = 0;  // the step its grid and its copy are from (0: none)
     Stats stats;
     bool built = false;  // its grid is this step's
   };
-  void buildGrid(UniformGrid<2>& grid) const;
+  void buildGrid(UniformGrid<2>& grid, std::span<const Vec2> positions) const;
+  void buildGrid(UniformGrid<2>& grid) const { buildGrid(grid, position_); }
   template <class Out>
   void solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, const Vec2* preferredByCell,
                   const float* queryRadiusByCell, size_t first, size_t last, float dt, Out& out) const;
@@ -105,8 +112,16 @@ class Crowd {
 
   std::vector<Vec2> position_, velocity_, preferred_;
   std::vector<float> queryRadius_;  // per agent: a radius that held its k nearest last step (see solveCells)
-  std::vector<Vec2> nextVelocity_;  // in cell order, each chunk's slots written by the thread that solved it
-  std::vector<float> nextQueryRadius_;
+  // In cell order, each chunk's slots written by the thread that solved it. Two of each, this step's
+  // and the last step's (by the step's parity): the parts' copies are brought up to date from the
+  // last step's while this step's are being written.
+  std::vector<Vec2> nextVelocity_[2];
+  std::vector<float> nextQueryRadius_[2];
+  // What the last put-back of a short region on several parts wrote: an owner who has written
+  // positions or velocities since shows as a difference, and the parts read their copies afresh.
+  std::vector<Vec2> putPosition_, putVelocity_;
+  uint64_t steps_ = 0;
+  float lastDt_ = 0.0f;
   std::vector<Part> parts_;
   struct alignas(64) ChunkClaim {  // a part's block of chunks: the next to take, and its end
     std::atomic<size_t> next{0};
