@@ -60,6 +60,14 @@ CROWDLAB_LANES_INLINE CrowdQuery queryNearest(const UniformGrid<2>& grid, const 
 constexpr size_t kBatch = lanes::kLanes;  // programs built and solved at once
 constexpr size_t kPutBackGrain = 4096;  // agents the loop after a step's region gives a thread
 
+// Agent i's next state from its result. The put-back and a part's copy of the state both take
+// this one line, so the copy holds the same bits as the owner's arrays.
+inline void applyResult(uint32_t i, Vec2 v, float radius, float dt, Vec2* position, Vec2* velocity, float* queryRadius) {
+  velocity[i] = v;
+  queryRadius[i] = radius;
+  position[i] += v * dt;
+}
+
 // Equal bit for bit, as the put-back wrote them (a NaN equals itself, +0 and -0 differ).
 bool sameBits(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec2)) == 0;
@@ -250,7 +258,6 @@ void Crowd::step(float dt) {
       shortRegion && parts > 1 && sameBits(position_, putPosition_) && sameBits(velocity_, putVelocity_);
   for (size_t p = 0; p < parts; ++p) {  // a part that finds no chunk left adds nothing
     parts_[p].stats = {};
-    parts_[p].built = false;
     claims_[p].next.store(p * chunks / parts, std::memory_order_relaxed);
     claims_[p].end = (p + 1) * chunks / parts;
   }
@@ -272,14 +279,11 @@ void Crowd::step(float dt) {
       const Vec2* velocity = velocity_.data();
       const float* queryRadius = queryRadius_.data();
       if (p > 0 && shortRegion) {
-        if (stateAsPut && part.builtAt != 0 && part.builtAt + 1 == step) {
+        if (stateAsPut && part.builtAt != 0 && part.builtAt + 1 == step) {  // 0: never built
           const auto lastOrder = part.grid.order();  // the last step's, as the put-back's
-          for (size_t k = 0; k < n; ++k) {
-            const uint32_t i = lastOrder[k];
-            part.velocity[i] = lastVelocity[k];
-            part.queryRadius[i] = lastQueryRadius[k];
-            part.position[i] += lastVelocity[k] * lastDt_;
-          }
+          for (size_t k = 0; k < n; ++k)
+            applyResult(lastOrder[k], lastVelocity[k], lastQueryRadius[k], lastDt_, part.position.data(),
+                        part.velocity.data(), part.queryRadius.data());
         } else {
           std::copy_n(position_.begin(), n, part.position.begin());
           std::copy_n(velocity_.begin(), n, part.velocity.begin());
@@ -290,7 +294,6 @@ void Crowd::step(float dt) {
         queryRadius = part.queryRadius.data();
       }
       buildGrid(part.grid, std::span<const Vec2>(position, n));
-      part.built = true;
       part.builtAt = step;
       const auto order = part.grid.order();
       for (size_t k = 0; k < n; ++k) part.velocityByCell[k] = velocity[order[k]];  // anyone may be a neighbour
@@ -341,7 +344,7 @@ void Crowd::step(float dt) {
   stats_ = {};
   for (size_t p = 0; p < parts; ++p) stats_.add(parts_[p].stats);
   const Part* built = nullptr;  // any part that took chunks: their grids are all the same
-  for (size_t p = 0; p < parts && !built; ++p) built = parts_[p].built ? &parts_[p] : nullptr;
+  for (size_t p = 0; p < parts && !built; ++p) built = parts_[p].builtAt == step ? &parts_[p] : nullptr;
   if (!built) return;  // no agents
   const auto order = built->grid.order();
   if (parts > 1 && n <= kPutBackGrain) {  // one thread puts back lines the other part's thread has read
@@ -350,10 +353,7 @@ void Crowd::step(float dt) {
     prefetchForWrite(queryRadius_.data(), n * sizeof(float));
   }
   parallelFor(n, [&](size_t k) {
-    const uint32_t i = order[k];
-    velocity_[i] = nextVelocity[k];
-    queryRadius_[i] = nextQueryRadius[k];
-    position_[i] += nextVelocity[k] * dt;
+    applyResult(order[k], nextVelocity[k], nextQueryRadius[k], dt, position_.data(), velocity_.data(), queryRadius_.data());
   }, kPutBackGrain);
   lastDt_ = dt;
   if (shortRegion && parts > 1) {  // what the parts' copies are brought up to date to next step

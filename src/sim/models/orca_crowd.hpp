@@ -99,9 +99,8 @@ class Crowd {
     // thread wrote back (see step()).
     std::vector<Vec2> position, velocity;
     std::vector<float> queryRadius;
-    uint64_t builtAt = 0;  // the step its grid and its copy are from (0: none)
+    uint64_t builtAt = 0;  // the step its grid and its copy are from (0: none); this step's if it took chunks
     Stats stats;
-    bool built = false;  // its grid is this step's
   };
   void buildGrid(UniformGrid<2>& grid, std::span<const Vec2> positions) const;
   void buildGrid(UniformGrid<2>& grid) const { buildGrid(grid, position_); }
