@@ -91,3 +91,37 @@ TEST(Pool, ShortRegionsRunEveryPartOnceNestedOrNot) {
   }
   sim::setThreadCount(0);
 }
+
+// parallelPartsThen: after(context, p, onHelper) once for every part of every region, after that
+// part's body; a part run on the caller has had its call when the region returns, a helper's may
+// come later (the helper makes it once out of the region), and every call of a region comes before
+// the helper takes a part of the next one.
+TEST(Pool, ShortRegionsThenCallAfterOncePerPartAfterItsBody) {
+  struct Calls {
+    std::atomic<int> bodies[2], afters[2], onHelper{0}, outOfOrder{0};
+  };
+  static Calls calls;  // static: a helper's call may come after the region's frame is gone
+  sim::setThreadCount(2);
+  for (int region = 0; region < 300; ++region) {
+    for (int p = 0; p < 2; ++p) calls.bodies[p] = calls.afters[p] = 0;
+    sim::parallelPartsThen(
+        2,
+        [&](size_t begin, size_t end) {
+          for (size_t p = begin; p < end; ++p) calls.bodies[p]++;
+        },
+        [](void* c, size_t p, bool onHelper) {
+          Calls& k = *static_cast<Calls*>(c);
+          if (k.bodies[p].load() != 1) k.outOfOrder++;
+          k.afters[p]++;
+          if (onHelper) k.onHelper++;
+        },
+        &calls);
+    // The helper's call, if any, follows within microseconds; the caller's have come already.
+    for (int spin = 0; spin < 100000000 && (calls.afters[0] + calls.afters[1]) < 2; ++spin) {
+    }
+    ASSERT_EQ(calls.afters[0].load(), 1) << "region " << region;
+    ASSERT_EQ(calls.afters[1].load(), 1) << "region " << region;
+  }
+  EXPECT_EQ(calls.outOfOrder.load(), 0);
+  sim::setThreadCount(0);
+}

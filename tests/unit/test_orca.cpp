@@ -641,6 +641,57 @@ TEST(OrcaCrowd, SameStateForAnyThreadCount) {
   }
 }
 
+// On two threads a part's helper brings its copy, grid and velocities to the next step between steps
+// (Crowd::Work::prepare). Whatever the owner does between steps (changes the thread count, the
+// neighbour distance or the crowd's size, moves the crowd to another object, or assigns another
+// crowd over one just stepped, or steps it inside another parallel region) the state must stay the
+// one thread's, bit for bit; and no helper may be left working on memory the crowd has freed
+// (AddressSanitizer watches that in the sanitizer run).
+TEST(OrcaCrowd, ChangesBetweenStepsKeepOneThreadsState) {
+  if (hardwareThreads() < 2) GTEST_SKIP() << "one core: a single part";
+  auto runWith = [](bool twoThreads) {
+    Crowd c;
+    c.params = circleParams();
+    const int n = 300;
+    c.resize(n);
+    for (int i = 0; i < n; ++i) {
+      const float a = 6.2831853f * float(i) / float(n);
+      c.positions()[i] = Vec2{std::cos(a), std::sin(a)} * 120.0f;
+    }
+    for (int s = 0; s < 300; ++s) {
+      ScopedThreadCount scoped(twoThreads && s % 50 != 20 ? 2 : 1);  // a one-thread step now and then
+      for (size_t i = 0; i < c.size(); ++i)
+        c.preferred()[i] = towards(-c.positions()[(i + c.size() / 2) % c.size()], c.positions()[i]);
+      if (s == 90) c.params.neighborDist = 12.0f;
+      if (s == 140) c.resize(260);  // 40 agents gone
+      if (s == 190) {
+        Crowd moved = std::move(c);  // the helper may still be preparing the moved crowd's part
+        c = std::move(moved);
+      }
+      if (s == 230) {
+        Crowd other;
+        other.params = c.params;
+        other.setAgents(c.positions(), c.velocities());
+        other.step(0.25f);  // a step of its own, and then it is assigned over
+        other = std::move(c);
+        c = std::move(other);
+      }
+      if (s % 40 == 30)  // stepped inside another short region: the pool is busy, the parts run elsewhere
+        parallelParts(2, [&](size_t begin, size_t) {
+          if (begin == 0) c.step(0.25f);
+        });
+      else
+        c.step(0.25f);
+    }
+    return std::vector<Vec2>(c.positions().begin(), c.positions().end());
+  };
+  const std::vector<Vec2> one = runWith(false), two = runWith(true);
+  ASSERT_EQ(one.size(), two.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < one.size(); ++i) differ += (one[i].x != two[i].x || one[i].y != two[i].y) ? 1 : 0;
+  EXPECT_EQ(differ, 0u);
+}
+
 // On two threads a part keeps its own copy of the state and brings it up to date from the step's
 // results; an owner who moves agents or sets velocities between steps (through the spans, as a
 // scene does) must still be seen by every part, so the state is the one thread's, bit for bit.

@@ -66,6 +66,8 @@ struct Pool {
     void (*chunk)(void*, size_t) = nullptr;
     void* context = nullptr;
     size_t chunks = 0;
+    detail::AfterPart after = nullptr;  // see parallelPartsThen
+    void* afterContext = nullptr;
   } current;
   std::atomic<size_t> next{0};    // the next chunk to take
   std::atomic<int> inside{0};     // helpers joined and not yet out
@@ -80,15 +82,28 @@ struct Pool {
       workers.emplace_back([this, index, now] { work(index, now); });
     }
   }
-  void take() {
+  // The chunks a helper ran, for their `after` calls once it is out of the loop; past the first few
+  // (a region has a part per thread) a chunk's call comes at once, as the caller's do.
+  struct Deferred {
+    size_t chunk[8];
+    size_t count = 0;
+  };
+  Loop take(Deferred* deferred) {
     const Loop l = current;
     for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < l.chunks;
          c = next.fetch_add(1, std::memory_order_relaxed)) {
       l.chunk(l.context, c);
+      if (l.after) {
+        if (deferred && deferred->count < std::size(deferred->chunk))
+          deferred->chunk[deferred->count++] = c;
+        else
+          l.after(l.afterContext, c, false);
+      }
       // After the last chunk every take finds none: no need to fetch the line again to see it (a
       // short region's last part is usually the helper's, and this is on its way out).
       if (c + 1 == l.chunks) break;
     }
+    return l;
   }
   // `seen`: the loop counter when the worker was made, read on the thread that made it, so a loop
   // handed out before the new thread first runs is still offered to it.
@@ -106,8 +121,11 @@ struct Pool {
       // Joined, then checked: the caller closes, then checks `inside` (both sequentially consistent),
       // so either it waits for this helper or this helper sees the loop closed.
       inside.fetch_add(1);
-      if (open.load()) take();
+      Deferred deferred;
+      Loop l;
+      if (open.load()) l = take(&deferred);
       inside.fetch_sub(1);
+      for (size_t d = 0; d < deferred.count; ++d) l.after(l.afterContext, deferred.chunk[d], true);
     }
   }
 };
@@ -117,14 +135,15 @@ Pool& pool() {
 }
 }  // namespace
 
-bool detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* context) {
+bool detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* context, AfterPart after,
+                       void* afterContext) {
   Pool& p = pool();
   if (p.busy.exchange(true, std::memory_order_acquire)) return false;
 #if !CROWDLAB_SERIAL
   p.grow(hardwareThreads() - 1);  // the page makes its helpers before its first loop (setThreadCount)
 #endif
   const int helpers = std::min(threadCount() - 1, int(p.workers.size()));
-  p.current = {chunk, context, chunks};
+  p.current = {chunk, context, chunks, after, afterContext};
   p.next.store(0, std::memory_order_relaxed);
   p.open.store(true);
   {
@@ -133,7 +152,7 @@ bool detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* contex
     p.loop.store(count << 8 | uint64_t(helpers), std::memory_order_release);
   }
   p.wake.notify_all();
-  p.take();
+  p.take(nullptr);
   p.open.store(false);
   // After this no helper reads the loop: those inside finish their chunks, later ones see it closed.
   while (p.inside.load() != 0) {

@@ -66,14 +66,18 @@ inline void noteThreadAtWork() {
 // true when all are done; returns false at once, having run nothing, when the pool is busy: the
 // loop is nested in one of its chunks, or another thread's loop holds it (the page steps on one
 // thread; on the desktop the experiment runner steps scenes on several).
-bool runOnPool(size_t chunks, void (*chunk)(void* context, size_t c), void* context);
+// `after`, when given, is called once for every chunk (see parallelPartsThen).
+using AfterPart = void (*)(void* context, size_t part, bool onHelper);
+bool runOnPool(size_t chunks, void (*chunk)(void* context, size_t c), void* context, AfterPart after = nullptr,
+               void* afterContext = nullptr);
 template <class Body>
-bool poolRange(size_t n, size_t grain, Body& body) {
+bool poolRange(size_t n, size_t grain, Body& body, AfterPart after = nullptr, void* afterContext = nullptr) {
   auto run = [&](size_t c) {
     noteThreadAtWork();
     body(c * grain, std::min(n, (c + 1) * grain));
   };
-  return runOnPool((n + grain - 1) / grain, [](void* r, size_t c) { (*static_cast<decltype(run)*>(r))(c); }, &run);
+  return runOnPool((n + grain - 1) / grain, [](void* r, size_t c) { (*static_cast<decltype(run)*>(r))(c); }, &run,
+                   after, afterContext);
 }
 #endif
 }  // namespace detail
@@ -160,6 +164,26 @@ void parallelParts(size_t parts, Body&& body) {
   if (detail::poolRange(parts, 1, body)) return;
 #endif
   parallelForRange(parts, body, 1);
+}
+
+// parallelParts, and then after(afterContext, p, onHelper) once for every part p: a part that ran
+// on one of the pool's helpers gets it on that helper once it has left the region, while the caller
+// goes on (onHelper true: work for the part's next region, done beside what the caller does between
+// regions); every other part gets it on the caller before this returns (onHelper false).
+// `afterContext` must outlive the helpers' calls, so it is never on the caller's stack.
+template <class Body>
+void parallelPartsThen(size_t parts, Body&& body, detail::AfterPart after, void* afterContext) {
+  if (parts == 0) return;
+  if (threadCount() == 1 || parts == 1) {
+    detail::noteThreadAtWork();
+    body(size_t(0), parts);
+  } else {
+#if CROWDLAB_THREAD_POOL || !CROWDLAB_SERIAL
+    if (detail::poolRange(parts, 1, body, after, afterContext)) return;
+#endif
+    parallelForRange(parts, body, 1);
+  }
+  for (size_t p = 0; p < parts; ++p) after(afterContext, p, false);
 }
 
 }  // namespace sim

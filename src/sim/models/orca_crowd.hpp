@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <span>
 #include <vector>
 #include "sim/core/grid.hpp"
@@ -101,6 +102,41 @@ class Crowd {
     std::vector<float> queryRadius;
     uint64_t builtAt = 0;  // the step its grid and its copy are from (0: none); this step's if it took chunks
     Stats stats;
+    // Set by the part's helper between steps (see Work::prepare): the step its copy, grid and
+    // cell-ordered velocities are ready for (0: none), and the neighbour distance of that grid.
+    uint64_t preparedFor = 0;
+    float preparedNeighborDist = 0.0f;
+    // What that needs of the step just run, written by the thread that ran the part.
+    struct Last {
+      uint64_t step = 0;
+      size_t parts = 0;
+      float dt = 0.0f, neighborDist = 0.0f;
+    } last;
+  };
+  struct alignas(64) Flag {  // a step number on a cache line of its own
+    std::atomic<uint64_t> step{0};
+  };
+  // Everything a part's helper touches between steps, on the heap: it stays put when the crowd is
+  // moved, and its destructor waits for helpers still at work on it.
+  struct Work {
+    std::vector<Part> parts;
+    // Per part: the last step whose chunks it has finished, and the last step whose after-step call
+    // it has had (see step()); and, the caller's own, the last step whose region may have left it a
+    // helper's work.
+    std::unique_ptr<Flag[]> chunksDone, afterDone;
+    std::vector<uint64_t> afterIssued;
+    // In cell order, each chunk's slots written by the thread that solved it. Two of each, this
+    // step's and the last step's (by the step's parity): the parts' copies are brought up to date
+    // from the last step's while this step's are being written.
+    std::vector<Vec2> nextVelocity[2];
+    std::vector<float> nextQueryRadius[2];
+    Work() = default;
+    Work(const Work&) = delete;
+    Work& operator=(const Work&) = delete;
+    ~Work() { waitForHelpers(0); }
+    void waitForHelpers(size_t firstPart) const;
+    void prepare(size_t p);  // on part p's helper, after a step (see step())
+    static void afterPart(void* work, size_t p, bool onHelper);
   };
   void buildGrid(UniformGrid<2>& grid, std::span<const Vec2> positions) const;
   void buildGrid(UniformGrid<2>& grid) const { buildGrid(grid, position_); }
@@ -111,20 +147,16 @@ class Crowd {
 
   std::vector<Vec2> position_, velocity_, preferred_;
   std::vector<float> queryRadius_;  // per agent: a radius that held its k nearest last step (see solveCells)
-  // In cell order, each chunk's slots written by the thread that solved it. Two of each, this step's
-  // and the last step's (by the step's parity): the parts' copies are brought up to date from the
-  // last step's while this step's are being written.
-  std::vector<Vec2> nextVelocity_[2];
-  std::vector<float> nextQueryRadius_[2];
+  std::unique_ptr<Work> work_ = std::make_unique<Work>();
   // What the last put-back of a short region on several parts wrote: an owner who has written
   // positions or velocities since shows as a difference, and the parts read their copies afresh.
   std::vector<Vec2> putPosition_, putVelocity_;
   uint64_t steps_ = 0;
   float lastDt_ = 0.0f;
-  std::vector<Part> parts_;
   struct alignas(64) ChunkClaim {  // a part's block of chunks: the next to take, and its end
     std::atomic<size_t> next{0};
     size_t end = 0;
+    uint64_t waitFor = 0;  // the step whose after-step work on this part must be done first
   };
   std::vector<ChunkClaim> claims_;
   size_t partsSizedFor_ = 0;  // the crowd size the parts' arrays were last sized for
