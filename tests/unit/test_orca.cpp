@@ -513,6 +513,16 @@ namespace {
 
 Params circleParams() { return Params{1.5f, 2.0f, 10.0f, 10.0f, 15.0f, 10}; }
 
+// n agents at rest, evenly on a ring, with the classic example's parameters.
+void placeOnRing(Crowd& c, int n, float radius) {
+  c.params = circleParams();
+  c.resize(size_t(n));
+  for (int i = 0; i < n; ++i) {
+    const float a = 6.2831853f * float(i) / float(n);
+    c.positions()[i] = Vec2{std::cos(a), std::sin(a)} * radius;
+  }
+}
+
 // Preferred velocity as in the classic example: towards the goal at unit speed, slowing within 1.
 Vec2 towards(const Vec2& goal, const Vec2& p) {
   Vec2 g = goal - p;
@@ -651,13 +661,7 @@ TEST(OrcaCrowd, ChangesBetweenStepsKeepOneThreadsState) {
   if (hardwareThreads() < 2) GTEST_SKIP() << "one core: a single part";
   auto runWith = [](bool twoThreads) {
     Crowd c;
-    c.params = circleParams();
-    const int n = 300;
-    c.resize(n);
-    for (int i = 0; i < n; ++i) {
-      const float a = 6.2831853f * float(i) / float(n);
-      c.positions()[i] = Vec2{std::cos(a), std::sin(a)} * 120.0f;
-    }
+    placeOnRing(c, 300, 120.0f);
     for (int s = 0; s < 300; ++s) {
       ScopedThreadCount scoped(twoThreads && s % 50 != 20 ? 2 : 1);  // a one-thread step now and then
       for (size_t i = 0; i < c.size(); ++i)
@@ -700,13 +704,8 @@ TEST(OrcaCrowd, OwnerEditsBetweenStepsReachEveryThread) {
   auto runWith = [](int threads) {
     ScopedThreadCount scoped(threads);
     Crowd c;
-    c.params = circleParams();
     const int n = 200;
-    c.resize(n);
-    for (int i = 0; i < n; ++i) {
-      const float a = 6.2831853f * float(i) / float(n);
-      c.positions()[i] = Vec2{std::cos(a), std::sin(a)} * 96.0f;
-    }
+    placeOnRing(c, n, 96.0f);
     for (int s = 0; s < 400; ++s) {
       for (int i = 0; i < n; ++i) c.preferred()[i] = towards(-c.positions()[(i + n / 2) % n], c.positions()[i]);
       if (s % 7 == 3) c.positions()[size_t(s * 13) % n] += Vec2{0.5f, -0.25f};  // a small move: the grid may not notice
