@@ -51,6 +51,7 @@ class ScopedThreadCount {
 void resetThreadsAtWork();
 int threadsAtWork();
 namespace detail {
+using AfterPart = void (*)(void* context, size_t part, bool onHelper);  // see parallelPartsThen
 extern const bool gHasPrefetchW;  // the CPU has PREFETCHW (prefetchForWrite)
 extern std::atomic<uint64_t> gWorkEpoch;
 void markThreadAtWork(uint64_t epoch);
@@ -67,7 +68,6 @@ inline void noteThreadAtWork() {
 // loop is nested in one of its chunks, or another thread's loop holds it (the page steps on one
 // thread; on the desktop the experiment runner steps scenes on several).
 // `after`, when given, is called once for every chunk (see parallelPartsThen).
-using AfterPart = void (*)(void* context, size_t part, bool onHelper);
 bool runOnPool(size_t chunks, void (*chunk)(void* context, size_t c), void* context, AfterPart after = nullptr,
                void* afterContext = nullptr);
 template <class Body>
