@@ -152,25 +152,12 @@ void parallelForRange(size_t n, Body&& body, size_t grain = 128) {
 // stay on oneTBB (a helper spinning beside its workers slowed the 10,000-agent steps by a tenth). A
 // region nested in a chunk of the pool, or met while another thread's region holds it, runs as
 // parallelForRange does.
-template <class Body>
-void parallelParts(size_t parts, Body&& body) {
-  if (parts == 0) return;
-  if (threadCount() == 1 || parts == 1) {
-    detail::noteThreadAtWork();
-    body(size_t(0), parts);
-    return;
-  }
-#if CROWDLAB_THREAD_POOL || !CROWDLAB_SERIAL
-  if (detail::poolRange(parts, 1, body)) return;
-#endif
-  parallelForRange(parts, body, 1);
-}
-
-// parallelParts, and then after(afterContext, p, onHelper) once for every part p: a part that ran
-// on one of the pool's helpers gets it on that helper once it has left the region, while the caller
-// goes on (onHelper true: work for the part's next region, done beside what the caller does between
-// regions); every other part gets it on the caller before this returns (onHelper false).
-// `afterContext` must outlive the helpers' calls, so it is never on the caller's stack.
+//
+// With `after` (parallelPartsThen), after(afterContext, p, onHelper) comes once for every part p: a
+// part that ran on one of the pool's helpers gets it on that helper once it has left the region,
+// while the caller goes on (onHelper true: work for the part's next region, done beside what the
+// caller does between regions); every other part gets it on the caller before this returns
+// (onHelper false). `afterContext` must outlive the helpers' calls, so it is never on the caller's stack.
 template <class Body>
 void parallelPartsThen(size_t parts, Body&& body, detail::AfterPart after, void* afterContext) {
   if (parts == 0) return;
@@ -183,7 +170,12 @@ void parallelPartsThen(size_t parts, Body&& body, detail::AfterPart after, void*
 #endif
     parallelForRange(parts, body, 1);
   }
-  for (size_t p = 0; p < parts; ++p) after(afterContext, p, false);
+  if (after)
+    for (size_t p = 0; p < parts; ++p) after(afterContext, p, false);
+}
+template <class Body>
+void parallelParts(size_t parts, Body&& body) {
+  parallelPartsThen(parts, body, nullptr, nullptr);
 }
 
 }  // namespace sim

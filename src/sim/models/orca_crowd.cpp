@@ -68,7 +68,24 @@ inline void applyResult(uint32_t i, Vec2 v, float radius, float dt, Vec2* positi
   position[i] += v * dt;
 }
 
-void buildCrowdGrid(UniformGrid<2>& grid, std::span<const Vec2> positions, float neighborDist);
+void buildCrowdGrid(UniformGrid<2>& grid, std::span<const Vec2> positions, float neighborDist) {
+  const size_t n = positions.size();
+  Vec2 lo{0.0f}, hi{0.0f};
+  if (n) lo = hi = positions[0];
+  for (const Vec2& p : positions) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  World<2> box;
+  box.boundary = Boundary::Open;
+  box.min = lo - Vec2{1.0f};
+  box.size = hi - lo + Vec2{2.0f};
+  // Cells of half the neighbour distance (the first query of a crowded agent is smaller, see
+  // solveCells), and at most about eight cells per agent: a sparse crowd spread over a large box (a
+  // ring of 10k agents) would otherwise spend its time clearing empty cells.
+  const float cell = std::max(0.5f * neighborDist, std::sqrt(box.size.x * box.size.y / (8.0f * float(n) + 1.0f)));
+  grid.build(positions, box, cell);
+}
 
 // Equal bit for bit, as the put-back wrote them (a NaN equals itself, +0 and -0 differ).
 bool sameBits(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
@@ -121,28 +138,20 @@ void Crowd::buildGrid(UniformGrid<2>& grid, std::span<const Vec2> positions) con
   buildCrowdGrid(grid, positions, params.neighborDist);
 }
 
-namespace {
-
-void buildCrowdGrid(UniformGrid<2>& grid, std::span<const Vec2> positions, float neighborDist) {
-  const size_t n = positions.size();
-  Vec2 lo{0.0f}, hi{0.0f};
-  if (n) lo = hi = positions[0];
-  for (const Vec2& p : positions) {
-    lo = glm::min(lo, p);
-    hi = glm::max(hi, p);
-  }
-  World<2> box;
-  box.boundary = Boundary::Open;
-  box.min = lo - Vec2{1.0f};
-  box.size = hi - lo + Vec2{2.0f};
-  // Cells of half the neighbour distance (the first query of a crowded agent is smaller, see
-  // solveCells), and at most about eight cells per agent: a sparse crowd spread over a large box (a
-  // ring of 10k agents) would otherwise spend its time clearing empty cells.
-  const float cell = std::max(0.5f * neighborDist, std::sqrt(box.size.x * box.size.y / (8.0f * float(n) + 1.0f)));
-  grid.build(positions, box, cell);
+void Crowd::Part::advanceCopy(const Vec2* resultVelocity, const float* resultQueryRadius, float dt) {
+  const auto order = grid.order();
+  for (size_t k = 0; k < order.size(); ++k)
+    applyResult(order[k], resultVelocity[k], resultQueryRadius[k], dt, position.data(), velocity.data(),
+                queryRadius.data());
 }
 
-}  // namespace
+void Crowd::Part::index(const Vec2* positions, const Vec2* velocities, float neighborDist) {
+  const size_t n = velocityByCell.size();
+  buildCrowdGrid(grid, std::span<const Vec2>(positions, n), neighborDist);
+  const auto order = grid.order();
+  for (size_t k = 0; k < n; ++k) velocityByCell[k] = velocities[order[k]];  // anyone may be a neighbour
+}
+
 
 // The agents of cells [first, last) of `grid`: neighbours, the figures of the state we start from,
 // and new velocities, reported to `out` by cell index. A crowded agent's nearest neighbours lie
@@ -281,8 +290,7 @@ void Crowd::step(float dt) {
   std::vector<float>& nextQueryRadius = w.nextQueryRadius[step & 1];
   const Vec2* lastVelocity = w.nextVelocity[~step & 1].data();
   const float* lastQueryRadius = w.nextQueryRadius[~step & 1].data();
-  const bool stateAsPut =
-      shortRegion && parts > 1 && sameBits(position_, putPosition_) && sameBits(velocity_, putVelocity_);
+  const bool stateAsPut = pipelined && sameBits(position_, putPosition_) && sameBits(velocity_, putVelocity_);
   for (size_t p = 0; p < parts; ++p) {  // a part that finds no chunk left adds nothing
     w.parts[p].stats = {};
     claims_[p].next.store(p * chunks / parts, std::memory_order_relaxed);
@@ -304,6 +312,8 @@ void Crowd::step(float dt) {
       Part& part = w.parts[p];
       while (w.afterDone[p].step.load(std::memory_order_acquire) < claims_[p].waitFor) {
       }
+      const bool prepared =
+          p > 0 && stateAsPut && part.preparedFor == step && part.last.neighborDist == params.neighborDist;
       part.last = {step, parts, dt, params.neighborDist};
       size_t c = takeChunk(p);
       if (c == chunks && (p > 0 || n == 0)) {  // the others took them all
@@ -315,16 +325,11 @@ void Crowd::step(float dt) {
       const Vec2* position = position_.data();
       const Vec2* velocity = velocity_.data();
       const float* queryRadius = queryRadius_.data();
-      const bool prepared = p > 0 && stateAsPut && part.preparedFor == step &&
-                            part.preparedNeighborDist == params.neighborDist;
       if (p > 0 && shortRegion) {
         if (prepared) {
           // Work::prepare brought the copy, the grid and the cell-ordered velocities to this step.
         } else if (stateAsPut && part.builtAt != 0 && part.builtAt + 1 == step && part.preparedFor != step) {
-          const auto lastOrder = part.grid.order();  // the last step's, as the put-back's
-          for (size_t k = 0; k < n; ++k)
-            applyResult(lastOrder[k], lastVelocity[k], lastQueryRadius[k], lastDt_, part.position.data(),
-                        part.velocity.data(), part.queryRadius.data());
+          part.advanceCopy(lastVelocity, lastQueryRadius, lastDt_);
         } else {  // never built, the owner wrote since the last put-back, or another neighbour distance
           std::copy_n(position_.begin(), n, part.position.begin());
           std::copy_n(velocity_.begin(), n, part.velocity.begin());
@@ -334,11 +339,7 @@ void Crowd::step(float dt) {
         velocity = part.velocity.data();
         queryRadius = part.queryRadius.data();
       }
-      if (!prepared) {
-        buildGrid(part.grid, std::span<const Vec2>(position, n));
-        const auto order = part.grid.order();
-        for (size_t k = 0; k < n; ++k) part.velocityByCell[k] = velocity[order[k]];  // anyone may be a neighbour
-      }
+      if (!prepared) part.index(position, velocity, params.neighborDist);
       part.builtAt = step;
       const auto order = part.grid.order();
       struct Out {  // figures summed here, on this thread's stack, and stored in the part once
@@ -401,7 +402,7 @@ void Crowd::step(float dt) {
     applyResult(order[k], nextVelocity[k], nextQueryRadius[k], dt, position_.data(), velocity_.data(), queryRadius_.data());
   }, kPutBackGrain);
   lastDt_ = dt;
-  if (shortRegion && parts > 1) {  // what the parts' copies are brought up to date to next step
+  if (pipelined) {  // what the parts' copies are brought up to date to next step
     std::copy_n(position_.begin(), n, putPosition_.begin());
     std::copy_n(velocity_.begin(), n, putVelocity_.begin());
   }
@@ -430,18 +431,9 @@ void Crowd::Work::prepare(size_t p) {
   for (size_t q = 0; q < last.parts; ++q)  // every part's results of the step are in
     while (chunksDone[q].step.load(std::memory_order_acquire) < last.step) {
     }
-  const size_t n = part.position.size();
-  const Vec2* velocity = nextVelocity[last.step & 1].data();
-  const float* queryRadius = nextQueryRadius[last.step & 1].data();
-  const auto lastOrder = part.grid.order();
-  for (size_t k = 0; k < n; ++k)
-    applyResult(lastOrder[k], velocity[k], queryRadius[k], last.dt, part.position.data(), part.velocity.data(),
-                part.queryRadius.data());
-  buildCrowdGrid(part.grid, std::span<const Vec2>(part.position.data(), n), last.neighborDist);
-  const auto order = part.grid.order();
-  for (size_t k = 0; k < n; ++k) part.velocityByCell[k] = part.velocity[order[k]];
+  part.advanceCopy(nextVelocity[last.step & 1].data(), nextQueryRadius[last.step & 1].data(), last.dt);
+  part.index(part.position.data(), part.velocity.data(), last.neighborDist);
   part.preparedFor = last.step + 1;
-  part.preparedNeighborDist = last.neighborDist;
 }
 
 Crowd::Stats Crowd::measure() const {

@@ -103,15 +103,18 @@ class Crowd {
     uint64_t builtAt = 0;  // the step its grid and its copy are from (0: none); this step's if it took chunks
     Stats stats;
     // Set by the part's helper between steps (see Work::prepare): the step its copy, grid and
-    // cell-ordered velocities are ready for (0: none), and the neighbour distance of that grid.
+    // cell-ordered velocities are ready for (0: none); its grid's neighbour distance is last's.
     uint64_t preparedFor = 0;
-    float preparedNeighborDist = 0.0f;
     // What that needs of the step just run, written by the thread that ran the part.
     struct Last {
       uint64_t step = 0;
       size_t parts = 0;
       float dt = 0.0f, neighborDist = 0.0f;
     } last;
+    // The copy brought up to a step's results (cell order of this part's grid, as the put-back).
+    void advanceCopy(const Vec2* resultVelocity, const float* resultQueryRadius, float dt);
+    // The grid built on `position` and the velocities put in its cell order.
+    void index(const Vec2* position, const Vec2* velocity, float neighborDist);
   };
   struct alignas(64) Flag {  // a step number on a cache line of its own
     std::atomic<uint64_t> step{0};
