@@ -134,9 +134,7 @@ std::span<const Segment> Crowd::obstaclesOf(uint32_t agent) const {
   return std::span<const Segment>(obstacles).subspan(begin, std::min<size_t>(r.count, obstacles.size() - begin));
 }
 
-void Crowd::buildGrid(UniformGrid<2>& grid, std::span<const Vec2> positions) const {
-  buildCrowdGrid(grid, positions, params.neighborDist);
-}
+void Crowd::buildGrid(UniformGrid<2>& grid) const { buildCrowdGrid(grid, position_, params.neighborDist); }
 
 void Crowd::Part::advanceCopy(const Vec2* resultVelocity, const float* resultQueryRadius, float dt) {
   const auto order = grid.order();
@@ -151,7 +149,6 @@ void Crowd::Part::index(const Vec2* positions, const Vec2* velocities, float nei
   const auto order = grid.order();
   for (size_t k = 0; k < n; ++k) velocityByCell[k] = velocities[order[k]];  // anyone may be a neighbour
 }
-
 
 // The agents of cells [first, last) of `grid`: neighbours, the figures of the state we start from,
 // and new velocities, reported to `out` by cell index. A crowded agent's nearest neighbours lie
@@ -291,8 +288,7 @@ void Crowd::step(float dt) {
   const Vec2* lastVelocity = w.nextVelocity[~step & 1].data();
   const float* lastQueryRadius = w.nextQueryRadius[~step & 1].data();
   const bool stateAsPut = pipelined && sameBits(position_, putPosition_) && sameBits(velocity_, putVelocity_);
-  for (size_t p = 0; p < parts; ++p) {  // a part that finds no chunk left adds nothing
-    w.parts[p].stats = {};
+  for (size_t p = 0; p < parts; ++p) {
     claims_[p].next.store(p * chunks / parts, std::memory_order_relaxed);
     claims_[p].end = (p + 1) * chunks / parts;
     claims_[p].waitFor = w.afterIssued[p];
@@ -316,7 +312,8 @@ void Crowd::step(float dt) {
           p > 0 && stateAsPut && part.preparedFor == step && part.last.neighborDist == params.neighborDist;
       part.last = {step, parts, dt, params.neighborDist};
       size_t c = takeChunk(p);
-      if (c == chunks && (p > 0 || n == 0)) {  // the others took them all
+      if (c == chunks && (p > 0 || n == 0)) {  // the others took them all: it adds nothing
+        part.stats = {};  // here, on the part's own thread, as every write to a part
         w.chunksDone[p].step.store(step, std::memory_order_release);
         continue;  // not break: a later part in this call still says it is done
       }

@@ -141,8 +141,7 @@ class Crowd {
     void prepare(size_t p);  // on part p's helper, after a step (see step())
     static void afterPart(void* work, size_t p, bool onHelper);
   };
-  void buildGrid(UniformGrid<2>& grid, std::span<const Vec2> positions) const;
-  void buildGrid(UniformGrid<2>& grid) const { buildGrid(grid, position_); }
+  void buildGrid(UniformGrid<2>& grid) const;  // on the agents' positions
   template <class Out>
   void solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, const Vec2* preferredByCell,
                   const float* queryRadiusByCell, size_t first, size_t last, float dt, Out& out) const;
