@@ -55,16 +55,13 @@ TEST(ThreadArenas, WorkAfterAnAbandonedStepGetsNewArenas) {
 
 namespace {
 
-// Every part of a region once, and whether a part ran on a helper of the pool: a thread other than
-// the caller's that oneTBB never made (its workers have an index in their arena; other threads have none).
+// Every part of a region once, and whether a part ran on a helper of the pool.
 struct PartsVisit {
   std::array<std::atomic<int>, 4> count{};
   std::atomic<bool> onPoolHelper{false};
-  void operator()(size_t begin, size_t end, std::thread::id caller) {
+  void operator()(size_t begin, size_t end) {
     for (size_t p = begin; p < end; ++p) count[p]++;
-    if (std::this_thread::get_id() != caller &&
-        tbb::this_task_arena::current_thread_index() == tbb::task_arena::not_initialized)
-      onPoolHelper = true;
+    if (sim::detail::onPoolHelper()) onPoolHelper = true;
     volatile float x = 0.0f;  // a little work per part, so that a helper finds one left
     for (int k = 0; k < 2000; ++k) x = x + 1.0f;
   }
@@ -83,12 +80,11 @@ TEST(ParallelParts, EachPartOnceAndOnThePoolsSpinningHelpers) {
   int onHelper = 0;
   for (int region = 0; region < 2000; ++region) {
     PartsVisit visit;
-    const auto caller = std::this_thread::get_id();
-    sim::parallelParts(2, [&](size_t begin, size_t end) { visit(begin, end, caller); });
+    sim::parallelParts(2, [&](size_t begin, size_t end) { visit(begin, end); });
     ASSERT_TRUE(visit.eachOnce(2)) << "region " << region;
     onHelper += visit.onPoolHelper;
   }
-  EXPECT_GT(onHelper, 0);  // not oneTBB's workers: the fork a short region avoids
+  EXPECT_GT(onHelper, 0);  // on the pool, not oneTBB's workers: the fork a short region avoids
 }
 
 // The experiment runner steps scenes on several threads: a region that finds the pool held by another
@@ -99,8 +95,7 @@ TEST(ParallelParts, RegionsOfTwoThreadsAtOnceEachRunEveryPartOnce) {
     sim::setThreadCount(2);
     for (int region = 0; region < 1000; ++region) {
       PartsVisit visit;
-      const auto caller = std::this_thread::get_id();
-      sim::parallelParts(3, [&](size_t begin, size_t end) { visit(begin, end, caller); });
+      sim::parallelParts(3, [&](size_t begin, size_t end) { visit(begin, end); });
       wrong += !visit.eachOnce(3);
     }
   };
@@ -115,9 +110,8 @@ TEST(ParallelParts, ARegionNestedInAPartRunsToTheEnd) {
   for (int region = 0; region < 200; ++region) {
     std::array<std::atomic<int>, 2 * 4> inner{};
     PartsVisit outer;
-    const auto caller = std::this_thread::get_id();
     sim::parallelParts(2, [&](size_t begin, size_t end) {
-      outer(begin, end, caller);
+      outer(begin, end);
       for (size_t p = begin; p < end; ++p)
         sim::parallelParts(4, [&](size_t b, size_t e) {
           for (size_t q = b; q < e; ++q) inner[p * 4 + q]++;

@@ -21,6 +21,10 @@ const bool gHasPrefetchW = [] {
 #else
 const bool gHasPrefetchW = false;
 #endif
+namespace {
+thread_local bool tPoolHelper = false;  // set once by each of the pool's helpers
+}  // namespace
+bool onPoolHelper() { return tPoolHelper; }
 }  // namespace detail
 namespace {
 std::mutex gAtWorkMutex;
@@ -108,6 +112,7 @@ struct Pool {
   // `seen`: the loop counter when the worker was made, read on the thread that made it, so a loop
   // handed out before the new thread first runs is still offered to it.
   void work(int index, uint64_t seen) {
+    detail::tPoolHelper = true;
     for (;;) {
       const auto spinUntil = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
       while (loop.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < spinUntil) {

@@ -55,6 +55,10 @@ using AfterPart = void (*)(void* context, size_t part, bool onHelper);  // see p
 extern const bool gHasPrefetchW;  // the CPU has PREFETCHW (prefetchForWrite)
 extern std::atomic<uint64_t> gWorkEpoch;
 void markThreadAtWork(uint64_t epoch);
+// Whether the calling thread is one of the pool's helpers (a oneTBB worker or the caller is not;
+// oneTBB's own thread index cannot tell: a helper that once ran a oneTBB loop, a region nested in one
+// of its parts, has one too).
+bool onPoolHelper();
 inline void noteThreadAtWork() {
   thread_local uint64_t marked = 0;
   const uint64_t epoch = gWorkEpoch.load(std::memory_order_relaxed);
