@@ -174,6 +174,7 @@ class App {
       if (!quit_) stepper_.advance(frameSeconds, lockstep());  // quitting starts no step
       csv_.flushIfDue();  // rows of the last second reach the file even while paused
       renderFrame();
+      if (const std::optional<std::string> stopped = benchmark_.stopIfChanged(benchmarkWatch())) hud_.message = *stopped;
       if (benchmark_.due()) finishBenchmark();
       if ((options_.frames || untilVerdict()) && ++frame_ >= options_.frames && options_.frames) return false;
     }
@@ -201,6 +202,7 @@ class App {
                 panelOverflowAt_.c_str(), double(windowSize_.x - DockLayout::panelWidth()));
     std::printf("panel_overflow_max=%.0f\npanel_overflow_max_at_ui=%.2f\npanel_overflow_scales=%zu\n", double(panelOverflowMax_),
                 double(panelOverflowMaxAtScale_), overflowScales_.size());
+    std::printf("benchmark_button_at=%.0f,%.0f\n", double(hud_.benchmarkAt[0]), double(hud_.benchmarkAt[1]));
     std::printf("hud_right=%.0f\nreserved_bottom=%.0f\nclear_labels=", double(DockLayout::hudWidth()), double(panel_.reservedBottom));
     for (const glm::vec4& r : clearLabels_)
       std::printf("%s%.0f,%.0f,%.0f,%.0f", &r == clearLabels_.data() ? "" : ";", double(r.x), double(r.y), double(r.z), double(r.w));
@@ -350,6 +352,7 @@ class App {
   }
 
   void afterSceneCreated() {
+    ++sceneRuns_;
     stepper_.restart();
     log_.clear();
     csv_.restart();  // --metrics-csv holds the current scene's run from step 0, as the log does
@@ -547,6 +550,7 @@ class App {
   }
 
   // "Benchmark this scene (10 s)": one line to paste (scene, N, median ms/step, FPS, GL, CPU).
+  BenchmarkWatch benchmarkWatch() const { return {sceneName_, sceneRuns_, paramWrites_, stepper_.paused}; }
   void finishBenchmark() {
     const std::vector<double> stepMs = stepper_.recentStepMs(AppBenchmark::kSeconds);
     hud_.message = benchmark_.finish(
@@ -855,7 +859,7 @@ class App {
     if (act.uiScale > 0) pendingLook_.uiScale = act.uiScale;
     if (act.benchmark) {
       stepper_.paused = false;
-      hud_.message = benchmark_.start(sceneName_);
+      hud_.message = benchmark_.start(benchmarkWatch());
     }
     if (act.toggleTheme) pendingLook_.darkTheme = !look_.darkTheme;
     if (act.recordFrames > 0) startNewRecording(act.recordFrames);
@@ -883,6 +887,7 @@ class App {
       // A parameter changed: the scene reconciles (N, radii, clamps) between steps; the next step's
       // cost is unknown (N = 100,000 without the grid takes half a minute), so it starts on the worker.
       scene().paramsChanged();
+      ++paramWrites_;
       stepper_.expectSlowStep();
     }
     if (const scenes::Claim* claim = std::exchange(panel_.requested, nullptr)) startClaim(*claim);
@@ -968,6 +973,7 @@ class App {
   std::deque<SDL_Keysym> scriptedKeys_;
   std::optional<Clock::time_point> escapePressedAt_;
   AppBenchmark benchmark_;
+  uint64_t sceneRuns_ = 0, paramWrites_ = 0;  // what a benchmark run watches (BenchmarkWatch)
   RecentSamples frameMs_, metricsMs_;
   glm::vec2 windowSize_{1280, 720}, worldOrigin_{0, 0}, worldSize_{1280, 720};
   std::vector<glm::vec4> clearLabels_;  // last frame's lines kept clear of the panels: x0, y0, x1, y1 (points)

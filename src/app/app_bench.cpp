@@ -6,22 +6,48 @@
 
 namespace app {
 
-std::string AppBenchmark::start(const std::string& scene) {
+namespace {
+// One line on stdout for every run's end, with or without figures (scripts read it).
+void report(const std::string& line) {
+  std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+}
+}  // namespace
+
+std::string AppBenchmark::start(const BenchmarkWatch& now) {
   ends_ = Clock::now() + std::chrono::seconds(int(kSeconds));
-  return "benchmarking " + scene + " for 10 s...";
+  started_ = now;
+  return "benchmarking " + now.scene + " for 10 s (a pause, a restart or a changed parameter stops it)...";
 }
 
 double AppBenchmark::secondsLeft() const {
   return ends_ ? std::chrono::duration<double>(*ends_ - Clock::now()).count() : 0.0;
 }
 
+std::optional<std::string> AppBenchmark::stopIfChanged(const BenchmarkWatch& now) {
+  if (!ends_ || now == started_) return std::nullopt;
+  const char* why = now.scene != started_.scene         ? "another scene was opened"
+                    : now.sceneRun != started_.sceneRun ? "the scene restarted"
+                    : now.paramWrites != started_.paramWrites ? "a parameter changed"
+                                                              : "the simulation was paused";
+  ends_.reset();
+  const std::string line = "crowdlab benchmark: scene=" + started_.scene + " stopped, " + why + ": no figures (run it again)";
+  report(line);
+  return line;
+}
+
 bool AppBenchmark::due() const { return ends_ && Clock::now() >= *ends_; }
 
 std::string AppBenchmark::finish(const BenchmarkFigures& figures) {
   ends_.reset();
+  if (figures.steps == 0) {
+    const std::string line = "crowdlab benchmark: scene=" + figures.scene +
+                             " no step ended in the 10 s (each takes longer): no figures";
+    report(line);
+    return line;
+  }
   const std::string line = benchmarkLine(figures);
-  std::printf("%s\n", line.c_str());
-  std::fflush(stdout);
+  report(line);
   SDL_SetClipboardText(line.c_str());
   return line + "\n(copied to the clipboard)";
 }

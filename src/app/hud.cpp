@@ -111,8 +111,15 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       const float used = ImGui::GetCursorPosY() - at.y;
       if (used < room) ImGui::Dummy(ImVec2(1.0f, room - used - ImGui::GetStyle().ItemSpacing.y));
     }
-    if (s.benchmarkSecondsLeft > 0) ImGui::TextWrapped("benchmarking... %.0f s", s.benchmarkSecondsLeft);
-    else if (ImGui::Button(scenes::buttonWidth("Benchmark this scene (10 s)") <= ImGui::GetContentRegionAvail().x ? "Benchmark this scene (10 s)" : "Benchmark (10 s)")) act.benchmark = true;
+    if (s.benchmarkSecondsLeft > 0) {
+      ImGui::TextWrapped("benchmarking... %.0f s", s.benchmarkSecondsLeft);
+    } else {
+      if (ImGui::Button(scenes::buttonWidth("Benchmark this scene (10 s)") <= ImGui::GetContentRegionAvail().x ? "Benchmark this scene (10 s)" : "Benchmark (10 s)"))
+        act.benchmark = true;
+      const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+      hud.benchmarkAt[0] = 0.5f * (lo.x + hi.x);
+      hud.benchmarkAt[1] = 0.5f * (lo.y + hi.y);
+    }
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     // Kept as an empty line until it says something, for the same reason.
     if (s.stepsDropped) ImGui::TextWrapped("steps dropped to keep up: %d", s.stepsDropped);

@@ -40,6 +40,7 @@ struct HudMemory {
   bool captureWorldOnly = true;  // F12 and "Record frames" take the world without the panels
   float uiScaleEdit = 1.0f;
   bool editingScale = false;
+  float benchmarkAt[2] = {-1.0f, -1.0f};  // the Benchmark button's centre as last drawn, window points (tests click it)
 };
 
 struct HudState {

@@ -1,7 +1,9 @@
-// The in-app benchmark's one line (app/run_report): every figure named, the machine's CPU with it.
+// The in-app benchmark: its one line (app/run_report), every figure named with the machine's CPU, and
+// when a run stops without one (app/app_bench).
 #include <gtest/gtest.h>
 
 #include <string>
+#include "app/app_bench.hpp"
 #include "app/run_report.hpp"
 
 TEST(RunReport, TheBenchmarkLineNamesEveryFigureAndTheCpu) {
@@ -10,4 +12,34 @@ TEST(RunReport, TheBenchmarkLineNamesEveryFigureAndTheCpu) {
       << line;
   EXPECT_NE(line.find("cpu=\"" + app::cpuName() + "\""), std::string::npos) << line;
   EXPECT_FALSE(app::cpuName().empty());
+}
+
+// What stops a run (app/app_bench): each change of what its figures stand for, named; and a run in
+// which no step ended reports no figures rather than a median of none (0.000).
+TEST(RunReport, ARunStopsOnEachChangeOfWhatItMeasuresAndNeverReportsAMedianOfNoSteps) {
+  const app::BenchmarkWatch base{"finale", 3, 7, false};
+  struct Change {
+    app::BenchmarkWatch now;
+    const char* why;
+  };
+  const Change changes[] = {{{"boids", 4, 7, false}, "another scene was opened"},
+                            {{"finale", 4, 7, false}, "the scene restarted"},
+                            {{"finale", 3, 8, false}, "a parameter changed"},
+                            {{"finale", 3, 7, true}, "the simulation was paused"}};
+  for (const Change& c : changes) {
+    app::AppBenchmark run;
+    EXPECT_FALSE(run.stopIfChanged(base)) << "no run yet";
+    run.start(base);
+    EXPECT_FALSE(run.stopIfChanged(base)) << "nothing changed";
+    const std::optional<std::string> stopped = run.stopIfChanged(c.now);
+    ASSERT_TRUE(stopped) << c.why;
+    EXPECT_NE(stopped->find(std::string("scene=finale stopped, ") + c.why + ": no figures"), std::string::npos) << *stopped;
+    EXPECT_EQ(run.secondsLeft(), 0.0) << "the run is over";
+    EXPECT_FALSE(run.stopIfChanged(c.now)) << "stopped once";
+  }
+  app::AppBenchmark run;
+  run.start(base);
+  const std::string none = run.finish({"finale", 100000, 0.0, 30.0, 0, "llvmpipe"});
+  EXPECT_NE(none.find("no step ended"), std::string::npos) << none;
+  EXPECT_EQ(none.find("median_step_ms"), std::string::npos) << none;
 }
