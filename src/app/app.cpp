@@ -202,7 +202,8 @@ class App {
                 panelOverflowAt_.c_str(), double(windowSize_.x - DockLayout::panelWidth()));
     std::printf("panel_overflow_max=%.0f\npanel_overflow_max_at_ui=%.2f\npanel_overflow_scales=%zu\n", double(panelOverflowMax_),
                 double(panelOverflowMaxAtScale_), overflowScales_.size());
-    std::printf("benchmark_button_at=%.0f,%.0f\n", double(hud_.benchmarkAt[0]), double(hud_.benchmarkAt[1]));
+    std::printf("benchmark_button_at=%.0f,%.0f\nfront_window=%s\n", double(hud_.benchmarkAt[0]), double(hud_.benchmarkAt[1]),
+                frontWindow().c_str());
     std::printf("hud_right=%.0f\nreserved_bottom=%.0f\nclear_labels=", double(DockLayout::hudWidth()), double(panel_.reservedBottom));
     for (const glm::vec4& r : clearLabels_)
       std::printf("%s%.0f,%.0f,%.0f,%.0f", &r == clearLabels_.data() ? "" : ";", double(r.x), double(r.y), double(r.z), double(r.w));
@@ -748,6 +749,16 @@ class App {
                               0.5f * (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Frame the whole world again; until you zoom or pan, it follows the window");
     ImGui::End();
+  }
+
+  // The front-most window the last frame drew, by name (tests: the help stays above the panels).
+  static std::string frontWindow() {
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    for (int i = g.Windows.Size - 1; i >= 0; --i) {
+      const ImGuiWindow* w = g.Windows[i];
+      if (w->WasActive && !w->Hidden && !(w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_ChildWindow))) return w->Name;
+    }
+    return "";
   }
 
   void drawEscapeToast() {

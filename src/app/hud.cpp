@@ -2,6 +2,7 @@
 #include "app/look.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // BringWindowToDisplayFront: the help in front of later windows
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -84,7 +85,8 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
   ImGui::SetNextWindowPos(ImVec2(0, top), ImGuiCond_Always);
   ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, ImGui::GetIO().DisplaySize.y - top));
   ImGui::SetNextWindowBgAlpha(DockLayout::kBackgroundAlpha);
-  const bool open = ImGui::Begin("HUD", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
+  const bool open = ImGui::Begin("HUD", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                                                    DockLayout::kPanelFlags);
   hud.collapsed = ImGui::IsWindowCollapsed();
   if (open) {
     ImGui::PushItemWidth(-DockLayout::em() * 4.5f);  // room for the labels ("UI scale") at any scale
@@ -205,6 +207,9 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& 
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.92f);
   ImGui::Begin("Keys", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
+  // In front of every window but an open menu: an inset a scene opens later (the corridor's velocity
+  // space) covered the help's last rows, and a panel clicked since covered its first column.
+  if (!ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopup)) ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
   const char* keys[][2] = {
       {"1 - 9", "switch scene (the order below)"},       {"Space", "pause / resume"},
       {"Right arrow", "single step"},  {"R", "restart the scene (a running experiment from its start)"},

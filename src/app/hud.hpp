@@ -24,6 +24,9 @@ struct DockLayout {
   static constexpr float kHudEm = 17.0f, kPanelEm = 24.0f;
   static constexpr float kHudShare = 0.28f, kPanelShare = 0.36f;  // the most of the window's width each takes
   static constexpr float kBackgroundAlpha = 0.8f;   // the world shows through, the text stays readable (tests measure it)
+  // The panels stay below every floating window (an inset such as the corridor's velocity space, the
+  // F1 help): a click in a panel focuses it but never raises it over them.
+  static constexpr int kPanelFlags = ImGuiWindowFlags_NoBringToFrontOnFocus;
   static float em();
   static float hudWidth();
   static float panelWidth();

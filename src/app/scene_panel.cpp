@@ -366,7 +366,8 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
   bool changed = false;
   if (!stepRunning) experimentBanner(scene, sceneName, m);  // not while the worker steps the scene
   const bool open = ImGui::Begin((title + "###scene").c_str(), nullptr,
-                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
+                                     DockLayout::kPanelFlags);
   m.collapsed = ImGui::IsWindowCollapsed();
   if (open && m.resetScroll) {
     ImGui::SetScrollY(0.0f);
