@@ -174,7 +174,8 @@ class App {
       if (!quit_) stepper_.advance(frameSeconds, lockstep());  // quitting starts no step
       csv_.flushIfDue();  // rows of the last second reach the file even while paused
       renderFrame();
-      if (const std::optional<std::string> stopped = benchmark_.stopIfChanged(benchmarkWatch())) hud_.message = *stopped;
+      if (benchmark_.running())
+        if (const std::optional<std::string> stopped = benchmark_.stopIfChanged(benchmarkWatch())) hud_.message = *stopped;
       if (benchmark_.due()) finishBenchmark();
       if ((options_.frames || untilVerdict()) && ++frame_ >= options_.frames && options_.frames) return false;
     }
@@ -551,11 +552,16 @@ class App {
   }
 
   // "Benchmark this scene (10 s)": one line to paste (scene, N, median ms/step, FPS, GL, CPU).
-  BenchmarkWatch benchmarkWatch() const { return {sceneName_, sceneRuns_, paramWrites_, stepper_.paused}; }
+  BenchmarkWatch benchmarkWatch() { return {sceneName_, sceneRuns_, paramWrites_, stepper_.paused, backgroundWork()}; }
+  // What runs beside the live scene on the other cores now: a sweep, a search, both, or nothing.
+  std::string backgroundWork() {
+    const bool sweep = sweepRunning(panel_.sweep), tuning = panel_.tune->running();
+    return sweep && tuning ? "sweep+tuning" : sweep ? "sweep" : tuning ? "tuning" : "";
+  }
   void finishBenchmark() {
     const std::vector<double> stepMs = stepper_.recentStepMs(AppBenchmark::kSeconds);
-    hud_.message = benchmark_.finish(
-        {sceneName_, scene().agentCount(), sim::median(stepMs), fpsOver(AppBenchmark::kSeconds), stepMs.size(), glInfo_});
+    hud_.message = benchmark_.finish({sceneName_, scene().agentCount(), sim::median(stepMs), fpsOver(AppBenchmark::kSeconds),
+                                      stepMs.size(), glInfo_, backgroundWork()});
   }
 
   void recordMetrics() {

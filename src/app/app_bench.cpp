@@ -29,7 +29,8 @@ std::optional<std::string> AppBenchmark::stopIfChanged(const BenchmarkWatch& now
   const char* why = now.scene != started_.scene         ? "another scene was opened"
                     : now.sceneRun != started_.sceneRun ? "the scene restarted"
                     : now.paramWrites != started_.paramWrites ? "a parameter changed"
-                                                              : "the simulation was paused";
+                    : now.paused != started_.paused           ? "the simulation was paused"
+                                                              : "a sweep or search began or ended beside it";
   ends_.reset();
   const std::string line = "crowdlab benchmark: scene=" + started_.scene + " stopped, " + why + ": no figures (run it again)";
   report(line);

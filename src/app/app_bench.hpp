@@ -12,13 +12,15 @@
 namespace app {
 
 // What a run's figures stand for, and so must stay as it was from its start to its end: the scene,
-// its run (a restart or an experiment starts another), its parameters, and stepping. A run across
-// a pause, a switch or a slider moved would put two set-ups, or none, under one line.
+// its run (a restart or an experiment starts another), its parameters, stepping, and the work beside
+// it. A run across a pause, a switch, a slider moved or a sweep started would put two set-ups, or
+// none, under one line.
 struct BenchmarkWatch {
   std::string scene;
   uint64_t sceneRun = 0;     // counts the scene's starts (a switch, a restart, an experiment)
   uint64_t paramWrites = 0;  // counts parameter writes (a slider, a preset)
   bool paused = false;
+  std::string background;    // what runs beside the scene on the other cores: "sweep", "tuning", both, or ""
   bool operator==(const BenchmarkWatch&) const = default;
 };
 
@@ -27,6 +29,7 @@ class AppBenchmark {
   // The run's length, and the window of the medians the state report gives.
   static constexpr double kSeconds = 10.0;
 
+  bool running() const { return ends_.has_value(); }
   // Starts a run on what `now` describes: the HUD's message.
   std::string start(const BenchmarkWatch& now);
   // Seconds until the run ends; 0 when none runs (the HUD's countdown).

@@ -8,7 +8,7 @@ std::string benchmarkLine(const BenchmarkFigures& f) {
   char line[512];
   std::snprintf(line, sizeof(line), "crowdlab benchmark: scene=%s N=%zu median_step_ms=%.3f fps=%.1f steps=%zu gl=\"%s\" cpu=\"%s\"",
                 f.scene.c_str(), f.agents, f.medianStepMs, f.fps, f.steps, f.gl.c_str(), cpuName().c_str());
-  return line;
+  return f.background.empty() ? std::string(line) : std::string(line) + " background=" + f.background;
 }
 
 std::string cpuName() {

@@ -14,9 +14,13 @@ struct BenchmarkFigures {
   double fps = 0.0;
   size_t steps = 0;
   std::string gl;  // the renderer's GL_RENDERER / GL_VERSION line
+  // Work that ran beside the scene on the other cores the whole run ("sweep", "tuning", both; ""
+  // none): its figures are then not a quiet machine's, and the line says so.
+  std::string background;
 };
 
-// "crowdlab benchmark: scene=... N=... median_step_ms=... fps=... steps=... gl=\"...\" cpu=\"...\"".
+// "crowdlab benchmark: scene=... N=... median_step_ms=... fps=... steps=... gl=\"...\" cpu=\"...\"",
+// then " background=..." when work ran beside the scene.
 std::string benchmarkLine(const BenchmarkFigures& figures);
 
 // The CPU's model name from /proc/cpuinfo; "unknown" where there is none (not Linux, a container

@@ -37,6 +37,7 @@ class SweepPanel {
   bool draw(scenes::Scene& scene, const std::string& sceneName);
   std::string stateLines() const;
   std::string progress();
+  bool running();
 
  private:
   // The sweep as set up in the controls (one parameter, one metric) or a built-in's.
@@ -460,10 +461,15 @@ std::string SweepPanel::stateLines() const {
   return s + "\n";
 }
 
+bool SweepPanel::running() {
+  if (jobs_.empty()) return false;
+  collect();  // also while the section is folded or the UI hidden
+  return running_ || worker_.joinable();
+}
+
 std::string SweepPanel::progress() {
   if (jobs_.empty()) return "";
-  collect();  // also while the section is folded or the UI hidden
-  const bool running = running_ || worker_.joinable();
+  const bool running = this->running();
   char text[64];
   std::snprintf(text, sizeof text, "sweep %s%zu/%zu", running ? "" : done_ < jobs_.size() ? "stopped " : "done ", done_,
                 jobs_.size());
@@ -480,6 +486,8 @@ bool drawSweepSection(SweepSection& section, scenes::Scene& scene, const std::st
 }
 
 std::string sweepProgress(SweepSection& section) { return section.panel->progress(); }
+
+bool sweepRunning(SweepSection& section) { return section.panel->running(); }
 
 std::string sweepStateLines(const SweepSection& section) { return section.panel->stateLines(); }
 

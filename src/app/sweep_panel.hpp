@@ -30,5 +30,7 @@ std::string sweepStateLines(const SweepSection& section);
 // For the window's title: "sweep 7/12" while it runs, "sweep done 12/12" or "sweep stopped 5/12"
 // after it, "" before the first Start. Takes in the finished points (UI thread).
 std::string sweepProgress(SweepSection& section);
+// Whether the section's sweep is running now (UI thread; takes in the finished points).
+bool sweepRunning(SweepSection& section);
 
 }  // namespace app

@@ -316,6 +316,12 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
   return changed;
 }
 
+bool TunePanel::running() const {
+  Impl::Shared& sh = *impl_->shared;
+  const std::lock_guard<std::mutex> lock(sh.mutex);
+  return sh.running;
+}
+
 std::string TunePanel::progress() const {
   Impl::Shared& sh = *impl_->shared;  // the search writes it: the lock, even here
   const std::lock_guard<std::mutex> lock(sh.mutex);

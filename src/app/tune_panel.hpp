@@ -29,6 +29,7 @@ class TunePanel {
   // For the window's title: "tuning: 3 generations" while the search runs, "tuned: 9 generations"
   // after it, "" before the first Start.
   std::string progress() const;
+  bool running() const;  // a search runs now
 
  private:
   struct Impl;

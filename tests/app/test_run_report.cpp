@@ -7,7 +7,7 @@
 #include "app/run_report.hpp"
 
 TEST(RunReport, TheBenchmarkLineNamesEveryFigureAndTheCpu) {
-  const std::string line = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5"});
+  const std::string line = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5", ""});
   EXPECT_EQ(line.rfind("crowdlab benchmark: scene=boids N=300 median_step_ms=0.250 fps=59.5 steps=600 gl=\"llvmpipe 4.5\" cpu=\"", 0), 0u)
       << line;
   EXPECT_NE(line.find("cpu=\"" + app::cpuName() + "\""), std::string::npos) << line;
@@ -17,15 +17,16 @@ TEST(RunReport, TheBenchmarkLineNamesEveryFigureAndTheCpu) {
 // What stops a run (app/app_bench): each change of what its figures stand for, named; and a run in
 // which no step ended reports no figures rather than a median of none (0.000).
 TEST(RunReport, ARunStopsOnEachChangeOfWhatItMeasuresAndNeverReportsAMedianOfNoSteps) {
-  const app::BenchmarkWatch base{"finale", 3, 7, false};
+  const app::BenchmarkWatch base{"finale", 3, 7, false, ""};
   struct Change {
     app::BenchmarkWatch now;
     const char* why;
   };
-  const Change changes[] = {{{"boids", 4, 7, false}, "another scene was opened"},
-                            {{"finale", 4, 7, false}, "the scene restarted"},
-                            {{"finale", 3, 8, false}, "a parameter changed"},
-                            {{"finale", 3, 7, true}, "the simulation was paused"}};
+  const Change changes[] = {{{"boids", 4, 7, false, ""}, "another scene was opened"},
+                            {{"finale", 4, 7, false, ""}, "the scene restarted"},
+                            {{"finale", 3, 8, false, ""}, "a parameter changed"},
+                            {{"finale", 3, 7, true, ""}, "the simulation was paused"},
+                            {{"finale", 3, 7, false, "sweep"}, "a sweep or search began or ended beside it"}};
   for (const Change& c : changes) {
     app::AppBenchmark run;
     EXPECT_FALSE(run.stopIfChanged(base)) << "no run yet";
@@ -39,7 +40,16 @@ TEST(RunReport, ARunStopsOnEachChangeOfWhatItMeasuresAndNeverReportsAMedianOfNoS
   }
   app::AppBenchmark run;
   run.start(base);
-  const std::string none = run.finish({"finale", 100000, 0.0, 30.0, 0, "llvmpipe"});
+  const std::string none = run.finish({"finale", 100000, 0.0, 30.0, 0, "llvmpipe", ""});
   EXPECT_NE(none.find("no step ended"), std::string::npos) << none;
   EXPECT_EQ(none.find("median_step_ms"), std::string::npos) << none;
+}
+
+// Work beside the scene (a sweep, a search) on the other cores the whole run: the line says so at its
+// end, so figures from a busy machine are not read as a quiet one's.
+TEST(RunReport, TheLineNamesWorkThatRanBesideTheScene) {
+  const std::string quiet = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5", ""});
+  EXPECT_EQ(quiet.find("background="), std::string::npos) << quiet;
+  const std::string busy = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5", "sweep+tuning"});
+  EXPECT_EQ(busy, quiet + " background=sweep+tuning");
 }

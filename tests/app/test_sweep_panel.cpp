@@ -88,3 +88,27 @@ TEST(SweepPanel, StartFillsTheCurveAClickSetsTheValueAndStopCancels) {
   EXPECT_EQ(stopped.value("title"), "crowdlab - Boids playground - sweep stopped " + stopped.value("sweep_done") + "/" +
                                         std::to_string(jobs));
 }
+
+// A benchmark run with a sweep beside it (real clicks: Start, then the HUD's Benchmark button): the
+// sweep takes the other core, so the line must not pass for a quiet machine's. Either the sweep ends
+// within the run, which stops it without figures, or it runs throughout and the line says
+// background=sweep; a plain figures line is the fault.
+TEST(SweepPanel, ABenchmarkRunWithASweepBesideItSaysSo) {
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
+  const apptest::RunResult layout = driven("bench-layout", kArgs, kScrollDown);
+  const std::string header = at(layout.value("sweep_header_at")), benchmark = at(layout.value("benchmark_button_at"));
+  ASSERT_FALSE(header.empty()) << layout.out;
+  ASSERT_FALSE(benchmark.empty()) << layout.out;
+  const std::string open = kScrollDown + "click " + header + "\n" + kScrollDown;
+  const apptest::RunResult opened = driven("bench-opened", kArgs, open);
+  const std::string start = at(opened.value("sweep_start_at"));
+  ASSERT_FALSE(start.empty()) << opened.out;
+  const apptest::RunResult r = driven("bench-beside", kArgs, open + "click " + start + "\nclick " + benchmark + "\nsleep 11.5\n");
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  const size_t at = r.out.find("crowdlab benchmark: scene=boids");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  const bool stopped = line.find("stopped, a sweep or search began or ended beside it") != std::string::npos;
+  const bool named = line.find("median_step_ms") != std::string::npos && line.find(" background=sweep") != std::string::npos;
+  EXPECT_TRUE(stopped || named) << line;
+}
