@@ -12,6 +12,12 @@ void report(const std::string& line) {
   std::printf("%s\n", line.c_str());
   std::fflush(stdout);
 }
+// A run's end without figures, and why: reported, and the HUD's message.
+std::string withoutFigures(const std::string& scene, const std::string& why) {
+  const std::string line = "crowdlab benchmark: scene=" + scene + " " + why + ": no figures";
+  report(line);
+  return line;
+}
 }  // namespace
 
 std::string AppBenchmark::start(const BenchmarkWatch& now) {
@@ -32,21 +38,14 @@ std::optional<std::string> AppBenchmark::stopIfChanged(const BenchmarkWatch& now
                     : now.paused != started_.paused           ? "the simulation was paused"
                                                               : "a sweep or search began or ended beside it";
   ends_.reset();
-  const std::string line = "crowdlab benchmark: scene=" + started_.scene + " stopped, " + why + ": no figures (run it again)";
-  report(line);
-  return line;
+  return withoutFigures(started_.scene, std::string("stopped, ") + why);
 }
 
 bool AppBenchmark::due() const { return ends_ && Clock::now() >= *ends_; }
 
 std::string AppBenchmark::finish(const BenchmarkFigures& figures) {
   ends_.reset();
-  if (figures.steps == 0) {
-    const std::string line = "crowdlab benchmark: scene=" + figures.scene +
-                             " no step ended in the 10 s (each takes longer): no figures";
-    report(line);
-    return line;
-  }
+  if (figures.steps == 0) return withoutFigures(figures.scene, "no step ended in the 10 s (each takes longer)");
   const std::string line = benchmarkLine(figures);
   report(line);
   SDL_SetClipboardText(line.c_str());
