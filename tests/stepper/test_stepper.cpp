@@ -5,8 +5,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -17,15 +19,41 @@ namespace {
 
 // A stand-in for a scene: each step writes the next state into a second buffer and swaps, as the
 // murmuration does, so a read during a step would see a half-written state (and TSan a race).
+// A step that lasts until the test opens the gate: what the UI thread must not wait for, without a
+// clock (a busy machine once took 117 ms to return from a call asserted to take under 100). The wait
+// gives up after 5 s, so that a stepper that wrongly waits fails its test instead of hanging it.
+struct Gate {
+  std::mutex mutex;
+  std::condition_variable opened;
+  bool open = false;
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex);
+    opened.wait_for(lock, std::chrono::seconds(5), [&] { return open; });
+  }
+  void release() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      open = true;
+    }
+    opened.notify_all();
+  }
+};
+
 struct DoubleBufferedSim {
   std::vector<int> current = std::vector<int>(4096, 0), next = std::vector<int>(4096, 0);
   int steps = 0;
   std::chrono::milliseconds cost{0};
+  std::shared_ptr<Gate> gate;           // when set, each step waits for it instead of `cost`
+  std::atomic<int> stepsEnded{0};       // readable while a step runs
+  std::thread::id steppedOn;            // read after waitIdle()
   void step() {
-    std::this_thread::sleep_for(cost);
+    steppedOn = std::this_thread::get_id();
+    if (gate) gate->wait();
+    else std::this_thread::sleep_for(cost);
     for (int& v : next) v = steps + 1;
     current.swap(next);
     ++steps;
+    stepsEnded.fetch_add(1, std::memory_order_release);
   }
   // What Home does: reads every position. Each reads the same step number unless a step overlapped.
   bool consistent() const {
@@ -128,14 +156,16 @@ TEST(Stepper, PauseHoldsAndSingleStepTakesOne) {
 // after each restart or change of N. A step whose cost is unknown now starts on the worker.
 TEST(Stepper, AStepOfUnknownCostStartsOnTheWorker) {
   DoubleBufferedSim sim;
-  sim.cost = std::chrono::milliseconds(150);
+  sim.gate = std::make_shared<Gate>();
   app::Stepper stepper([&](float) { sim.step(); });
   stepper.restart();  // a new scene: its first step may be slow
-  const auto t0 = std::chrono::steady_clock::now();
   stepper.advance(1.0 / 60.0, /*lockstep=*/false);
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(100)) << "the UI thread ran the step";
-  EXPECT_TRUE(stepper.busy());
+  EXPECT_TRUE(stepper.busy()) << "the UI thread ran the step";
+  EXPECT_EQ(sim.stepsEnded.load(std::memory_order_acquire), 0);
+  sim.gate->release();
   stepper.waitIdle();
+  EXPECT_NE(sim.steppedOn, std::this_thread::get_id());
+  sim.gate.reset();
   EXPECT_TRUE(sim.consistent());
   EXPECT_EQ(stepper.steps(), 1u);
   // Measured fast, steps run inline again; a changed parameter sends the next one to the worker.
@@ -157,7 +187,7 @@ TEST(Stepper, AStepOfUnknownCostStartsOnTheWorker) {
 // books nothing from the step it leaves.
 TEST(Stepper, AbandonLeavesAStepInFlightAtOnce) {
   DoubleBufferedSim sim;
-  sim.cost = std::chrono::milliseconds(300);
+  sim.gate = std::make_shared<Gate>();
   std::atomic<int> finished{0};  // release/acquire: the test touches sim only after the worker is done with it
   {
     app::Stepper stepper([&](float) {
@@ -167,9 +197,9 @@ TEST(Stepper, AbandonLeavesAStepInFlightAtOnce) {
     stepper.restart();
     stepper.advance(1.0 / 60.0, false);
     ASSERT_TRUE(stepper.busy());
-    const auto t0 = std::chrono::steady_clock::now();
     EXPECT_TRUE(stepper.abandon());
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(100));
+    EXPECT_EQ(finished.load(std::memory_order_acquire), 0) << "abandon waited for the step";
+    sim.gate->release();
     EXPECT_EQ(stepper.steps(), 0u) << "nothing is booked from a half step";
     EXPECT_FALSE(stepper.abandon()) << "nothing left in flight";
     // The app ends the process now; here the stepper's destructor waits for the worker.
@@ -197,7 +227,10 @@ TEST(Stepper, WithoutBackgroundStepsAStepOfUnknownCostRunsInline) {
 // never waits either, and the new step function never reaches the step already running.
 TEST(Stepper, ASwitchAbandonsTheStepInFlightAndFreesTheOldSimulationAfterIt) {
   auto first = std::make_shared<DoubleBufferedSim>(), second = std::make_shared<DoubleBufferedSim>();
-  first->cost = second->cost = std::chrono::milliseconds(300);
+  const auto gate = std::make_shared<Gate>();  // holds both abandoned steps until the switches are done
+  first->gate = second->gate = gate;
+  DoubleBufferedSim* const firstStepping = first.get();  // alive while its step waits at the gate
+  DoubleBufferedSim* const secondStepping = second.get();
   DoubleBufferedSim third;
   std::weak_ptr<DoubleBufferedSim> firstAlive = first, secondAlive = second;
   {
@@ -205,7 +238,6 @@ TEST(Stepper, ASwitchAbandonsTheStepInFlightAndFreesTheOldSimulationAfterIt) {
     stepper.restart();
     stepper.advance(1.0 / 60.0, false);
     ASSERT_TRUE(stepper.busy());
-    const auto t0 = std::chrono::steady_clock::now();
     EXPECT_TRUE(stepper.abandon(std::move(first)));
     stepper.setStep([s = second.get()](float) { s->step(); });
     stepper.restart();
@@ -213,10 +245,13 @@ TEST(Stepper, ASwitchAbandonsTheStepInFlightAndFreesTheOldSimulationAfterIt) {
     ASSERT_TRUE(stepper.busy());
     EXPECT_TRUE(stepper.abandon(std::move(second)));
     stepper.setStep([&](float) { third.step(); });
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(150)) << "a switch waited for a step";
+    EXPECT_EQ(firstStepping->stepsEnded.load(std::memory_order_acquire) +
+                  secondStepping->stepsEnded.load(std::memory_order_acquire), 0)
+        << "a switch waited for a step";
     EXPECT_TRUE(stepper.abandonedRunning());
     EXPECT_FALSE(firstAlive.expired()) << "freed under its own step";
     EXPECT_EQ(stepper.steps(), 0u) << "nothing is booked from an abandoned step";
+    gate->release();
     // The third simulation steps meanwhile; the abandoned ones end on their own and are freed.
     for (int frame = 0; frame < 400 && stepper.abandonedRunning(); ++frame) {
       stepper.advance(1.0 / 60.0, false);
