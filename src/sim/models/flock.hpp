@@ -351,18 +351,14 @@ class Flock {
       parallelFor(rows, stepRow, 1);
       return;
     }
-    // A short step: a block of rows to each thread, with about as many agents each.
+    // A short step: a block of rows to each thread, with about as many agents each. Block b starts
+    // at the first row whose first cell starts at agent b * n / blocks or later.
     const size_t blocks = shortBlocks(n);
+    const auto starts = grid_.cellStart();
     std::array<uint32_t, kMaxShortBlocks + 1> bound{};
-    for (size_t b = 1; b < blocks; ++b) {  // the first row whose first agent is b * n / blocks or later
-      const size_t agent = b * n / blocks;
-      uint32_t lo = bound[b - 1], hi = rows;
-      while (lo < hi) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        if (grid_.cellStart()[mid * nx] < agent) lo = mid + 1;
-        else hi = mid;
-      }
-      bound[b] = lo;
+    for (size_t b = 1; b < blocks; ++b) {
+      const size_t cell = size_t(std::lower_bound(starts.begin(), starts.end(), uint32_t(b * n / blocks)) - starts.begin());
+      bound[b] = uint32_t((cell + nx - 1) / nx);
     }
     bound[blocks] = rows;
     parallelParts(blocks, [&](size_t first, size_t last) {
