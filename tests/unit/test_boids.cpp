@@ -209,15 +209,18 @@ TEST(FlockDeterminism, ShortGridStepsOnTwoThreadsEqualOne) {
 TEST(FlockThreads, AGridStepTooShortToPayForASecondThreadKeepsToOne) {
   if (hardwareThreads() < 2) GTEST_SKIP() << "one core";
   const ScopedThreadCount two(2);
-  auto threadsFor = [](size_t n) {
+  // Steps until a second thread has done some of the work, or `steps` steps: on a busy machine the
+  // helper may not be scheduled for a while, and the caller then takes every part itself (CI at load
+  // saw one thread in 100 steps of 1,000 agents), so "two" gets many steps and "one" a hundred.
+  auto threadsFor = [](size_t n, int steps) {
     Flock<2> f = makeFlock(n, 5);
     f.method = NeighborMethod::Grid;
     resetThreadsAtWork();
-    for (int s = 0; s < 100; ++s) f.step(1.0f / 60);
+    for (int s = 0; s < steps && threadsAtWork() < 2; ++s) f.step(1.0f / 60);
     return threadsAtWork();
   };
-  EXPECT_EQ(threadsFor(100), 1);
-  EXPECT_EQ(threadsFor(1000), 2);
+  EXPECT_EQ(threadsFor(100, 100), 1);
+  EXPECT_EQ(threadsFor(1000, 20000), 2);
 }
 
 TEST(FlockBehaviour, SeparationOnlySpreadsTheFlock) {

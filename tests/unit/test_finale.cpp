@@ -213,16 +213,19 @@ TEST(FinaleDeterminism, OneAndTwoThreadsGiveBitwiseIdenticalState) {
 TEST(FinaleThreads, AStepTooShortToPayForASecondThreadKeepsToOne) {
   if (hardwareThreads() < 2) GTEST_SKIP() << "one core";
   const ScopedThreadCount two(2);
-  auto threadsFor = [](size_t n, bool orca) {
+  // Steps until a second thread has done some of the work, or `steps` steps: on a busy machine a
+  // worker may not be scheduled for a while and the caller takes every chunk itself, so "two" gets
+  // many steps and "one" fifty.
+  auto threadsFor = [](size_t n, bool orca, int steps) {
     FinaleSim s = crowd(n, 20, 3);
     s.params.orca = orca;
     resetThreadsAtWork();
-    for (int i = 0; i < 50; ++i) s.step(kDt);
+    for (int i = 0; i < steps && threadsAtWork() < 2; ++i) s.step(kDt);
     return threadsAtWork();
   };
   for (const bool orca : {false, true}) {
-    EXPECT_EQ(threadsFor(130, orca), 1) << (orca ? "ORCA on" : "ORCA off");
-    EXPECT_EQ(threadsFor(1000, orca), 2) << (orca ? "ORCA on" : "ORCA off");
+    EXPECT_EQ(threadsFor(130, orca, 50), 1) << (orca ? "ORCA on" : "ORCA off");
+    EXPECT_EQ(threadsFor(1000, orca, 5000), 2) << (orca ? "ORCA on" : "ORCA off");
   }
 }
 
