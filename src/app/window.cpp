@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 #include "app/platform.hpp"
 #include "app/setup.hpp"
@@ -21,6 +22,21 @@ bool openWindow(SdlContext& sdl, int width, int height, bool fullscreen, bool hi
     error = std::string("cannot open a display (") + SDL_GetError() +
             "). On a machine without a screen, run it under a virtual one: xvfb-run -a crowdlab ...";
     return false;
+  }
+  // With no window system answering (DISPLAY unset or refused, or an X server resetting as its last
+  // client left), SDL falls back to drivers that show nothing (offscreen, through EGL): a window run
+  // would go on for good with nothing on any screen. A window someone should see needs a real one;
+  // a hidden window (--hidden, the GPU step's GL context) may be offscreen, and so may any driver the
+  // user named in SDL_VIDEODRIVER.
+  const char* driver = SDL_GetCurrentVideoDriver();
+  const bool showsNothing = driver && (std::strcmp(driver, "offscreen") == 0 || std::strcmp(driver, "dummy") == 0);
+  if (!hidden && showsNothing && !SDL_getenv("SDL_VIDEODRIVER")) {
+    const char* display = SDL_getenv("DISPLAY");
+    error = std::string("cannot open a display (") +
+            (display && *display ? "DISPLAY=" + std::string(display) + " did not answer" : "DISPLAY is not set") +
+            "). On a machine without a screen, run it under a virtual one: xvfb-run -a crowdlab ..., or "
+            "add --hidden --frames N for screenshots only";
+    return false;  // ~SdlContext quits SDL
   }
   platform::requestGlContext();
   SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);

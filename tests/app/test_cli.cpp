@@ -120,6 +120,23 @@ TEST(Cli, NoUsableDisplayExitsOneAndSaysWhatIsMissing) {
   EXPECT_NE(r.err.find("xvfb-run"), std::string::npos) << r.err;
 }
 
+// With no window system answering, SDL falls back to a driver that shows nothing (offscreen, through
+// EGL) and the window run went on with no window anywhere: a lecturer starting it over ssh, or an
+// instance starting while its X server reset, got a process and no picture. Now one line and exit 1;
+// a hidden run (screenshots only) may still draw offscreen.
+TEST(Cli, AWindowNoDisplayAnswersIsRefusedNotDrawnOffscreen) {
+  apptest::RunResult unset = runCrowdlab("--scene boids --frames 30", "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(unset.exitCode, 1) << unset.out << unset.err;
+  EXPECT_NE(unset.err.find("crowdlab: cannot open a display (DISPLAY is not set)"), std::string::npos) << unset.err;
+  EXPECT_EQ(unset.out.find("frames="), std::string::npos) << "no frame is drawn:\n" << unset.out;
+  apptest::RunResult refused = runCrowdlab("--scene boids --frames 30", "DISPLAY=:31999 env -u WAYLAND_DISPLAY");
+  EXPECT_EQ(refused.exitCode, 1) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("DISPLAY=:31999 did not answer"), std::string::npos) << refused.err;
+  apptest::RunResult hidden = runCrowdlab("--scene boids --hidden --frames 3", "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(hidden.exitCode, 0) << hidden.err;
+  EXPECT_NE(hidden.out.find("frames=3"), std::string::npos) << hidden.out;
+}
+
 // ---- issue 17: hostile input. Each test names the item it guards. ----
 namespace {
 std::string writeTestFile(const std::string& name, const std::string& text) {
