@@ -18,6 +18,6 @@ trap 'rm -rf "$config"' EXIT
 echo '{"uiScale": 1.0}' >"$config/settings.json"
 for id in "${ids[@]}"; do
   echo "== $id"
-  CROWDLAB_CONFIG_DIR="$config" xvfb-run -a -s "-screen 0 1600x900x24" \
+  CROWDLAB_CONFIG_DIR="$config" xvfb-run -a -s "-noreset -screen 0 1600x900x24" \
     "$exe" --claim "$id" --width 1600 --height 900 --screenshot "$out/$id.png" | grep '^screenshot=' || echo "   failed: $id"
 done

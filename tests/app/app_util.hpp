@@ -242,7 +242,7 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
         << actions << "\nsleep 0.5\nkill -TERM $pid\nwait $pid\n";  // SDL turns SIGTERM into a quit event
   if (windowManager) drive << "kill $wm 2>/dev/null\n";
   drive.close();
-  const std::string cmd = "xvfb-run -a -s '-screen 0 " + screen + "x24' bash '" + dir + "/drive.sh'";
+  const std::string cmd = "xvfb-run -a -s '-noreset -screen 0 " + screen + "x24' bash '" + dir + "/drive.sh'";
   RunResult r;
   r.exitCode = std::system(cmd.c_str());
   r.out = slurp(out);
