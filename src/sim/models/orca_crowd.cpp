@@ -336,7 +336,24 @@ void Crowd::step(float dt) {
         velocity = part.velocity.data();
         queryRadius = part.queryRadius.data();
       }
-      if (!prepared) part.index(position, velocity, params.neighborDist);
+      // The first part, on the caller, copies the grid and cell-ordered velocities a helper's part
+      // prepared for this step between steps, when it is ready: the same bits as building them
+      // (the state is as the last put-back wrote it, and the helper's copy was brought to it by the
+      // put-back's own arithmetic), in 1.1 us against 2.3 at 250 agents. Ready means its after-step
+      // call is done, checked without waiting; the helper writes that part again only after every
+      // part's chunks of this step (Work::prepare), so the copy is never read while written.
+      bool copied = false;
+      if (p == 0 && stateAsPut) {
+        const Part& ready = w.parts[1];
+        if (w.afterDone[1].step.load(std::memory_order_acquire) >= claims_[1].waitFor && ready.preparedFor == step &&
+            ready.preparedNeighborDist == params.neighborDist) {
+          part.grid = ready.grid;  // grows, if at all, as its own build would
+          std::copy_n(ready.velocityByCell.begin(), n, part.velocityByCell.begin());
+          copied = true;
+        }
+      }
+      const bool builds = !prepared && !copied;
+      if (builds) part.index(position, velocity, params.neighborDist);
       part.builtAt = step;
       const auto order = part.grid.order();
       struct Out {  // figures summed here, on this thread's stack, and stored in the part once
@@ -372,6 +389,7 @@ void Crowd::step(float dt) {
       for (const FallbackQueue::Solved& s : threadScratch().fallbacks.solve(params.maxSpeed))
         out.velocity(s.id, s.result.velocity, s.result.feasible);
       part.stats = out.stats;
+      part.stats.gridsBuilt = builds ? 1 : 0;
       // The square root once per part: it is monotonic, so the closest pair is the same, bit for bit.
       part.stats.minDistance = closestDistance(out.minDistSq);
       w.chunksDone[p].step.store(step, std::memory_order_release);
@@ -430,6 +448,7 @@ void Crowd::Work::prepare(size_t p) {
     }
   part.advanceCopy(nextVelocity[last.step & 1].data(), nextQueryRadius[last.step & 1].data(), last.dt);
   part.index(part.position.data(), part.velocity.data(), last.neighborDist);
+  part.preparedNeighborDist = last.neighborDist;
   part.preparedFor = last.step + 1;
 }
 

@@ -60,7 +60,11 @@ class Crowd {
     uint64_t overlaps = 0;        // pairs closer than 0.99 * 2r
     uint64_t infeasible = 0;      // agents whose program needed the fallback
     float minDistance = 3.4e38f;  // closest pair within the neighbour distance
+    // Grids the step built while it ran (a part's own; one a helper prepared between steps, or the
+    // first part's copy of it, is not counted): how much of the indexing is on the step's clock.
+    uint64_t gridsBuilt = 0;
     void add(const Stats& o) {
+      gridsBuilt += o.gridsBuilt;
       checks += o.checks;
       neighbors += o.neighbors;
       overlaps += o.overlaps;
@@ -105,6 +109,7 @@ class Crowd {
     // Set by the part's helper between steps (see Work::prepare): the step its copy, grid and
     // cell-ordered velocities are ready for (0: none); its grid's neighbour distance is last's.
     uint64_t preparedFor = 0;
+    float preparedNeighborDist = 0.0f;  // the neighbour distance of that grid (written with preparedFor)
     // What that needs of the step just run, written by the thread that ran the part.
     struct Last {
       uint64_t step = 0;
