@@ -30,7 +30,8 @@ bool openWindow(SdlContext& sdl, int width, int height, bool fullscreen, bool hi
   // user named in SDL_VIDEODRIVER.
   const char* driver = SDL_GetCurrentVideoDriver();
   const bool showsNothing = driver && (std::strcmp(driver, "offscreen") == 0 || std::strcmp(driver, "dummy") == 0);
-  if (!hidden && showsNothing && !SDL_getenv("SDL_VIDEODRIVER")) {
+  const char* named = SDL_getenv("SDL_VIDEODRIVER");
+  if (!hidden && showsNothing && !(named && *named)) {
     const char* display = SDL_getenv("DISPLAY");
     error = std::string("cannot open a display (") +
             (display && *display ? "DISPLAY=" + std::string(display) + " did not answer" : "DISPLAY is not set") +
