@@ -11,6 +11,10 @@
 
 namespace app {
 
+namespace {
+const std::string kNoScreen = "On a machine without a screen, run it under a virtual one: xvfb-run -a crowdlab ...";
+}  // namespace
+
 SdlContext::~SdlContext() {
   if (gl) SDL_GL_DeleteContext(gl);
   if (window) SDL_DestroyWindow(window);
@@ -20,7 +24,7 @@ SdlContext::~SdlContext() {
 bool openWindow(SdlContext& sdl, int width, int height, bool fullscreen, bool hidden, std::string& error) {
   if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
     error = std::string("cannot open a display (") + SDL_GetError() +
-            "). On a machine without a screen, run it under a virtual one: xvfb-run -a crowdlab ...";
+            "). " + kNoScreen;
     return false;
   }
   // With no window system answering (DISPLAY unset or refused, or an X server resetting as its last
@@ -35,8 +39,7 @@ bool openWindow(SdlContext& sdl, int width, int height, bool fullscreen, bool hi
     const char* display = SDL_getenv("DISPLAY");
     error = std::string("cannot open a display (") +
             (display && *display ? "DISPLAY=" + std::string(display) + " did not answer" : "DISPLAY is not set") +
-            "). On a machine without a screen, run it under a virtual one: xvfb-run -a crowdlab ..., or "
-            "add --hidden --frames N for screenshots only";
+            "). " + kNoScreen + ", or add --hidden --frames N for screenshots only";
     return false;  // ~SdlContext quits SDL
   }
   platform::requestGlContext();

@@ -68,6 +68,13 @@ inline RunResult runCrowdlab(const std::string& args, const std::string& env = "
   return r;
 }
 
+// The shell command that runs `script` with bash on a virtual display of its own (-a: a free display
+// number). -noreset: Xvfb resets whenever its last client leaves, and a window opening during the
+// reset finds no display.
+inline std::string onOwnDisplay(const std::string& script, const std::string& screen = "1280x720") {
+  return "xvfb-run -a -s '-noreset -screen 0 " + screen + "x24' bash '" + script + "'";
+}
+
 // `crowdlab ARGS` refused with exit 2 and a message that mentions `mention`; the run, for more checks.
 inline RunResult expectRefused(const std::string& args, const std::string& mention) {
   RunResult r = runCrowdlab(args);
@@ -242,7 +249,7 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
         << actions << "\nsleep 0.5\nkill -TERM $pid\nwait $pid\n";  // SDL turns SIGTERM into a quit event
   if (windowManager) drive << "kill $wm 2>/dev/null\n";
   drive.close();
-  const std::string cmd = "xvfb-run -a -s '-noreset -screen 0 " + screen + "x24' bash '" + dir + "/drive.sh'";
+  const std::string cmd = onOwnDisplay(dir + "/drive.sh", screen);
   RunResult r;
   r.exitCode = std::system(cmd.c_str());
   r.out = slurp(out);

@@ -134,7 +134,7 @@ TEST(ClaimsWindow, ExperimentButtonClickedWithXdotoolRestartsTheScene) {
       << "xdotool mousemove --window $id " << bx << " " << by << " && sleep 0.3 || exit 4\n"
       << "xdotool click 1 && sleep 1 || exit 5\n"
       << "kill -TERM $pid; wait $pid\n";
-  const std::string click = "xvfb-run -a -s '-noreset -screen 0 1280x720x24' bash '" + dir + "/click.sh'";
+  const std::string click = apptest::onOwnDisplay(dir + "/click.sh");
   ASSERT_EQ(std::system(click.c_str()), 0) << apptest::slurp(out);
   const nlohmann::json after = readState(state);
   ASSERT_TRUE(after.is_object()) << apptest::slurp(out);

@@ -33,7 +33,7 @@ TEST(Settings, InstancesQuittingTogetherEachSaveAndLeaveValidJson) {
   drive.close();
   // -noreset: round 0's windows are the server's last clients; without it the server resets as they
   // leave, and windows of round 1 opening meanwhile found no display (CI, at load 12).
-  const int status = std::system(("xvfb-run -a -s '-noreset -screen 0 1280x720x24' bash '" + dir + "/drive.sh'").c_str());
+  const int status = std::system(apptest::onOwnDisplay(dir + "/drive.sh").c_str());
   ASSERT_EQ(status, 0) << "a window did not open";
   for (int round = 0; round < kRounds; ++round) {
     const std::string rcs = apptest::slurp(dir + "/rc" + std::to_string(round) + ".txt");

@@ -264,7 +264,7 @@ static apptest::RunResult keyDuringASlowStepThenQuit(const std::string& name, co
       << "sleep 2; xdotool key --window $id " << key << "; sleep " << secondsAfterKey << "\n"
       << "t0=$(date +%s%N); kill -TERM $pid; wait $pid; rc=$?; t1=$(date +%s%N)\n"
       << "echo \"rc=$rc\" >'" << dir << "/quit.txt'; echo \"quit_ms=$(( (t1 - t0) / 1000000 ))\" >>'" << dir << "/quit.txt'\n";
-  const int status = std::system(("xvfb-run -a -s '-noreset -screen 0 1280x720x24' bash '" + dir + "/drive.sh'").c_str());
+  const int status = std::system(apptest::onOwnDisplay(dir + "/drive.sh").c_str());
   EXPECT_EQ(status, 0) << apptest::slurp(dir + "/run.out");
   apptest::RunResult r;
   r.out = apptest::slurp(dir + "/quit.txt") + apptest::slurp(dir + "/run.out");

@@ -139,7 +139,7 @@ TEST(LectureHall, ASliderDraggedWithXdotoolChangesItsValue) {
       << "for dx in 20 40 60 80 100; do xdotool mousemove --window $id $((" << x << " + dx)) " << y << "; sleep 0.1; done\n"
       << "sleep 0.3; xdotool mouseup 1\n"
       << "wait $pid\n";
-  const std::string drag = "xvfb-run -a -s '-noreset -screen 0 1280x720x24' bash '" + dir + "/drag.sh'";
+  const std::string drag = apptest::onOwnDisplay(dir + "/drag.sh");
   EXPECT_EQ(std::system(drag.c_str()), 0);
   apptest::RunResult r;
   r.out = apptest::slurp(out);
