@@ -1,6 +1,7 @@
 #include "sim/core/parallel.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -72,8 +73,13 @@ struct Pool {
     size_t chunks = 0;
     detail::AfterPart after = nullptr;  // see parallelPartsThen
     void* afterContext = nullptr;
+    bool ownPartFirst = false;  // see take
   } current;
   std::atomic<size_t> next{0};    // the next chunk to take
+  // The join count and the claims of a loop of parts, on a line apart from the loop's: on the loop's
+  // line (the helper spinning on it, the caller spinning on `inside` at the end of a region), a
+  // 250-agent ORCA step took 72.8 ns an agent against 69.7 (10 alternating runs, Intel Xeon).
+  alignas(64) std::atomic<uint64_t> taken{0};  // a bit per chunk taken, in a loop of parts (see take)
   std::atomic<int> inside{0};     // helpers joined and not yet out
   std::atomic<bool> open{false};  // helpers may join
   alignas(64) std::atomic<bool> busy{false};  // a loop holds the pool: a loop nested in one of its chunks runs alone
@@ -92,10 +98,14 @@ struct Pool {
     size_t chunk[8];
     size_t count = 0;
   };
-  Loop take(Deferred* deferred) {
+  // `own`: the chunk this thread takes first in a loop of parts (the caller 0, helper h h + 1), so
+  // that a part runs on the same core region after region, beside the data it keeps between them (a
+  // model's copy of the state, what a helper prepared for the part's next region). Taken from one
+  // counter, the helper, spinning, often took part 0 before the caller did: the parts changed
+  // cores in half of a 250-agent ORCA crowd's steps, and its helper prepared none of them.
+  Loop take(Deferred* deferred, size_t own) {
     const Loop l = current;
-    for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < l.chunks;
-         c = next.fetch_add(1, std::memory_order_relaxed)) {
+    auto run = [&](size_t c) {
       l.chunk(l.context, c);
       if (l.after) {
         if (deferred && deferred->count < std::size(deferred->chunk))
@@ -103,6 +113,22 @@ struct Pool {
         else
           l.after(l.afterContext, c, false);
       }
+    };
+    if (l.ownPartFirst) {  // then the last part no thread has taken: a helper may be late or asleep
+      const uint64_t all = l.chunks == 64 ? ~uint64_t(0) : (uint64_t(1) << l.chunks) - 1;
+      uint64_t left = all & ~taken.load(std::memory_order_relaxed);
+      for (size_t c = own; left;) {
+        if (c >= l.chunks || !(left >> c & 1)) c = size_t(63 - std::countl_zero(left));
+        const uint64_t bit = uint64_t(1) << c;
+        const uint64_t before = taken.fetch_or(bit, std::memory_order_relaxed);
+        if (!(before & bit)) run(c);
+        left = all & ~(before | bit);
+      }
+      return l;
+    }
+    for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < l.chunks;
+         c = next.fetch_add(1, std::memory_order_relaxed)) {
+      run(c);
       // After the last chunk every take finds none: no need to fetch the line again to see it (a
       // short region's last part is usually the helper's, and this is on its way out).
       if (c + 1 == l.chunks) break;
@@ -128,7 +154,7 @@ struct Pool {
       inside.fetch_add(1);
       Deferred deferred;
       Loop l;
-      if (open.load()) l = take(&deferred);
+      if (open.load()) l = take(&deferred, size_t(index) + 1);
       inside.fetch_sub(1);
       for (size_t d = 0; d < deferred.count; ++d) l.after(l.afterContext, deferred.chunk[d], true);
     }
@@ -141,15 +167,16 @@ Pool& pool() {
 }  // namespace
 
 bool detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* context, AfterPart after,
-                       void* afterContext) {
+                       void* afterContext, bool partPerThread) {
   Pool& p = pool();
   if (p.busy.exchange(true, std::memory_order_acquire)) return false;
 #if !CROWDLAB_SERIAL
   p.grow(hardwareThreads() - 1);  // the page makes its helpers before its first loop (setThreadCount)
 #endif
   const int helpers = std::min(threadCount() - 1, int(p.workers.size()));
-  p.current = {chunk, context, chunks, after, afterContext};
+  p.current = {chunk, context, chunks, after, afterContext, partPerThread && chunks <= 64};
   p.next.store(0, std::memory_order_relaxed);
+  p.taken.store(0, std::memory_order_relaxed);
   p.open.store(true);
   {
     const std::lock_guard<std::mutex> lock(p.mutex);
@@ -157,7 +184,7 @@ bool detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* contex
     p.loop.store(count << 8 | uint64_t(helpers), std::memory_order_release);
   }
   p.wake.notify_all();
-  p.take(nullptr);
+  p.take(nullptr, 0);
   p.open.store(false);
   // After this no helper reads the loop: those inside finish their chunks, later ones see it closed.
   while (p.inside.load() != 0) {

@@ -71,17 +71,19 @@ inline void noteThreadAtWork() {
 // true when all are done; returns false at once, having run nothing, when the pool is busy: the
 // loop is nested in one of its chunks, or another thread's loop holds it (the page steps on one
 // thread; on the desktop the experiment runner steps scenes on several).
-// `after`, when given, is called once for every chunk (see parallelPartsThen).
+// `after`, when given, is called once for every chunk (see parallelPartsThen). With `partPerThread`
+// the caller takes chunk 0 first and helper h chunk h + 1 (see parallelPartsThen).
 bool runOnPool(size_t chunks, void (*chunk)(void* context, size_t c), void* context, AfterPart after = nullptr,
-               void* afterContext = nullptr);
+               void* afterContext = nullptr, bool partPerThread = false);
 template <class Body>
-bool poolRange(size_t n, size_t grain, Body& body, AfterPart after = nullptr, void* afterContext = nullptr) {
+bool poolRange(size_t n, size_t grain, Body& body, AfterPart after = nullptr, void* afterContext = nullptr,
+               bool partPerThread = false) {
   auto run = [&](size_t c) {
     noteThreadAtWork();
     body(c * grain, std::min(n, (c + 1) * grain));
   };
   return runOnPool((n + grain - 1) / grain, [](void* r, size_t c) { (*static_cast<decltype(run)*>(r))(c); }, &run,
-                   after, afterContext);
+                   after, afterContext, partPerThread);
 }
 #endif
 }  // namespace detail
@@ -170,7 +172,7 @@ void parallelPartsThen(size_t parts, Body&& body, detail::AfterPart after, void*
     body(size_t(0), parts);
   } else {
 #if CROWDLAB_THREAD_POOL || !CROWDLAB_SERIAL
-    if (detail::poolRange(parts, 1, body, after, afterContext)) return;
+    if (detail::poolRange(parts, 1, body, after, afterContext, true)) return;
 #endif
     parallelForRange(parts, body, 1);
   }
