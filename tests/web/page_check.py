@@ -81,7 +81,10 @@ class Browser:
         message, self.buffer = self.buffer.split(b"\0", 1)
         return json.loads(message)
 
-    def call(self, method, session=False, timeout=60, **params):
+    # 300 s: on a busy machine (CI at load 10) SwiftShader drew the gpu scene's 20,000 agents at a frame
+    # every 5-25 s, and a screenshot, which waits for a frame, came after 127-157 s (1.8 s when quiet).
+    # A page that hangs still fails, later.
+    def call(self, method, session=False, timeout=300, **params):
         self.next_id += 1
         message = {"id": self.next_id, "method": method, "params": params}
         if session:
@@ -198,7 +201,8 @@ def main():
     ap.add_argument("--program", default=DEFAULT_PROGRAM,
                     help="the native crowdlab whose --list-scenes names the scenes (default: build/crowdlab)")
     ap.add_argument("--print-scenes", action="store_true", help="print the scenes it would open, and stop")
-    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--timeout", type=float, default=120,
+                    help="seconds a page may take to step (a page that steps goes on at once)")
     a = ap.parse_args()
     if not a.scenes:
         a.scenes = ",".join(program_scenes(a.program))
@@ -262,6 +266,9 @@ def main():
             if share < 0.002 or not state.get("agents"):
                 failures.append(f"{scene}: the world shows no agents ({share * 100:.3f} % of the pixels)")
             failures += [f"{scene}: {e}" for e in browser.errors()]
+            # Left, so that it stops drawing: on a busy machine the gpu scene's page, still drawing,
+            # kept the next page from stepping within the timeout.
+            browser.call("Page.navigate", session=True, url="about:blank")
 
         # A parameter from the URL reaches the simulation, read back through the page's hook.
         state, _ = open_page("?scene=orca-corridor&groupSize=40&width=2.5", min_steps=2)
