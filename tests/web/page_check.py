@@ -266,9 +266,6 @@ def main():
             if share < 0.002 or not state.get("agents"):
                 failures.append(f"{scene}: the world shows no agents ({share * 100:.3f} % of the pixels)")
             failures += [f"{scene}: {e}" for e in browser.errors()]
-            # Left, so that it stops drawing: on a busy machine the gpu scene's page, still drawing,
-            # kept the next page from stepping within the timeout.
-            browser.call("Page.navigate", session=True, url="about:blank")
 
         # A parameter from the URL reaches the simulation, read back through the page's hook.
         state, _ = open_page("?scene=orca-corridor&groupSize=40&width=2.5", min_steps=2)
