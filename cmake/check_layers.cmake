@@ -1,9 +1,12 @@
+cmake_policy(VERSION 3.20)
 # The layer rule, checked by a CTest: includes point only down the layers of DESIGN.md.
 #   sim     -> the standard library, GLM, oneTBB (no io, render, scenes, app, ImGui, GL, SDL)
 #   io      -> the standard library, nlohmann-json, stb (none of the program's layers: all of them may use it)
 #   render  -> sim (no scenes, app)
 #   bench   -> sim only (no io)
-#   experiments -> sim, scenes (no render, app, GL, SDL)
+#   scenes  -> sim, io, render, ImGui (no experiments, bench, app, SDL)
+#   experiments -> sim, io, scenes (no render, app, GL, SDL)
+#   app     -> everything below it (nothing includes app)
 # Inside sim: core -> core; rules -> core, rules; models -> core, rules.
 # Run: cmake -DSRC=<repo>/src -P check_layers.cmake
 set(rules
@@ -13,8 +16,19 @@ set(rules
   "io|sim/|render/|scenes/|app/|bench/|experiments/|imgui|SDL|glad|GL/"
   "render|scenes/|app/|bench/"
   "bench|io/|render/|scenes/|app/|imgui|SDL|glad|GL/"
+  "scenes|experiments/|bench/|app/|SDL"
   "experiments|render/|app/|bench/|SDL|glad|GL/")
+# Every folder of src/ must have a rule above (app's is that no other folder includes it): a new
+# folder without one would pass unchecked.
+set(known sim io render scenes experiments bench app)
 set(bad 0)
+file(GLOB top RELATIVE "${SRC}" "${SRC}/*")
+foreach(dir IN LISTS top)
+  if(IS_DIRECTORY "${SRC}/${dir}" AND NOT dir IN_LIST known)
+    message(SEND_ERROR "layer rule: src/${dir} has no rule in check_layers.cmake")
+    set(bad 1)
+  endif()
+endforeach()
 foreach(rule IN LISTS rules)
   string(FIND "${rule}" "|" bar)
   string(SUBSTRING "${rule}" 0 ${bar} layer)

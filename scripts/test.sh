@@ -74,11 +74,11 @@ stage "ASan + UBSan: unit tests, web build beside"
 # build-web/deps and reused; see scripts/web.sh.
 mkdir -p "$root/build-web"
 beside "$root/build-web/test-sh-build.log" "$root/scripts/web.sh" --build-only
-# The sanitizer stages run code paths briefly: the label `unit` leaves out the `heavy` behavioural
+# The sanitizer stages run code paths briefly: the label `fast` leaves out the `heavy` behavioural
 # checks (tests/CMakeLists.txt), which ran above in the optimised build. No test may take over 120 s
 # here: one that does is a heavy check to label, or a regression.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir "$asan" -L unit --output-on-failure -j "$jobs" --timeout 120
+  ctest --test-dir "$asan" -L fast --output-on-failure -j "$jobs" --timeout 120
 
 # Shared state under ThreadSanitizer: the async stepper (UI-thread reads of simulation state must
 # never overlap a step running on the worker thread) and the threaded page's pool of loop threads.
