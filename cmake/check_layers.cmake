@@ -1,4 +1,4 @@
-# The layer rule, checked by a CTest: includes point only down the layers of DESIGN.md.
+# The layer rule, checked by a CTest: includes point only down the layers of docs/design.md.
 #   sim     -> the standard library, GLM, oneTBB (no io, render, scenes, app, ImGui, GL, SDL)
 #   io      -> the standard library, nlohmann-json, stb (none of the program's layers: all of them may use it)
 #   render  -> sim (no scenes, app)
@@ -33,6 +33,6 @@ foreach(rule IN LISTS rules)
   endforeach()
 endforeach()
 if(bad)
-  message(FATAL_ERROR "include layers broken (see DESIGN.md)")
+  message(FATAL_ERROR "include layers broken (see docs/design.md)")
 endif()
 message(STATUS "include layers: ok")

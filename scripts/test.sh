@@ -96,7 +96,7 @@ joined "the web build"
 stage "web: page check"
 /usr/bin/python3 "$root/tests/web/page_check.py" "$root/build-web/site" "$root/build-web/test-out"
 
-# Fuzzing (issue 17): libFuzzer needs clang, so the target gets its own build folder. A minute of
+# Fuzzing: libFuzzer needs clang, so the target gets its own build folder. A minute of
 # one core over the preset, settings and --set parsers, seeded with the built-in presets: a worker
 # on each core (-fork) for 60 s / cores (on 2 cores, 30 s and about as many inputs as 60 s of one
 # worker). A crash stops the script; copy the file it names from build-fuzz/crashes/ into

@@ -1,4 +1,4 @@
-// The world fills the screen (issue 23): the view is fitted to the free viewport at start and on
+// The world fills the screen: the view is fitted to the free viewport at start and on
 // every change of it (F11, Tab, a resize, Ctrl+=), agents are drawn large enough for a hall, text
 // and agents keep their contrast in both themes, and tuning survives a scene switch. Real windows;
 // the interactive ones driven with xdotool on an X display of their own.
@@ -292,8 +292,8 @@ TEST(WorldView, F12SavesTheWorldAloneInThePicturesFolder) {
 // The panels never cut text at any UI scale from 1x to 3x, at 1280 x 720 and 1920 x 1080, in every
 // scene: one run per scene and size starts at 1x and presses Ctrl+= eight times (0.25 each, three
 // frames apart), and at every scale nothing in the HUD or the scene panel reaches past its width (the
-// app reports the most any panel's content, as ImGui measured it, reached past it). Before: up to
-// 59 px at 2x and 168 px at 3x at 1280 x 720 ("Clear obsta", "GPU (compute sha", claim buttons cut).
+// app reports the most any panel's content, as ImGui measured it, reached past it): without the
+// wrapping, labels such as "Clear obstacles" and claim buttons were cut at 2x and 3x.
 TEST(WorldView, PanelsNeverCutTextAtUiScalesOneToThree) {
   std::string keys = "Left Shift,Left Shift,Left Shift";  // keys that do nothing: frames at the scale
   for (int i = 0; i < 8; ++i) keys += ",ctrl+=,Left Shift,Left Shift,Left Shift";
@@ -311,7 +311,7 @@ TEST(WorldView, PanelsNeverCutTextAtUiScalesOneToThree) {
 // The claim banner's strip takes at most 15 % of the window's height, so the world keeps its share:
 // the longest claims at 1280 x 720 and 1920 x 1080, UI 1.5x and 3x. Measured on the screenshot: the
 // strip's dark rows (rgb 10, 12, 18) across the window, from the bottom up to the first row that is
-// not the strip's. Before: 227 of 720 px (31.5 %) at 1.5x, 544 (76 %) at 3x, 182 of 1080 at 1.5x.
+// not the strip's.
 TEST(WorldView, TheClaimBannerTakesAtMostFifteenPercentOfTheWindowsHeight) {
   for (const auto& [size, scale] : {std::pair{"1280x720", "1.5"}, std::pair{"1280x720", "3.0"}, std::pair{"1920x1080", "1.5"}}) {
     SCOPED_TRACE(std::string(size) + " at " + scale);
