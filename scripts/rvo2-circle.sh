@@ -9,6 +9,7 @@ dir="${RVO2_DIR:-/tmp/crowdlab-rvo2}"
 [ -d "$dir/src" ] || git clone --depth 1 https://github.com/snape/RVO2 "$dir"
 exe="$dir/rvo2-circle"
 if [ ! -x "$exe" ] || [ "$root/scripts/rvo2_circle.cpp" -nt "$exe" ]; then
-  g++ -std=c++17 -O3 -fopenmp -I"$dir/src" "$root/scripts/rvo2_circle.cpp" "$dir"/src/*.cpp -o "$exe"
+  shopt -s nullglob  # RVO2 names its sources .cc (older releases .cpp)
+  g++ -std=c++17 -O3 -fopenmp -DRVO_STATIC_DEFINE -I"$dir/src" "$root/scripts/rvo2_circle.cpp" "$dir"/src/*.cc "$dir"/src/*.cpp -o "$exe"
 fi
 OMP_NUM_THREADS="$threads" exec "$exe" "$n"

@@ -94,7 +94,11 @@ joined "the web build"
 # Headless Chromium opens every scene's page (screenshots in build-web/test-out) and checks agents on
 # screen, a clean console, URL parameters, both pages (one thread, threaded) and their digests.
 stage "web: page check"
-/usr/bin/python3 "$root/tests/web/page_check.py" "$root/build-web/site" "$root/build-web/test-out"
+# The site as a course page gets it (scripts/package.sh's zip), served three ways: with the COOP/COEP
+# headers, without them (its service worker isolates it), and without the service worker either.
+rm -f "$root/build-web/crowdlab-web.zip"
+(cd "$root/build-web/site" && cmake -E tar cf "$root/build-web/crowdlab-web.zip" --format=zip -- *)
+/usr/bin/python3 "$root/tests/web/page_check.py" --zip "$root/build-web/crowdlab-web.zip" "$root/build-web/test-out"
 
 # Fuzzing: libFuzzer needs clang, so the target gets its own build folder. A minute of
 # one core over the preset, settings and --set parsers, seeded with the built-in presets: a worker

@@ -116,6 +116,9 @@ def command_lines(path):
                 continue
             if any(is_placeholder(a) for a in args):
                 continue
+            if args and not (args[0].startswith("--") or re.fullmatch(r"[a-z]+", args[0])):
+                continue  # prose that starts with the name (a window's title), not a command
+
             found.append((n, args))
     return found
 

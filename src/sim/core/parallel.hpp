@@ -154,8 +154,9 @@ void parallelForRange(size_t n, Body&& body, size_t grain = 128) {
 // part h + 1 helper h's when it is there to take it), for parts of some microseconds to a few
 // hundred (the ORCA crowd's step below a few thousand agents). On the desktop they run on the pool's
 // helpers, which spin for 100 us after each region before they sleep: a spinning helper joins a
-// region several times sooner than a oneTBB worker joins a loop, which matters in a step of tens of
-// microseconds. Long loops stay on oneTBB (a helper spinning beside its workers slows them). A region nested in a chunk
+// region several times sooner than a oneTBB worker joins a loop, which matters in a step of tens
+// of microseconds (docs/performance.md). Long loops stay on oneTBB: a helper spinning beside its
+// workers would take a core from them. A region nested in a chunk
 // of the pool, or met while another thread's region holds it, runs as parallelForRange does.
 //
 // With `after` (parallelPartsThen), after(afterContext, p, onHelper) comes once for every part p: a

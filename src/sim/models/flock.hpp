@@ -367,10 +367,14 @@ class Flock {
     });
   }
 
-  // Up to kShortStep agents the grid's rule pass is shorter than a oneTBB loop's fork and join pays
-  // for, so it runs on the pool's spinning helpers (parallelParts), a block to a thread, and on one
-  // thread when a thread would get fewer than kShortMinAgents. Longer passes stay on oneTBB, whose
-  // chunks balance cores the host runs at different speeds (docs/performance.md, small flocks).
+  // Up to kShortStep agents the grid's rule pass lasts a few tens of microseconds at most, less
+  // than a oneTBB loop's fork and join pays for, so it runs on the pool's spinning helpers
+  // (parallelParts), a block of rows to a thread with about as many agents in each.
+  // Below kShortMinAgents a thread's block would not pay for handing it over, and the pass keeps
+  // to one thread.
+  // Longer passes stay on oneTBB, whose chunks balance cores that the host runs at different
+  // speeds, where fixed blocks would wait for the slower one; several blocks a thread, taken in
+  // turn, bought nothing (docs/performance.md, small flocks).
   static constexpr size_t kShortStep = 1024;
   static constexpr size_t kShortMinAgents = 128;
   static constexpr size_t kMaxShortBlocks = kShortStep / kShortMinAgents;

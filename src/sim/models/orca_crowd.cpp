@@ -280,7 +280,8 @@ void Crowd::step(float dt) {
   // Chunks of cell order, a block to each part, taken from its own block first and then from the
   // others': a core the host runs slower (virtual CPUs can differ for minutes at a time) takes
   // fewer. Not one counter for all: each take would fetch its line from the other core, and a
-  // thread's chunks would lie all over the crowd.
+  // thread's chunks would lie all over the crowd, so its cache would hold little of what it
+  // reads next.
   const size_t chunk = std::max<size_t>(32, n / (8 * parts)), chunks = (n + chunk - 1) / chunk;
   std::vector<Vec2>& nextVelocity = w.nextVelocity[step & 1];
   std::vector<float>& nextQueryRadius = w.nextQueryRadius[step & 1];
