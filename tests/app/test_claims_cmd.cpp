@@ -2,6 +2,7 @@
 // --markdown the table of docs/claims.md.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <set>
 #include <sstream>
 #include "app_util.hpp"
@@ -55,6 +56,7 @@ TEST(ClaimsCmd, CsvHasTheDocumentedColumnsAndOneRowPerClaimMetric) {
 // machine at the top and a picture link per claim.
 TEST(ClaimsCmd, MarkdownIsATableWithVerdictsAndPictureLinks) {
   const std::string md = apptest::outDir() + "/claims-spatial-hash.md";
+  std::remove(md.c_str());  // a file left by an earlier run must not pass for this one's
   apptest::RunResult r = runCrowdlab("claims --scene spatial-hash --seeds 1 --markdown '" + md + "'");
   EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
   const std::string text = apptest::slurp(md);
