@@ -395,7 +395,7 @@ def main():
                     failures.append(f"served {label}: fewer than two threads at work in the finale: {got}")
             errors = browser.errors()
             if how == "none":  # the host's refusal of the worker is what this case shows, not a fault
-                errors = [e for e in errors if "coi-sw.js" not in e and "ServiceWorker" not in e]
+                errors = [e for e in errors if not re.search(r"coi-sw\.js|ServiceWorker|bad HTTP response code \(404\)", e)]
             failures += [f"served {label}: {e}" for e in errors]
 
         # Load time with nothing cached (the browser itself already started): navigation to the
