@@ -96,7 +96,7 @@ double area(const Box& b) { return double(b.w) * double(b.h); }
 }  // namespace
 
 // F11, Tab, a smaller window and Ctrl+= each change the free viewport, and the world is fitted to it
-// again: its bounding box grows or shrinks with it. Before: F11 and Tab left it at 489 x 277 px.
+// again: its bounding box grows or shrinks with it.
 TEST(WorldView, TheWorldFollowsTheFreeViewportOnF11TabResizeAndLargerUi) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
   const apptest::RunResult start = driven("start", "");
@@ -173,7 +173,7 @@ TEST(WorldView, AUserZoomIsKeptThroughAResizeAndTheFitControlBringsTheWorldBack)
 
 // Each 2D scene's agents at 1280 x 720, its default N and view: at least 8 px long on screen (the
 // glyph's length times the zoom); the murmuration in its 2D mode (its default is 3D, whose birds
-// are drawn in perspective). Before: boids 4, spatial hash 3, finale 3, gpu 1, murmuration 2D 5.8.
+// are drawn in perspective).
 TEST(WorldView, AgentGlyphsAreAtLeastEightPixelsAt1280x720) {
   for (const char* scene : {"boids", "spatial-hash", "orca-corridor", "steering", "finale", "gpu", "murmuration --set mode2D=1"}) {
     SCOPED_TRACE(scene);
@@ -248,7 +248,7 @@ TEST(WorldView, TextAndAgentsKeepTheirContrastInBothThemes) {
 }
 
 // Tuning is kept for the session: boids tuned (N = 123), a switch to the spatial hash (key 3) and
-// back (key 2) with real key presses finds them as they were. Before: back to the defaults (300).
+// back (key 2) with real key presses finds them as they were.
 TEST(WorldView, ASceneSwitchAndReturnKeepsTheTunedParameters) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
   const apptest::RunResult r = apptest::runDriven("world-view-switch", "--scene boids --set N=123",
@@ -343,7 +343,7 @@ TEST(WorldView, TheClaimBannerTakesAtMostFifteenPercentOfTheWindowsHeight) {
 
 // A first start (no settings yet, no size given) opens over the display's usable area in the first
 // scene of the teaching order. The test display is 1920 x 1080 without a window manager, so the
-// usable area is the whole screen. Before: 1280 x 720 in the boids playground.
+// usable area is the whole screen.
 TEST(WorldView, AFirstStartOpensAtTheDisplaysSizeInTheFirstScene) {
   const std::string dir = apptest::freshDir("world-view-first-start");
   apptest::RunResult r = apptest::runCrowdlab("--frames 3", "CROWDLAB_CONFIG_DIR='" + dir + "'");
