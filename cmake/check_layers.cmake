@@ -1,5 +1,5 @@
 cmake_policy(VERSION 3.20)
-# The layer rule, checked by a CTest: includes point only down the layers of DESIGN.md.
+# The layer rule, checked by a CTest: includes point only down the layers of docs/design.md.
 #   sim     -> the standard library, GLM, oneTBB (no io, render, scenes, app, ImGui, GL, SDL)
 #   io      -> the standard library, nlohmann-json, stb (none of the program's layers: all of them may use it)
 #   render  -> sim (no scenes, app)
@@ -47,6 +47,6 @@ foreach(rule IN LISTS rules)
   endforeach()
 endforeach()
 if(bad)
-  message(FATAL_ERROR "include layers broken (see DESIGN.md)")
+  message(FATAL_ERROR "include layers broken (see docs/design.md)")
 endif()
 message(STATUS "include layers: ok")

@@ -46,7 +46,7 @@ add_compile_options(-sUSE_SDL=0)
 include_directories(BEFORE SYSTEM ${PROJECT_SOURCE_DIR}/web/include)
 set(CROWDLAB_CATCH_EXCEPTIONS -fexceptions)
 
-# The page: build-web/site holds index.html, crowdlab.js, crowdlab.wasm and crowdlab.data (the UI font),
+# The page: build-web/site holds index.html, coi-sw.js, crowdlab.js, crowdlab.wasm and crowdlab.data (the UI font),
 # a static folder any web host can serve; the threaded build adds crowdlab-mt.js, .wasm, .data and
 # .worker.js to the same folder (CROWDLAB_WEB_SITE), and index.html picks one of the two.
 set(CROWDLAB_WEB_SITE ${CMAKE_BINARY_DIR}/site CACHE PATH "The folder the page is built into")
@@ -75,9 +75,12 @@ function(crowdlab_web_page target)
     # The desktop looks for DejaVu Sans at its Debian path; the page gets it at the same virtual path.
     --preload-file ${font}@${font})
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/web/pre.js)
-  add_custom_command(OUTPUT ${site}/index.html DEPENDS ${PROJECT_SOURCE_DIR}/web/index.html
-    COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/web/index.html ${site}/index.html)
-  add_custom_target(${target}_page DEPENDS ${site}/index.html)
+  # index.html and the service worker that isolates the page where the host sends no COOP/COEP.
+  add_custom_command(OUTPUT ${site}/index.html ${site}/coi-sw.js
+    DEPENDS ${PROJECT_SOURCE_DIR}/web/index.html ${PROJECT_SOURCE_DIR}/web/coi-sw.js
+    COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/web/index.html ${site}/index.html
+    COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/web/coi-sw.js ${site}/coi-sw.js)
+  add_custom_target(${target}_page DEPENDS ${site}/index.html ${site}/coi-sw.js)
   add_dependencies(${target} ${target}_page)
 endfunction()
 

@@ -94,9 +94,13 @@ joined "the web build"
 # Headless Chromium opens every scene's page (screenshots in build-web/test-out) and checks agents on
 # screen, a clean console, URL parameters, both pages (one thread, threaded) and their digests.
 stage "web: page check"
-/usr/bin/python3 "$root/tests/web/page_check.py" "$root/build-web/site" "$root/build-web/test-out"
+# The site as a course page gets it (scripts/package.sh's zip), served three ways: with the COOP/COEP
+# headers, without them (its service worker isolates it), and without the service worker either.
+rm -f "$root/build-web/crowdlab-web.zip"
+(cd "$root/build-web/site" && cmake -E tar cf "$root/build-web/crowdlab-web.zip" --format=zip -- *)
+/usr/bin/python3 "$root/tests/web/page_check.py" --zip "$root/build-web/crowdlab-web.zip" "$root/build-web/test-out"
 
-# Fuzzing (issue 17): libFuzzer needs clang, so the target gets its own build folder. A minute of
+# Fuzzing: libFuzzer needs clang, so the target gets its own build folder. A minute of
 # one core over the preset, settings and --set parsers, seeded with the built-in presets: a worker
 # on each core (-fork) for 60 s / cores (on 2 cores, 30 s and about as many inputs as 60 s of one
 # worker). A crash stops the script; copy the file it names from build-fuzz/crashes/ into

@@ -28,8 +28,7 @@ done
 # not Debian's own (e.g. from NodeSource) does not look in /usr/share/nodejs by itself.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 # Likewise Debian's python3 for emcc (its wrapper runs the first python3 on PATH): a version manager's
-# shim there (pyenv) spawns some 40 shells per call, and every source file is a call: an empty file
-# took 1.1 CPU-seconds to compile so, 0.5 with Debian's python3.
+# shim there (pyenv) spawns dozens of shells per call, and every source file is a call.
 [ -x /usr/bin/python3 ] && export EMSDK_PYTHON=/usr/bin/python3
 
 sudo=""
@@ -79,8 +78,7 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 # ---- SDL2 for Emscripten (once, for both pages): video and events only; no audio, joystick, threads or renderer ----
 # The threaded page links only objects built with -pthread (shared memory), SDL2 included; the
 # one-thread page links the same SDL2 (WebAssembly allows its atomic instructions on memory that is
-# not shared, and SDL's own threads are off), so it is built once: a second build without -pthread
-# cost some 70 CPU-seconds of a fresh clone's test run (35 s on 2 cores).
+# not shared, and SDL's own threads are off), so it is built once.
 # SDL2's configure runs some 200 checks, each a run of emcc (2.5 minutes here). Their answers (the
 # HAVE_* results in its cache) seed every later configure (-C): cmake/sdl2-emscripten-checks.cmake
 # holds them for Debian 12's emscripten 3.1.6; another emcc answers them once, in the first build.

@@ -159,7 +159,7 @@ class App {
       hud_.frameTimes.push(float(frameSeconds * 1000.0));
       frameMs_.push(frameSeconds * 1000.0);
       feedScriptedKey();
-      // Commands that read the scene wait, without blocking, for the step in flight (item 9 of issue 29).
+      // Commands that read the scene wait, without blocking, for the step in flight.
       if (!deferred_.empty() && stepper_.idle())
         for (const Command& c : std::exchange(deferred_, {})) onCommand(c);
       for (const Command& c : input_.poll(sceneUnguarded(), ctx_, stepper_.idle())) onCommand(c);

@@ -1,6 +1,6 @@
 // Case gpu-boids: the gpu scene's flock stepped on the CPU (sim::Flock<2>, grid, all threads) and in
 // OpenGL 4.3 compute shaders (render::GpuBoids), same N, parameters and starting state. It lives in
-// the app, not in src/bench, because it needs a GL context (bench stays sim-only, see DESIGN.md);
+// the app, not in src/bench, because it needs a GL context (bench stays sim-only, see docs/design.md);
 // it opens a hidden window, says so in one line when it cannot, and runs only when asked by name.
 //
 // Rows: mode "cpu" and "gpu"; extra holds grid_ms (grid build) and rules_ms (rules + integrate).

@@ -1,5 +1,6 @@
 #include "app/claims_cmd.hpp"
 #include "app/flag_reader.hpp"
+#include "app/run_report.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <map>
 #include "experiments/runner.hpp"
 #include <set>
@@ -93,10 +95,11 @@ bool runWindowClaim(const scenes::Claim& claim, uint64_t seed, experiments::Resu
 #endif
 }
 
-constexpr const char* kUsage = "usage: crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE] | --list";
+constexpr const char* kUsage =
+    "usage: crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE] [--markdown FILE] | --list";
 
 struct ClaimsOptions {
-  std::string scene, csv;
+  std::string scene, csv, markdown;
   int seeds = 3;
   uint64_t firstSeed = 1;  // seeds firstSeed .. firstSeed + seeds - 1
 };
@@ -109,7 +112,7 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
       error = "--list takes no other options";
       return false;
     }
-    if (!flags.take({"--scene", "--seeds", "--first-seed", "--csv"}, {}, a, v, error)) return false;
+    if (!flags.take({"--scene", "--seeds", "--first-seed", "--csv", "--markdown"}, {}, a, v, error)) return false;
     if (a == "--scene") {
       if (!scenes::findScene(v)) {
         error = "unknown scene " + io::quoteText(v) + " (scenes: " + scenes::sceneNames() + ")";
@@ -122,6 +125,8 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
       o.scene = v;
     } else if (a == "--csv") {
       o.csv = v;
+    } else if (a == "--markdown") {
+      o.markdown = v;
     } else {
       const bool seeds = a == "--seeds";
       uint64_t n = 0;
@@ -173,6 +178,29 @@ std::string number(double v) {
   return buf;
 }
 
+// Three significant figures: what a reader compares in a table (the CSV keeps six).
+std::string shortNumber(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// Table cells hold text from the registry; a '|' would end the cell.
+std::string markdownCell(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c == '\n' ? ' ' : c);
+  return out;
+}
+
+std::string todayUtc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  char buf[16] = "unknown";
+  if (gmtime_r(&now, &utc)) std::strftime(buf, sizeof buf, "%Y-%m-%d", &utc);
+  return buf;
+}
+
 }  // namespace
 
 int runClaims(const std::vector<std::string>& args) {
@@ -186,11 +214,12 @@ int runClaims(const std::vector<std::string>& args) {
     std::fprintf(stderr, "crowdlab claims: %s (%s)\n", error.c_str(), kUsage);
     return 2;
   }
-  // The CSV path is checked before the claims run (minutes), not after them.
-  if (!o.csv.empty() && !io::checkWritable(o.csv, error)) {
-    std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
-    return 1;
-  }
+  // The output paths are checked before the claims run (minutes), not after them.
+  for (const std::string* path : {&o.csv, &o.markdown})
+    if (!path->empty() && !io::checkWritable(*path, error)) {
+      std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
+      return 1;
+    }
   const auto t0 = std::chrono::steady_clock::now();
   // Every claim's seeds are jobs for the experiment runner, on every core; a ratio claim's baseline
   // runs before it (a hidden row when it is not printed itself). Results come back in job order, so
@@ -293,6 +322,7 @@ int runClaims(const std::vector<std::string>& args) {
   experiments::runJobs(jobs, run, onResult);
   // The window claims, where this machine can open an OpenGL window (a display; Xvfb will do).
   int notMeasured = 0;
+  std::vector<std::pair<const scenes::Claim*, std::string>> unmeasured;  // for --markdown: claim, why
   std::string noWindow;
   if (failure.empty() && headlessPlanned < plan.size() && !withHiddenGlContext([] {}, noWindow) && noWindow.empty())
     noWindow = "no OpenGL context";
@@ -308,6 +338,7 @@ int runClaims(const std::vector<std::string>& args) {
     seeds.clear();
     if (!plan[i].shown) continue;
     ++notMeasured;  // said in its row; the claims that were measured still stand
+    unmeasured.push_back({&claim, why});
     std::printf("%-36s %s\n    not measured here: %s (it needs an OpenGL window: crowdlab --claim %s)\n", claim.id,
                 claim.statement, why.c_str(), claim.id);
     std::fflush(stdout);
@@ -339,6 +370,55 @@ int runClaims(const std::vector<std::string>& args) {
       for (size_t a = 0; a < r.claim->also.size(); ++a) line(r, r.claim->also[a], r.also[a]);
     }
     if (!io::writeFileAtomically(o.csv, f.str(), error)) {
+      std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  if (!o.markdown.empty()) {
+    // docs/claims.md: the same rows as a table a reader scans, with the command, the machine and the
+    // date that made them, so the page says where its figures come from.
+    std::string command = "crowdlab claims";
+    for (const std::string& a : args) command += " " + a;
+    std::ostringstream f;
+    f << "# What the article claims, what crowdlab measures\n\n"
+      << "Generated by `" << command << "` on " << markdownCell(cpuName()) << ", " << todayUtc()
+      << "; run it again rather than edit this file. Seeds " << o.firstSeed << "-"
+      << o.firstSeed + uint64_t(o.seeds) - 1 << ".\n\n"
+      << "Every claim of the article is an experiment button in its scene and a row here: the experiment "
+         "(defaults, preset, starting state), a window of simulated time, one metric and the rule that "
+         "decides. `holds with crowdlab's fix` means the article's own method does not show it and names what "
+         "crowdlab changed; `article overstates` gives the number. Must-hold claims make the command exit 1 "
+         "when they fail. Step-time figures (`finale.hash-*`, `gpu.*`) depend on the machine and its load; "
+         "no other verdict does. Pictures: `scripts/claim-screenshots.sh` (links relative to `docs/`).\n\n"
+      << "Metrics: `groups` and `largest_group_share` link agents closer than a fixed distance (murmuration 5 m, "
+         "boids 30 units), never the k-neighbour graph; `velocity_fluctuation` is the RMS of each bird's velocity "
+         "minus the flock's mean velocity, rotation and dilation (Cavagna et al., PNAS 2010), over the mean speed; "
+         "`settled_share` counts agents inside the slowing radius below 5 % of max speed; corridor rows give "
+         "throughput per minute at width 4 and, at 2.5 and 2, the ratio to the same method at width 4.\n\n"
+      << "| claim | the article | crowdlab measured (mean, min – max over seeds) | verdict | picture |\n"
+      << "|---|---|---|---|---|\n";
+    auto idCell = [](const scenes::Claim& c) {
+      return "`" + std::string(c.id) + "`" + (c.mustHold ? " (must hold)" : "");
+    };
+    for (const Row& r : rows) {
+      const scenes::Claim& c = *r.claim;
+      const Spread s = spread(r.values);
+      std::string measured = std::string(c.rule.metric) + " " +
+                             (s.finite ? scenes::formatValue(c, s.mean) + " (" + shortNumber(s.min) + " – " +
+                                             shortNumber(s.max) + ")"
+                                       : std::string("n/a"));
+      for (size_t a = 0; a < c.also.size(); ++a)
+        measured += (a ? ", " : "; ") + std::string(c.also[a]) + " " + shortNumber(spread(r.also[a]).mean);
+      f << "| " << idCell(c) << " | " << markdownCell(c.statement) << " | " << markdownCell(measured) << " | "
+        << markdownCell(r.verdict.text) << " | [picture](claims/" << c.id << ".png) |\n";
+    }
+    for (const auto& [claim, why] : unmeasured)
+      f << "| " << idCell(*claim) << " | " << markdownCell(claim->statement) << " | not measured here: "
+        << markdownCell(why) << " | needs an OpenGL window | [picture](claims/" << claim->id << ".png) |\n";
+    f << "\n**" << held << " of " << rows.size() << " claims hold** (" << o.seeds << " seeds each)"
+      << (notMeasured ? "; " + std::to_string(notMeasured) + " not measured here" : std::string())
+      << (mustHoldFailed ? "; a must-hold claim FAILED" : "; every must-hold claim holds") << ".\n";
+    if (!io::writeFileAtomically(o.markdown, f.str(), error)) {
       std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
       return 1;
     }

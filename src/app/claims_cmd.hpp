@@ -1,5 +1,6 @@
-// `crowdlab claims [--scene NAME] [--seeds N] [--csv FILE]`: every claim of the article, run
-// headless over N seeds, one row per claim with the measured mean, min-max and the verdict.
+// `crowdlab claims [--scene NAME] [--seeds N] [--csv FILE] [--markdown FILE]`: every claim of the
+// article, run headless over N seeds, one row per claim with the measured mean, min-max and the
+// verdict; --markdown writes the same rows as the table of docs/claims.md.
 #pragma once
 #include <string>
 #include <vector>

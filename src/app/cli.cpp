@@ -20,7 +20,7 @@ std::string usage() {
          "  crowdlab --list-scenes   (the scenes' command-line names, one a line, in teaching order)\n"
          "  crowdlab bench [--case NAME] [--n N] [--threads T] [--steps S] [--warmup W] [--mode M]\n"
          "                 [--lanes auto|avx2|baseline] [--max-memory GB] [--csv FILE] [--report]   (bench --help: each option)\n"
-         "  crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE] | --list\n"
+         "  crowdlab claims [--scene NAME] [--seeds N] [--first-seed S] [--csv FILE] [--markdown FILE] | --list\n"
          "  crowdlab tune --scene NAME --objective NAME [--params a,b,...] [--budget EVALS] [--seeds N]\n"
          "                [--test-seeds N] [--threads T] [--csv FILE] [--preset-out FILE]   (--list: the objectives)\n"
          "  crowdlab sweep --scene NAME --vary NAME=FROM:TO:STEP [--vary ...] --metric M[,M...] [--csv FILE] [--plot FILE.svg]\n"

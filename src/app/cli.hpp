@@ -1,4 +1,4 @@
-// The command line, as documented in ../shared/DESIGN.md and `crowdlab --help`.
+// The command line, as documented in docs/cli.md and `crowdlab --help`.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -226,7 +226,7 @@ int runSweep(const std::vector<std::string>& args) {
   };
   if (!parseFlags(args, f, error)) return bad(error);
   if (f.help) {
-    std::printf("%s\n(flags in the README, section Sweeps; `crowdlab --scene NAME --list-params` lists the parameters)\n", kUsage);
+    std::printf("%s\n(flags in docs/sweeps.md; `crowdlab --scene NAME --list-params` lists the parameters)\n", kUsage);
     return 0;
   }
   if (f.listBuiltins) {

@@ -42,4 +42,24 @@ std::string userDir(UserDir which) {
 
 std::string inUserDir(UserDir which, const std::string& name) { return userDir(which) + "/" + name; }
 
+std::string assetsDirFor(const std::string& executable) {
+  std::error_code ec;
+  const std::string fromEnv = env("CROWDLAB_ASSETS");
+  if (!fromEnv.empty() && std::filesystem::is_directory(fromEnv, ec)) return fromEnv;
+  if (executable.empty()) return "";
+  const std::filesystem::path bin = std::filesystem::path(executable).parent_path();
+  for (const std::filesystem::path& candidate :
+       {bin / ".." / "share" / "crowdlab" / "assets", bin / ".." / "assets", bin / "assets"}) {
+    if (std::filesystem::is_directory(candidate, ec)) return candidate.lexically_normal().string();
+  }
+  return "";
+}
+
+std::string assetsDir() {
+  std::error_code ec;
+  // The program's file, links resolved: /usr/bin/crowdlab, or build/crowdlab in a source tree.
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return assetsDirFor(ec ? std::string() : self.string());
+}
+
 }  // namespace app

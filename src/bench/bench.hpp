@@ -1,7 +1,7 @@
 // `crowdlab bench`: named benchmark cases over the simulation core, no window.
 // A case registers itself with one line:
 //   static bool registered = bench::registerCase({"boids2d", "boids step, brute vs grid", &runBoids2d, 96});
-// Rows print as a table and, with --csv FILE, as CSV with the header in ../shared/DESIGN.md.
+// Rows print as a table and, with --csv FILE, as CSV with the header in docs/design.md (Conventions).
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-// The article's claims as data (see DESIGN.md, "Claims"). One registry drives the scenes' experiment
+// The article's claims as data (see docs/design.md, "Claims"). One registry drives the scenes' experiment
 // buttons, the on-canvas banner with its live verdict, `crowdlab claims` and the tests.
 //
 // A claim is an experiment (the scene's defaults, then a preset and `--set`-style assignments, then

@@ -1,4 +1,4 @@
-// Layout helpers for panels that must never cut text (issue 23): a row of widgets wraps to the next
+// Layout helpers for panels that must never cut text: a row of widgets wraps to the next
 // line where the panel is too narrow for it (a large UI scale, a 720 p window), instead of running
 // past the panel's edge. The scenes' panels and the app's use the same ones.
 #pragma once

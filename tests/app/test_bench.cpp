@@ -1,4 +1,4 @@
-// `crowdlab bench` (issue 17, item 11): brute force never runs for minutes unasked, --mode picks the
+// `crowdlab bench`: brute force never runs for minutes unasked, --mode picks the
 // searches, and a long row shows progress.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Every claim in the picture (issue 24): screenshots the program takes of its experiments, checked for
+// Every claim in the picture: screenshots the program takes of its experiments, checked for
 // the encoding that shows each claim. Each test fails with its encoding switched off.
 #include <gtest/gtest.h>
 

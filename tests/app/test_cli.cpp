@@ -137,7 +137,7 @@ TEST(Cli, AWindowNoDisplayAnswersIsRefusedNotDrawnOffscreen) {
   EXPECT_NE(hidden.out.find("frames=3"), std::string::npos) << hidden.out;
 }
 
-// ---- issue 17: hostile input. Each test names the item it guards. ----
+// ---- hostile input ----
 namespace {
 std::string writeTestFile(const std::string& name, const std::string& text) {
   std::string path = apptest::outDir() + "/" + name;

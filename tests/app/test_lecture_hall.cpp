@@ -1,4 +1,4 @@
-// The lecture hall (issue 13) in a real window: scale and theme changes that end where a fresh
+// The lecture hall in a real window: scale and theme changes that end where a fresh
 // start would, and honest timing.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The HUD's in-memory metrics log (issue 17, item 7): past its row limit it drops the oldest half,
+// The HUD's in-memory metrics log: past its row limit it drops the oldest half,
 // and an export then says so instead of looking like the whole run.
 #include <gtest/gtest.h>
 

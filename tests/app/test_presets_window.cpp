@@ -1,4 +1,4 @@
-// Presets renamed and deleted in the app, and a slider moved during an experiment (issue 23, item 8),
+// Presets renamed and deleted in the app, and a slider moved during an experiment,
 // driven with real input (xdotool) on an X display of the test's own. The points to click come from
 // the app's state lines of earlier runs: the layout is the same for a given size and scale.
 #include <gtest/gtest.h>

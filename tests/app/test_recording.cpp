@@ -1,4 +1,4 @@
-// Recording hands frames to ffmpeg (issue 17, item 4): the folder name is one argument, never shell
+// Recording hands frames to ffmpeg: the folder name is one argument, never shell
 // text, and an ffmpeg that stops reading leaves the PNGs and a running program, not a SIGPIPE.
 // A stand-in `ffmpeg` on the PATH records its arguments, reads a little, then exits.
 #include <gtest/gtest.h>

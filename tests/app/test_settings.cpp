@@ -49,7 +49,7 @@ TEST(Recording, WritesTheRequestedNumberOfPngFrames) {
   EXPECT_TRUE(apptest::pngStats(dir + "/frame_00005.png").loaded);
 }
 
-// ---- issue 17: hostile settings files and scene resolution ----
+// ---- hostile settings files and scene resolution ----
 
 // Item 1: {"uiScale":1e400} aborted the app at every start until the file was deleted.
 TEST(Settings, OverflowingNumberGivesAWarningNotAnAbort) {

@@ -1,4 +1,4 @@
-// PipedProcess (issue 17, item 4): programs start from an argument vector, never a shell, and a
+// PipedProcess: programs start from an argument vector, never a shell, and a
 // program that stops reading is a failed write, not a fatal SIGPIPE.
 #include <gtest/gtest.h>
 

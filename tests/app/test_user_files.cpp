@@ -1,5 +1,5 @@
-// Where unnamed files go (the XDG pictures and documents folders) and the preset panel's rename and
-// delete, in-process.
+// Where unnamed files go (the XDG pictures and documents folders), where the program's assets are,
+// and the preset panel's rename and delete, in-process.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -39,6 +39,24 @@ TEST(UserDirs, PicturesAndDocumentsComeFromUserDirsDirsElseHome) {
   EXPECT_EQ(app::userDir(app::UserDir::Documents), fake.home) << "a listed folder that does not exist: HOME";
   std::filesystem::create_directories(fake.home + "/Dokumente");
   EXPECT_EQ(app::inUserDir(app::UserDir::Documents, "a.csv"), fake.home + "/Dokumente/a.csv");
+}
+
+// The assets are found from the program's file, whatever the working folder: installed under a
+// prefix (/usr/bin/crowdlab -> /usr/share/crowdlab/assets, as the .deb lays them out), or in a
+// build folder of the source tree (build/crowdlab -> assets); CROWDLAB_ASSETS overrides both.
+TEST(AssetsDir, FoundFromTheExecutableInstalledOrInTheSourceTree) {
+  ::unsetenv("CROWDLAB_ASSETS");
+  const std::string root = apptest::freshDir("assets-dir");
+  std::filesystem::create_directories(root + "/usr/bin");
+  std::filesystem::create_directories(root + "/usr/share/crowdlab/assets/lessons");
+  EXPECT_EQ(app::assetsDirFor(root + "/usr/bin/crowdlab"), root + "/usr/share/crowdlab/assets");
+  std::filesystem::create_directories(root + "/tree/build");
+  EXPECT_EQ(app::assetsDirFor(root + "/tree/build/crowdlab"), "") << "no assets folder anywhere near";
+  std::filesystem::create_directories(root + "/tree/assets");
+  EXPECT_EQ(app::assetsDirFor(root + "/tree/build/crowdlab"), root + "/tree/assets");
+  ::setenv("CROWDLAB_ASSETS", (root + "/usr/share/crowdlab/assets").c_str(), 1);
+  EXPECT_EQ(app::assetsDirFor(root + "/tree/build/crowdlab"), root + "/usr/share/crowdlab/assets");
+  ::unsetenv("CROWDLAB_ASSETS");
 }
 
 TEST(PresetFiles, RenameRefusesATakenNameAndDeleteRemoves) {

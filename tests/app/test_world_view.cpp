@@ -1,4 +1,4 @@
-// The world fills the screen (issue 23): the view is fitted to the free viewport at start and on
+// The world fills the screen: the view is fitted to the free viewport at start and on
 // every change of it (F11, Tab, a resize, Ctrl+=), agents are drawn large enough for a hall, text
 // and agents keep their contrast in both themes, and tuning survives a scene switch. Real windows;
 // the interactive ones driven with xdotool on an X display of their own.
@@ -96,7 +96,7 @@ double area(const Box& b) { return double(b.w) * double(b.h); }
 }  // namespace
 
 // F11, Tab, a smaller window and Ctrl+= each change the free viewport, and the world is fitted to it
-// again: its bounding box grows or shrinks with it. Before: F11 and Tab left it at 489 x 277 px.
+// again: its bounding box grows or shrinks with it.
 TEST(WorldView, TheWorldFollowsTheFreeViewportOnF11TabResizeAndLargerUi) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
   const apptest::RunResult start = driven("start", "");
@@ -173,7 +173,7 @@ TEST(WorldView, AUserZoomIsKeptThroughAResizeAndTheFitControlBringsTheWorldBack)
 
 // Each 2D scene's agents at 1280 x 720, its default N and view: at least 8 px long on screen (the
 // glyph's length times the zoom); the murmuration in its 2D mode (its default is 3D, whose birds
-// are drawn in perspective). Before: boids 4, spatial hash 3, finale 3, gpu 1, murmuration 2D 5.8.
+// are drawn in perspective).
 TEST(WorldView, AgentGlyphsAreAtLeastEightPixelsAt1280x720) {
   for (const char* scene : {"boids", "spatial-hash", "orca-corridor", "steering", "finale", "gpu", "murmuration --set mode2D=1"}) {
     SCOPED_TRACE(scene);
@@ -248,7 +248,7 @@ TEST(WorldView, TextAndAgentsKeepTheirContrastInBothThemes) {
 }
 
 // Tuning is kept for the session: boids tuned (N = 123), a switch to the spatial hash (key 3) and
-// back (key 2) with real key presses finds them as they were. Before: back to the defaults (300).
+// back (key 2) with real key presses finds them as they were.
 TEST(WorldView, ASceneSwitchAndReturnKeepsTheTunedParameters) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
   const apptest::RunResult r = apptest::runDriven("world-view-switch", "--scene boids --set N=123",
@@ -292,8 +292,8 @@ TEST(WorldView, F12SavesTheWorldAloneInThePicturesFolder) {
 // The panels never cut text at any UI scale from 1x to 3x, at 1280 x 720 and 1920 x 1080, in every
 // scene: one run per scene and size starts at 1x and presses Ctrl+= eight times (0.25 each, three
 // frames apart), and at every scale nothing in the HUD or the scene panel reaches past its width (the
-// app reports the most any panel's content, as ImGui measured it, reached past it). Before: up to
-// 59 px at 2x and 168 px at 3x at 1280 x 720 ("Clear obsta", "GPU (compute sha", claim buttons cut).
+// app reports the most any panel's content, as ImGui measured it, reached past it): without the
+// wrapping, labels such as "Clear obstacles" and claim buttons were cut at 2x and 3x.
 TEST(WorldView, PanelsNeverCutTextAtUiScalesOneToThree) {
   std::string keys = "Left Shift,Left Shift,Left Shift";  // keys that do nothing: frames at the scale
   for (int i = 0; i < 8; ++i) keys += ",ctrl+=,Left Shift,Left Shift,Left Shift";
@@ -311,7 +311,7 @@ TEST(WorldView, PanelsNeverCutTextAtUiScalesOneToThree) {
 // The claim banner's strip takes at most 15 % of the window's height, so the world keeps its share:
 // the longest claims at 1280 x 720 and 1920 x 1080, UI 1.5x and 3x. Measured on the screenshot: the
 // strip's dark rows (rgb 10, 12, 18) across the window, from the bottom up to the first row that is
-// not the strip's. Before: 227 of 720 px (31.5 %) at 1.5x, 544 (76 %) at 3x, 182 of 1080 at 1.5x.
+// not the strip's.
 TEST(WorldView, TheClaimBannerTakesAtMostFifteenPercentOfTheWindowsHeight) {
   for (const auto& [size, scale] : {std::pair{"1280x720", "1.5"}, std::pair{"1280x720", "3.0"}, std::pair{"1920x1080", "1.5"}}) {
     SCOPED_TRACE(std::string(size) + " at " + scale);
@@ -343,7 +343,7 @@ TEST(WorldView, TheClaimBannerTakesAtMostFifteenPercentOfTheWindowsHeight) {
 
 // A first start (no settings yet, no size given) opens over the display's usable area in the first
 // scene of the teaching order. The test display is 1920 x 1080 without a window manager, so the
-// usable area is the whole screen. Before: 1280 x 720 in the boids playground.
+// usable area is the whole screen.
 TEST(WorldView, AFirstStartOpensAtTheDisplaysSizeInTheFirstScene) {
   const std::string dir = apptest::freshDir("world-view-first-start");
   apptest::RunResult r = apptest::runCrowdlab("--frames 3", "CROWDLAB_CONFIG_DIR='" + dir + "'");

@@ -1,4 +1,4 @@
-// Fuzz target (issue 17, item 10): every input goes through the three parsers that take user text
+// Fuzz target: every input goes through the three parsers that take user text
 // — a preset file, a settings file and a --set value — and must come back as a value or one line,
 // never a crash, a hang or a sanitizer report. Built with libFuzzer under clang (CROWDLAB_FUZZ), and
 // replayed over the seed corpus and kept crash reproducers by a plain driver in every build.

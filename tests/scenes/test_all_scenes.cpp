@@ -139,7 +139,7 @@ TEST(AllScenes, BadPresetsLeaveTheSceneUnchangedAndNameTheProblem) {
 
 // A failed write leaves the old file intact (AtomicFile.AFailedWriteKeepsTheOldFileAndNamesTheTarget);
 // and whatever sits at the old, predictable temporary name (here a folder) neither blocks a save nor
-// is touched by it: the temporary's name is unpredictable now (issue 29).
+// is touched by it: the temporary's name is unpredictable.
 TEST(Presets, ASaveIgnoresWhateverSitsAtTheOldTemporaryName) {
   auto entry = scenes::findScene("boids");
   ASSERT_NE(entry, nullptr);

@@ -1,4 +1,4 @@
-// What shows a claim in the picture (issue 24): the banner's sentences, the merge's window that ends at
+// What shows a claim in the picture: the banner's sentences, the merge's window that ends at
 // the event, colour by group that stays with a group, trails, links and the checks layer.
 #include <gtest/gtest.h>
 

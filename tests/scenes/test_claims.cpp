@@ -137,7 +137,7 @@ TEST_P(EveryClaimOf, RunsAFewSteps) {
     brief.from = 0.0;
     brief.window = 0.1;
     // The same code paths with fewer agents: the hash-off claim's brute force over its own 12,000
-    // took this test to its 120 s limit under ASan on a loaded machine (fresh clone, 2026-12-02).
+    // would take this test to its 120 s limit under ASan on a loaded machine.
     for (const char*& set : brief.sets)
       if (std::string_view(set).starts_with("N=")) set = "N=1500";
     const scenes::ClaimRun run = scenes::runClaim(brief, 11, 1.0);

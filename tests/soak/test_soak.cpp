@@ -1,4 +1,4 @@
-// Soak (issue 17, item 10): every scene at its largest N, headless, with --metrics-csv; every value of
+// Soak: every scene at its largest N, headless, with --metrics-csv; every value of
 // every row must be finite, and where ORCA is on no two agents may ever overlap.
 //
 // Two minutes of simulated time is 7,200 steps. The light scenes run all of it; the heavy ones run

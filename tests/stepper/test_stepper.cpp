@@ -108,7 +108,7 @@ TEST(Stepper, LockstepTakesExactlyOneStepPerFrameAndNeverUsesTheWorker) {
   }
 }
 
-// The step's figure is the step alone (issue 13's honest timing): what runs after a step is booked,
+// The step's figure is the step alone (honest timing): what runs after a step is booked,
 // the scenes' metric sampling, is never in it. Sleeps with wide margins, so a busy machine cannot
 // make it fail: 60 ms after each step against figures under 30 ms, and a step of 60 ms read as such.
 TEST(Stepper, TheStepFigureIsTheStepAloneNotWhatRunsAfterIt) {

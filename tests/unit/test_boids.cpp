@@ -203,9 +203,8 @@ TEST(FlockDeterminism, ShortGridStepsOnTwoThreadsEqualOne) {
     }
 }
 
-// Two threads took 12.7 us a 100-agent grid step against 7.9 on one (oneTBB's workers join a loop
-// 2.5-2.8 us after the call): a step that would give a thread fewer agents than pay for it keeps to
-// one; a longer one uses both.
+// A thread's share of a short step must pay for handing it over: a step that would give a thread
+// fewer agents than pay for it keeps to one; a longer one uses both.
 TEST(FlockThreads, AGridStepTooShortToPayForASecondThreadKeepsToOne) {
   if (hardwareThreads() < 2) GTEST_SKIP() << "one core";
   const ScopedThreadCount two(2);

@@ -2,14 +2,17 @@
 """Opens crowdlab's web page in headless Chromium and checks what a visitor would see.
 
     page_check.py SITE_DIR OUT_DIR [--scenes a,b,...] [--program build/crowdlab] [--timeout S]
+    page_check.py --zip crowdlab-web.zip OUT_DIR [...]     (the zip's content is the site)
     page_check.py --print-scenes [--program PATH]
 
 The scenes are the program's own (`crowdlab --list-scenes`), unless --scenes names some.
 
 SITE_DIR holds two builds: crowdlab.js (one thread) and crowdlab-mt.js (threads; needs cross-origin
-isolation). It is served twice on free localhost ports: with the COOP/COEP headers, as scripts/web.sh
-serves it (the threaded page runs), and without (the one-thread page runs). Each page must say which
-it runs (the state's `threads`); fresh runs of the scenes (window.crowdlab.digest) must give the same
+isolation). It is served three times on free localhost ports: with the COOP/COEP headers, as
+scripts/web.sh serves it (the threaded page runs); without them, as a static host serves it (the
+site's service worker, coi-sw.js, isolates the page: the threaded page runs on every core again); and
+without them and without the service worker (the one-thread page runs, with its line). Each page must
+say which it runs (the state's `threads`); fresh runs of the scenes (window.crowdlab.digest) must give the same
 digest on both pages, and the desktop's pinned one (tests/scenes/test_digests.cpp) where no C library
 function enters the results, the threaded page with the finale's loops on every core
 (navigator.hardwareConcurrency).
@@ -149,8 +152,19 @@ class IsolatingHandler(QuietHandler):
     isolate = True
 
 
-def serve(site, isolate):
-    handler = functools.partial(IsolatingHandler if isolate else QuietHandler, directory=site)
+class NoWorkerHandler(QuietHandler):
+    """A host where the service worker cannot be had (as a browser without them, or over plain HTTP)."""
+
+    def do_GET(self):
+        if self.path.split("?")[0].endswith("/coi-sw.js"):
+            self.send_error(404)
+            return
+        super().do_GET()
+
+
+def serve(site, how):
+    handler_class = {"headers": IsolatingHandler, "worker": QuietHandler, "none": NoWorkerHandler}[how]
+    handler = functools.partial(handler_class, directory=site)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
@@ -201,6 +215,8 @@ def main():
     ap.add_argument("--program", default=DEFAULT_PROGRAM,
                     help="the native crowdlab whose --list-scenes names the scenes (default: build/crowdlab)")
     ap.add_argument("--print-scenes", action="store_true", help="print the scenes it would open, and stop")
+    ap.add_argument("--zip", help="check this zip's content (scripts/package.sh's crowdlab-web.zip) as the site; "
+                    "then the only positional argument is OUT_DIR")
     ap.add_argument("--timeout", type=float, default=120,
                     help="seconds a page may take to step (a page that steps goes on at once)")
     a = ap.parse_args()
@@ -209,6 +225,18 @@ def main():
     if a.print_scenes:
         print(a.scenes)
         return 0
+    unzipped = None
+    if a.zip:
+        if a.out is None:
+            a.out, a.site = a.site, None
+        if a.site or not a.out:
+            ap.error("with --zip, only OUT_DIR")
+        import zipfile
+        unzipped = tempfile.mkdtemp(prefix="crowdlab-web-zip-")
+        with zipfile.ZipFile(a.zip) as z:
+            z.extractall(unzipped)
+        a.site = unzipped
+        print(f"the site: {a.zip}, unzipped ({', '.join(sorted(os.listdir(unzipped)))})")
     if not a.site or not a.out:
         ap.error("SITE_DIR and OUT_DIR are needed")
     if Image is None:
@@ -221,12 +249,12 @@ def main():
         print(f"{' + '.join(files)}: {compressed / 1e6:.2f} MB gzip")
         if compressed > 4e6:
             failures.append(f"{' + '.join(files)} are {compressed / 1e6:.2f} MB gzip, over 4 MB")
-    # Served as scripts/web.sh serves it (cross-origin isolated: the threaded page), and as a host
-    # without those headers serves it (the one-thread page).
-    isolated, plain = serve(a.site, True), serve(a.site, False)
-    bases = {True: f"http://127.0.0.1:{isolated.server_address[1]}/index.html",
-             False: f"http://127.0.0.1:{plain.server_address[1]}/index.html"}
-    base = bases[True]
+    # Served as scripts/web.sh serves it (cross-origin isolated by its headers: the threaded page), as
+    # a static host without those headers serves it (isolated by the site's service worker: the
+    # threaded page again), and as a host where the service worker cannot be had (the one-thread page).
+    servers = {how: serve(a.site, how) for how in ("headers", "worker", "none")}
+    bases = {how: f"http://127.0.0.1:{server.server_address[1]}/index.html" for how, server in servers.items()}
+    base = bases["headers"]
     width, height = 1280, 720
     browser = Browser(width, height)
     try:
@@ -329,16 +357,26 @@ def main():
         desktop_exact = {"finale", "orca-corridor", "steering"}
         page_digests = {}
         cores = browser.evaluate("navigator.hardwareConcurrency")
-        for isolate in (True, False):
-            expected_page = "crowdlab-mt.js" if isolate else "crowdlab.js"
-            expected_threads = min(cores, 8) if isolate else 1
-            label = "with COOP/COEP" if isolate else "without COOP/COEP"
-            state, _ = open_page("?scene=finale", min_steps=2, page=bases[isolate])
+        labels = {"headers": "with COOP/COEP", "worker": "without COOP/COEP (the service worker isolates it)",
+                  "none": "without COOP/COEP or the service worker"}
+        for how in ("headers", "worker", "none"):
+            threaded = how != "none"
+            expected_page = "crowdlab-mt.js" if threaded else "crowdlab.js"
+            expected_threads = min(cores, 8) if threaded else 1
+            expected_isolation = {"headers": "headers", "worker": "service worker"}.get(how, "none")
+            label = labels[how]
+            state, _ = open_page("?scene=finale", min_steps=2, page=bases[how])
             ran = browser.evaluate("window.crowdlabPage")
-            print(f"served {label}: the page runs {ran}, state says {(state or {}).get('threads')} threads "
-                  f"(navigator.hardwareConcurrency {cores})")
+            isolation = browser.evaluate("window.crowdlabIsolation") or ""
+            note = browser.evaluate("document.getElementById('note').textContent") or ""
+            print(f"served {label}: the page runs {ran} ({isolation}), state says {(state or {}).get('threads')} threads "
+                  f"(navigator.hardwareConcurrency {cores})" + (f"; its line: {note}" if note else ""))
             if ran != expected_page or (state or {}).get("threads") != expected_threads:
                 failures.append(f"served {label}: expected {expected_page} on {expected_threads} threads, got {ran}, {state and state.get('threads')}")
+            if not isolation.startswith(expected_isolation):
+                failures.append(f"served {label}: isolated by {isolation!r}, expected {expected_isolation!r}")
+            if threaded == bool(note):
+                failures.append(f"served {label}: the one-thread line is {'shown' if note else 'missing'}: {note!r}")
             for scene, digest in sorted(pinned.items()):
                 if scene == "gpu":
                     continue  # compute shaders: not in WebGL 2
@@ -353,20 +391,25 @@ def main():
                     failures.append(f"served {label}: {scene}'s digest {got} differs from the other page's {page_digests.get(scene)}")
                 if scene == "finale" and got.get("threads_at_work") != expected_threads:
                     failures.append(f"served {label}: the finale's loops ran on {got.get('threads_at_work')} threads, not {expected_threads}")
-            failures += [f"served {label}: {e}" for e in browser.errors()]
+                if scene == "finale" and threaded and cores >= 2 and (got.get("threads_at_work") or 0) < 2:
+                    failures.append(f"served {label}: fewer than two threads at work in the finale: {got}")
+            errors = browser.errors()
+            if how == "none":  # the host's refusal of the worker is what this case shows, not a fault
+                errors = [e for e in errors if not re.search(r"coi-sw\.js|ServiceWorker|bad HTTP response code \(404\)", e)]
+            failures += [f"served {label}: {e}" for e in errors]
 
         # Load time with nothing cached (the browser itself already started): navigation to the
         # app's first frame, the median of three, for each page.
         browser.call("Network.enable", session=True)
         browser.call("Network.setCacheDisabled", session=True, cacheDisabled=True)
-        for isolate in (True, False):
-            page = "threaded page" if isolate else "one-thread page"
+        for how in ("headers", "none"):
+            page = "threaded page" if how == "headers" else "one-thread page"
             # Three loads timed, of at most six tries: in a fresh-clone run under load one load in a
             # series went unreported once (cause not found; a rerun on the same site passed), and a
             # flaky harness would hide the figure. A page that loads fewer than three times fails.
             times, missed = [], 0
             while len(times) < 3 and missed < 3:
-                t = open_page("?scene=boids", min_steps=1, page=bases[isolate])[1]
+                t = open_page("?scene=boids", min_steps=1, page=bases[how])[1]
                 if t is None:
                     missed += 1
                     print(f"load without cache, {page}: a load was not reported ({missed} of at most 3 missed)")
@@ -382,8 +425,10 @@ def main():
                     failures.append(f"the {page} took {times[1]:.2f} s to load, over 3 s")
     finally:
         browser.close()
-        isolated.shutdown()
-        plain.shutdown()
+        for server in servers.values():
+            server.shutdown()
+        if unzipped:
+            shutil.rmtree(unzipped, ignore_errors=True)
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0

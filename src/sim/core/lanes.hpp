@@ -6,8 +6,8 @@
 //   Split     the same 8 lanes as two 16-byte vectors (the x86-64 baseline, SSE2: GCC turns 32-byte
 //             comparisons into scalar code without AVX, 16-byte ones into single instructions;
 //             and WebAssembly SIMD, 128 bits wide: Clang legalises a 32-byte comparison's mask
-//             through 16-bit lanes and byte stores there, and the finale's step took 4.6-8.5x a
-//             native core; with Split and the wasm-only permute, bits and sqrt below, 1.7-2.2x);
+//             through 16-bit lanes and byte stores there, several times slower than Split with
+//             the wasm-only permute, bits and sqrt below);
 //   Portable  8 floats in an array, for compilers without vector extensions.
 // Every kind computes lane for lane the same thing and folds its sums in one fixed order, so a
 // kernel gives the same bits on all of them. dispatchLanes (below) builds a kernel three times on

@@ -153,10 +153,10 @@ void parallelForRange(size_t n, Body&& body, size_t grain = 128) {
 // A short region: body(begin, end) over parts [0, parts), a part to a thread (part 0 the caller's,
 // part h + 1 helper h's when it is there to take it), for parts of some microseconds to a few
 // hundred (the ORCA crowd's step below a few thousand agents). On the desktop they run on the pool's
-// helpers, which spin for 100 us after each region before they sleep: a oneTBB worker joins a loop
-// 2.5-2.8 us after the call on this machine's vCPUs, a spinning helper 0.7-0.9 us into a 250-agent
-// ORCA step of 24-30 us (0.3 us into a loop of nothing else). Long loops stay on oneTBB (a helper
-// spinning beside its workers slowed the 10,000-agent steps by a tenth). A region nested in a chunk
+// helpers, which spin for 100 us after each region before they sleep: a spinning helper joins a
+// region several times sooner than a oneTBB worker joins a loop, which matters in a step of tens
+// of microseconds (docs/performance.md). Long loops stay on oneTBB: a helper spinning beside its
+// workers would take a core from them. A region nested in a chunk
 // of the pool, or met while another thread's region holds it, runs as parallelForRange does.
 //
 // With `after` (parallelPartsThen), after(afterContext, p, onHelper) comes once for every part p: a

@@ -21,9 +21,7 @@ double msSince(Clock::time_point t) { return std::chrono::duration<double, std::
 
 constexpr size_t kBlock = 4096;  // agents per reduction block
 // The rule and ORCA passes' chunks of agents. Below kOneThreadBelow agents a pass is one chunk, on
-// the calling thread: oneTBB's workers join a loop 2.5-2.8 us after the call on this machine's
-// vCPUs, and two threads took 24.7 us a 130-agent step with ORCA off against 20.1 on one (42.2 / 37.7
-// with it on); at 200 agents they were even, at 250 1.05-1.14x.
+// the calling thread: there a oneTBB loop's fork and join costs more than a second thread saves.
 constexpr size_t kOneThreadBelow = 200;
 size_t agentGrain(size_t n) { return n < kOneThreadBelow ? n : 64; }
 constexpr float kReferenceArea = 1280.0f * 720.0f;

@@ -367,14 +367,14 @@ class Flock {
     });
   }
 
-  // Up to kShortStep agents the grid's rule pass takes some microseconds to about sixty, and
-  // oneTBB's workers join a loop 2.5-2.8 us after the call on this machine's vCPUs: two threads
-  // took 12.7 us a 100-agent step against 7.9 on one. A short pass runs on the pool's spinning
-  // helpers (parallelParts), a block to a thread, and on one thread when a thread would get fewer
-  // than kShortMinAgents: two threads 0.6x oneTBB's step at 100 agents, 0.91x at 300 and 600, and
-  // within the noise at 1,000 (0.91x, 1.05x). At 2,000 oneTBB's was 0.88x the pool's (its chunks
-  // balance vCPUs that run at different speeds); four blocks a thread taken in turn measured within
-  // 5 % of one block either way.
+  // Up to kShortStep agents the grid's rule pass lasts a few tens of microseconds at most, less
+  // than a oneTBB loop's fork and join pays for, so it runs on the pool's spinning helpers
+  // (parallelParts), a block of rows to a thread with about as many agents in each.
+  // Below kShortMinAgents a thread's block would not pay for handing it over, and the pass keeps
+  // to one thread.
+  // Longer passes stay on oneTBB, whose chunks balance cores that the host runs at different
+  // speeds, where fixed blocks would wait for the slower one; several blocks a thread, taken in
+  // turn, bought nothing (docs/performance.md, small flocks).
   static constexpr size_t kShortStep = 1024;
   static constexpr size_t kShortMinAgents = 128;
   static constexpr size_t kMaxShortBlocks = kShortStep / kShortMinAgents;

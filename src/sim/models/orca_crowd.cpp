@@ -278,10 +278,10 @@ void Crowd::step(float dt) {
     partsSizedFor_ = n;
   }
   // Chunks of cell order, a block to each part, taken from its own block first and then from the
-  // others': a core the host runs slower (this machine's two vCPUs have differed by 1.3-1.5x for
-  // minutes at a time) takes fewer. From one counter for all (each take fetched its line from the
-  // other core, and a thread's chunks lay all over the crowd), each thread of a 250-agent step spent
-  // 2.5 us more of its 22 in its chunks.
+  // others': a core the host runs slower (virtual CPUs can differ for minutes at a time) takes
+  // fewer. Not one counter for all: each take would fetch its line from the other core, and a
+  // thread's chunks would lie all over the crowd, so its cache would hold little of what it
+  // reads next.
   const size_t chunk = std::max<size_t>(32, n / (8 * parts)), chunks = (n + chunk - 1) / chunk;
   std::vector<Vec2>& nextVelocity = w.nextVelocity[step & 1];
   std::vector<float>& nextQueryRadius = w.nextQueryRadius[step & 1];
@@ -339,7 +339,7 @@ void Crowd::step(float dt) {
       // The first part, on the caller, copies the grid and cell-ordered velocities a helper's part
       // prepared for this step between steps, when it is ready: the same bits as building them (the
       // state is as the last put-back wrote it, and the helper's copy was brought to it by the
-      // put-back's own arithmetic), in 1.1 us against 2.3 at 250 agents on the AMD host. Ready means
+      // put-back's own arithmetic), in about half the time of building them. Ready means
       // its after-step call is done, checked without waiting; the helper writes that part again only
       // after every part's chunks of this step (Work::prepare), so the copy is never read while written.
       bool copied = false;
