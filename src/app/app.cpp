@@ -286,6 +286,9 @@ class App {
     const render::OrbitCamera& c3 = ctx_.camera3D;
     j["camera"] = {{"zoom", c2.zoom}, {"center", {c2.center.x, c2.center.y}}, {"distance", c3.distance}, {"yaw", c3.yaw}};
     j["layout"] = layoutJson(currentLayout());
+    j["layout"]["ui_scale"] = look_.uiScale;
+    j["layout"]["hud_open"] = hud_.open;
+    j["quit_asked"] = quitAsked_;
     return j.dump();
   }
 
@@ -575,7 +578,7 @@ class App {
   // What quitting now would cut short ("" nothing).
   std::string workUnderWay() {
     std::string work = backgroundWork();
-    if (recorder_.active() && !options_.recordFrames) work += work.empty() ? "recording" : "+recording";
+    if (recorder_.active()) work += work.empty() ? "recording" : "+recording";
     return work;
   }
   void drawQuitQuestion() {

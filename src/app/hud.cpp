@@ -4,6 +4,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // BringWindowToDisplayFront: the help in front of later windows
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -250,7 +251,7 @@ std::vector<Box> dockedPanels(const HudMemory& hud, const PanelMemory& panel, gl
   }
   const float width = DockLayout::panelWidth();
   const float height = panel.collapsed ? DockLayout::titleBarHeight() : window.y - top - panel.reservedBottom;
-  boxes.push_back({window.x - width, top, width, height});
+  boxes.push_back({std::floor(window.x - width), top, width, height});  // where ImGui puts it: on a whole point
   return boxes;
 }
 

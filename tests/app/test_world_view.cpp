@@ -57,10 +57,10 @@ double worldShareOnScreen(const std::string& png, int top) {
 
 }  // namespace
 
-// At start, at 1920 x 1080 and 1280 x 720 and the 1.5x scale a 1080 p display gets: the world takes
-// at least 55 % of the window with the panels shown (they lie over it), and 90 % with Tab. Measured
-// on main before: 23.6 % and 14.8 % with the panels, the same with Tab (no refit). Now 89 % and 87 %,
-// 94.5 % and 95 % with Tab.
+// At start, at 1920 x 1080 and 1280 x 720 and the 1.5x scale a 1080 p display gets: the world fills
+// the free rectangle beside the scene panel (never under it), at least 38 % of the window (the panel
+// takes 36 % of a 1280 px window's width at 1.5x), and 90 % with Tab. Measured on main before the
+// world was fitted: 23.6 % and 14.8 % with the panels, the same with Tab (no refit).
 TEST(WorldView, FillsTheWindowAtStartWithPanelsAndWithTab) {
   for (const auto& [w, h] : {std::pair{1920, 1080}, std::pair{1280, 720}}) {
     for (const char* keys : {"", "--keys Tab "}) {
@@ -71,7 +71,7 @@ TEST(WorldView, FillsTheWindowAtStartWithPanelsAndWithTab) {
                                  "--frames 4 --screenshot '" + png + "'");
       ASSERT_EQ(r.exitCode, 0) << r.err;
       const double share = worldShareOnScreen(png, box(r, "world_area").y + 1);
-      EXPECT_GE(share, *keys ? 0.90 : 0.55) << png;
+      EXPECT_GE(share, *keys ? 0.90 : 0.38) << png;
       EXPECT_LE(share, 1.0) << png;
     }
   }
@@ -226,7 +226,7 @@ double agentContrast(const apptest::Pixels& p, int x0, int y0, int x1, int y1) {
 // the boids keep their heading colours in the light theme (several hues, not one).
 TEST(WorldView, TextAndAgentsKeepTheirContrastInBothThemes) {
   for (const char* theme : {"dark", "light"}) {
-    const std::string keys = std::string(theme) == "light" ? "--keys ctrl+t " : "";
+    const std::string keys = std::string(theme) == "light" ? "--keys F2,ctrl+t " : "--keys F2 ";  // F2: the full HUD
     for (const char* scene : {"boids", "murmuration"}) {
       SCOPED_TRACE(std::string(theme) + " " + scene);
       const std::string png = apptest::outDir() + "/contrast_" + theme + "_" + scene + ".png";
@@ -238,9 +238,9 @@ TEST(WorldView, TextAndAgentsKeepTheirContrastInBothThemes) {
       // The HUD's first lines (FPS, frame time): top left, below the menu bar.
       EXPECT_GE(textContrast(p, 8, 40, 300, 64), 4.5);
       // The agents, in the middle of the world between the panels.
-      EXPECT_GE(agentContrast(p, 360, 120, 800, 700), 3.0) << png;
+      EXPECT_GE(agentContrast(p, 360, 120, 760, 700), 3.0) << png;
       if (std::string(scene) == "boids") {
-        const apptest::Foreground f = apptest::foreground(p, 360, 120, 800, 700);
+        const apptest::Foreground f = apptest::foreground(p, 360, 120, 760, 700);
         EXPECT_GE(f.colors, 12u) << "heading colours: " << png;
       }
     }
