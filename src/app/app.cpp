@@ -60,6 +60,9 @@ double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(
 
 // Debug lines and circle outlines at UI scale 1, in window points (1 px lines vanish on a projector).
 constexpr float kLineWidthPoints = 1.5f;
+// The least length a 2D agent is drawn at when the view is fitted, window points: seen from the back
+// of a hall even in the part of a 720 p window beside the panel.
+constexpr float kLeastGlyphPoints = 8.0f;
 
 // "--keys" entries as SDL key events: "Tab", "F1", "ctrl+q", "shift+a". False on an unknown name.
 bool parseKeys(const std::vector<std::string>& names, std::vector<SDL_Keysym>& out, std::string& error) {
@@ -211,13 +214,13 @@ class App {
                 int(ctx_.userView), int(fitControlShown_), int(pauseMarkShown_), double(ctx_.camera2D.zoom), double(agentsBox_.x),
                 double(agentsBox_.y), double(agentsBox_.z), double(agentsBox_.w), double(windowSize_.x), double(windowSize_.y));
     std::printf("fit_control_at=%.0f,%.0f\nglyph_px=%.1f\npanel_overflow=%.0f\npanel_overflow_in=%s\npanel_left=%.0f\n",
-                double(fitControlAt_.x), double(fitControlAt_.y), double(glyphPixels()), double(panelOverflow_),
+                double(fitControlAt_.x), double(fitControlAt_.y), double(glyphPixels(drawnAgentScale_)), double(panelOverflow_),
                 panelOverflowAt_.c_str(), double(windowSize_.x - DockLayout::panelWidth()));
     std::printf("panel_overflow_max=%.0f\npanel_overflow_max_at_ui=%.2f\npanel_overflow_scales=%zu\n", double(panelOverflowMax_),
                 double(panelOverflowMaxAtScale_), overflowScales_.size());
     std::printf("benchmark_button_at=%.0f,%.0f\nfront_window=%s\n", double(hud_.benchmarkAt[0]), double(hud_.benchmarkAt[1]),
                 frontWindow().c_str());
-    std::printf("hud_right=%.0f\nreserved_bottom=%.0f\nclear_labels=", double(DockLayout::hudWidth()), double(panel_.reservedBottom));
+    std::printf("hud_right=%.0f\nreserved_bottom=%.0f\nclear_labels=", double(hud_.open ? DockLayout::hudWidth() : 0.0f), double(panel_.reservedBottom));
     for (const glm::vec4& r : clearLabels_)
       std::printf("%s%.0f,%.0f,%.0f,%.0f", &r == clearLabels_.data() ? "" : ";", double(r.x), double(r.y), double(r.z), double(r.w));
     std::printf("\n");
@@ -688,7 +691,12 @@ class App {
     render::FrameView view;
     view.time = float(ctx_.realTime);
     if (!look_.darkTheme) view.useLightTheme();
-    view.agentScale = sceneUnguarded().drawSizes.agentScale;  // declarations, not simulation state
+    // Declarations, not simulation state; raised where the world, fitted beside the panels, would draw
+    // the agents smaller than a hall can see.
+    view.agentScale = sceneUnguarded().drawSizes.agentScale;
+    if (const float glyph = glyphPixels(view.agentScale); glyph > 0.0f && glyph < kLeastGlyphPoints)
+      view.agentScale *= kLeastGlyphPoints / glyph;
+    drawnAgentScale_ = view.agentScale;
     ctx_.lightTheme = !look_.darkTheme;
     view.lineWidthPx = kLineWidthPoints * look_.uiScale * pixelsPerPoint();  // follows the UI scale, like the text
     if (sceneUnguarded().view == scenes::View::ThreeD) {
@@ -790,14 +798,16 @@ class App {
 
   // How long a 2D agent glyph is drawn, in window points: the median instance's length (tail to
   // nose) times agentScale times the zoom; 0 in 3D.
-  float glyphPixels() const {
+  float glyphPixels(float agentScale) const {
     if (scene_->view != scenes::View::TwoD) return 0.0f;
     std::vector<float> lengths;
-    for (const render::AgentInstance& a : batch_.instances) lengths.push_back(a.scale);
+    // A sample of at most about a thousand: this runs every frame, with up to 100,000 agents.
+    const size_t stride = std::max<size_t>(1, batch_.instances.size() / 1000);
+    for (size_t i = 0; i < batch_.instances.size(); i += stride) lengths.push_back(batch_.instances[i].scale);
     if (batch_.gpu.stateBuffer) lengths.push_back(batch_.gpu.scale);
     if (lengths.empty()) return 0.0f;
     std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
-    return lengths[lengths.size() / 2] * scene_->drawSizes.agentScale * ctx_.camera2D.zoom;
+    return lengths[lengths.size() / 2] * agentScale * ctx_.camera2D.zoom;
   }
 
   // Agents of the last batch whose centre falls outside the world viewport (Home must keep it 0),
@@ -1089,6 +1099,7 @@ class App {
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;
   size_t agentsOutsideView_ = 0;
+  float drawnAgentScale_ = 1.0f;  // the agents' scale as last drawn (the scene's, raised to kLeastGlyphPoints)
   glm::vec4 agentsBox_{0.0f};  // x, y, w, h of the drawn agents, window points
   int frame_ = 0;
   int verdictFrames_ = 0;     // frames the claim's verdict has shown (--claim with --screenshot and no --frames)

@@ -113,6 +113,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
   }
 
   hud.benchmarkAt[0] = hud.benchmarkAt[1] = -1.0f;
+  DockLayout::hudOpen = hud.open;
   if (!hud.open) {
     hud.height = 0.0f;
     return act;
@@ -233,7 +234,7 @@ float DockLayout::em() {
 // half of it: at large UI scales they grow narrower in text lines (the text wraps), never wider.
 float DockLayout::panelWidth() {
   const float w = ImGui::GetIO().DisplaySize.x;
-  return std::min(em() * kPanelEm, w * kPanelShare);
+  return std::min(em() * kPanelEm, w * (hudOpen ? kPanelShareBesideHud : kPanelShare));
 }
 float DockLayout::hudWidth() {
   const float w = ImGui::GetIO().DisplaySize.x;
@@ -244,6 +245,7 @@ float DockLayout::menuBarHeight() { return em() + ImGui::GetStyle().FramePadding
 
 std::vector<Box> dockedPanels(const HudMemory& hud, const PanelMemory& panel, glm::vec2 window) {
   std::vector<Box> boxes;
+  DockLayout::hudOpen = hud.open;
   const float top = DockLayout::menuBarHeight();
   if (hud.open) {
     const float height = hud.collapsed ? DockLayout::titleBarHeight() : hud.height > 0.0f ? hud.height : window.y - top;

@@ -22,8 +22,11 @@ namespace app {
 // so the world keeps at least half the window's width at any UI scale; their text wraps and they scroll.
 struct DockLayout {
   static constexpr float kHudEm = 17.0f, kPanelEm = 24.0f;
-  static constexpr float kPanelShare = 0.36f;    // the most of the window's width the scene panel takes
-  static constexpr float kTogetherShare = 0.5f;  // the most both take, the HUD opened beside it
+  // The most of the window's width the scene panel takes: alone, half (its text then wraps but no
+  // widget is cut at 3x in a 1280 px window); beside the opened HUD, less; both together half.
+  static constexpr float kPanelShare = 0.5f, kPanelShareBesideHud = 0.32f;
+  static constexpr float kTogetherShare = 0.5f;
+  static inline bool hudOpen = false;  // the full HUD is shown (HudMemory::open, set as it is drawn)
   static constexpr float kBackgroundAlpha = 0.8f;   // the text stays readable on any theme (tests measure it)
   // The panels stay below every floating window (an inset such as the corridor's velocity space, the
   // F1 help): a click in a panel focuses it but never raises it over them.

@@ -148,6 +148,10 @@ class OrcaCorridor final : public scenes::Scene {
   }
 
   void panel() override {
+    // The inset opened or closed (its parameter, its close button): Home makes or gives back its room
+    // below the rooms, so it never lies over an agent; a view the user chose is left alone.
+    if (views_.inset != insetFramed_ && ctx && !ctx->userView) homeCamera(*ctx);
+    insetFramed_ = views_.inset;
     scenes::legend({{"walks east", kEastColor}, {"walks west", kWestColor}, {"crossed", dimmed(kEastColor, 0.55f)},
             {"yielding (pause sign)", kYieldColor}});
     scenes::legend({{"selected", kSelectedColor}, {"lane guides", kGuideColor}});
@@ -562,6 +566,7 @@ class OrcaCorridor final : public scenes::Scene {
   }
 
   DebugViews views_{};
+  bool insetFramed_ = false;  // whether Home last made room for the inset
   glm::vec4 insetPlacedFor_{-1.0f};  // the world view (origin, size) the inset was last placed for
   sim::CorridorSim sim_;  // the declared parameters point into sim_.params()
   sim::CorridorParams runParams_;  // what the current run started with: a change starts another run
