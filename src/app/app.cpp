@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +24,7 @@
 #include "app/app_bench.hpp"
 #include "app/hud.hpp"
 #include "app/input.hpp"
+#include "app/layout.hpp"
 #include <limits>
 #include <nlohmann/json.hpp>
 #include "app/look.hpp"
@@ -49,13 +51,18 @@ namespace app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// --state-out: SIGUSR1 asks for the state file now as well as at the end, so a script can read the
+// window's layout at any moment of a run (after a key, a resize, a scene switch).
+volatile std::sig_atomic_t stateWanted = 0;
+extern "C" void askForState(int) { stateWanted = 1; }
 double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Debug lines and circle outlines at UI scale 1, in window points (1 px lines vanish on a projector).
 constexpr float kLineWidthPoints = 1.5f;
-
-// Esc pressed again within this many seconds quits.
-constexpr double kEscQuitSeconds = 1.0;
+// The least length a 2D agent is drawn at when the view is fitted, window points: seen from the back
+// of a hall even in the part of a 720 p window beside the panel.
+constexpr float kLeastGlyphPoints = 8.0f;
 
 // "--keys" entries as SDL key events: "Tab", "F1", "ctrl+q", "shift+a". False on an unknown name.
 bool parseKeys(const std::vector<std::string>& names, std::vector<SDL_Keysym>& out, std::string& error) {
@@ -143,6 +150,9 @@ class App {
     }
 
     platform::setStateReporter([this] { return stateJson(); });
+#ifdef SIGUSR1
+    if (!options_.stateOut.empty()) std::signal(SIGUSR1, askForState);
+#endif
     platform::onPageHide([this] { saveUserSettings(); });
     start_ = last_ = Clock::now();
     return 0;
@@ -169,11 +179,16 @@ class App {
         applyLook(look_, pixelsPerPoint());  // between frames: the font atlas cannot change inside one
         if (!ctx_.userView && !following_) fitView();  // a theme keeps the viewport; the view is framed again all the same
       }
+      restoreWindowedGeometry();
       updateViewport();
       ctx_.paused = stepper_.paused;
       if (!quit_) stepper_.advance(frameSeconds, lockstep());  // quitting starts no step
       csv_.flushIfDue();  // rows of the last second reach the file even while paused
       renderFrame();
+      if (stateWanted && !options_.stateOut.empty()) {
+        stateWanted = 0;
+        if (std::string error; !io::writeFileAtomically(options_.stateOut, stateJson() + "\n", error)) hud_.message = error;
+      }
       if (benchmark_.running())
         if (const std::optional<std::string> stopped = benchmark_.stopIfChanged(benchmarkWatch())) hud_.message = *stopped;
       if (benchmark_.due()) finishBenchmark();
@@ -199,13 +214,13 @@ class App {
                 int(ctx_.userView), int(fitControlShown_), int(pauseMarkShown_), double(ctx_.camera2D.zoom), double(agentsBox_.x),
                 double(agentsBox_.y), double(agentsBox_.z), double(agentsBox_.w), double(windowSize_.x), double(windowSize_.y));
     std::printf("fit_control_at=%.0f,%.0f\nglyph_px=%.1f\npanel_overflow=%.0f\npanel_overflow_in=%s\npanel_left=%.0f\n",
-                double(fitControlAt_.x), double(fitControlAt_.y), double(glyphPixels()), double(panelOverflow_),
+                double(fitControlAt_.x), double(fitControlAt_.y), double(glyphPixels(drawnAgentScale_)), double(panelOverflow_),
                 panelOverflowAt_.c_str(), double(windowSize_.x - DockLayout::panelWidth()));
     std::printf("panel_overflow_max=%.0f\npanel_overflow_max_at_ui=%.2f\npanel_overflow_scales=%zu\n", double(panelOverflowMax_),
                 double(panelOverflowMaxAtScale_), overflowScales_.size());
     std::printf("benchmark_button_at=%.0f,%.0f\nfront_window=%s\n", double(hud_.benchmarkAt[0]), double(hud_.benchmarkAt[1]),
                 frontWindow().c_str());
-    std::printf("hud_right=%.0f\nreserved_bottom=%.0f\nclear_labels=", double(DockLayout::hudWidth()), double(panel_.reservedBottom));
+    std::printf("hud_right=%.0f\nreserved_bottom=%.0f\nclear_labels=", double(hud_.open ? DockLayout::hudWidth() : 0.0f), double(panel_.reservedBottom));
     for (const glm::vec4& r : clearLabels_)
       std::printf("%s%.0f,%.0f,%.0f,%.0f", &r == clearLabels_.data() ? "" : ";", double(r.x), double(r.y), double(r.z), double(r.w));
     std::printf("\n");
@@ -273,6 +288,10 @@ class App {
     const render::Camera2D& c2 = ctx_.camera2D;
     const render::OrbitCamera& c3 = ctx_.camera3D;
     j["camera"] = {{"zoom", c2.zoom}, {"center", {c2.center.x, c2.center.y}}, {"distance", c3.distance}, {"yaw", c3.yaw}};
+    j["layout"] = layoutJson(currentLayout());
+    j["layout"]["ui_scale"] = look_.uiScale;
+    j["layout"]["hud_open"] = hud_.open;
+    j["quit_asked"] = quitAsked_;
     return j.dump();
   }
 
@@ -285,6 +304,25 @@ class App {
     const bool idle = !abandoned_ && stepper_.idle();
     if (idle) scene().draw(now, unused);
     return scenes::agentsDigest(idle ? now : batch_);
+  }
+
+  // The window as last drawn: the free rectangle the world is fitted into, the agents' box in it, and
+  // every panel or floating window (the HUD, the scene panel, an inset, the help).
+  ScreenLayout currentLayout() const {
+    ScreenLayout l;
+    l.window = windowSize_;
+    l.free = {worldOrigin_.x, worldOrigin_.y, worldSize_.x, worldSize_.y};
+    l.agents = {agentsBox_.x, agentsBox_.y, agentsBox_.z, agentsBox_.w};
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    for (const ImGuiWindow* w : g.Windows) {
+      constexpr int kNotAPanel = ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup |
+                                 ImGuiWindowFlags_ChildMenu | ImGuiWindowFlags_MenuBar;
+      if (!w->WasActive || w->Hidden || (w->Flags & kNotAPanel) || !uiVisible_) continue;
+      // Marks on the world (the Fit control) and ImGui's own fallback window are not panels.
+      if (std::strncmp(w->Name, "##", 2) == 0 || std::strstr(w->Name, "##Default")) continue;
+      l.panels.push_back({w->Pos.x, w->Pos.y, w->Size.x, w->Size.y});
+    }
+    return l;
   }
 
   // --max-fps: the frame waits out the rest of its share of a second before it starts, unless the run
@@ -413,17 +451,19 @@ class App {
     windowSize_ = {float(std::max(w, 1)), float(std::max(h, 1))};
     drawableSize_ = {std::max(pw, 1), std::max(ph, 1)};
     ImGui::GetIO().DisplaySize = ImVec2(windowSize_.x, windowSize_.y);  // what the panels will be laid out in
-    // The world gets the window below the menu bar and above the banner's strip; the panels lie
-    // over it (world_view.hpp), so collapsing or scaling them never shrinks the world.
+    // The world gets the part of the window below the menu bar, above the banner's strip and beside
+    // the panels (world_view.hpp, layout.hpp): none of it lies under a panel.
     ViewportReservations reserved;
     reserved.top = uiVisible_ ? DockLayout::menuBarHeight() : 0.0f;
     reserved.bottom = panel_.reservedBottom;
+    if (uiVisible_) reserved.panels = dockedPanels(hud_, panel_, windowSize_);
     const WorldViewport viewport = freeWorldViewport(windowSize_, reserved);
     worldOrigin_ = viewport.origin;
     worldSize_ = viewport.size;
     panel_.worldLeft = worldOrigin_.x;  // the banner spans the world
     panel_.worldRight = worldOrigin_.x + worldSize_.x;
     input_.setWorldArea(worldOrigin_, worldSize_);
+    ctx_.viewOrigin = worldOrigin_;
     if (!scene_) return;
     if (!(viewport == viewFit_.viewport())) stepper_.waitIdle();  // a fit may read agents (the 3D flock's centre)
     viewFit_.update(viewport, *scene_, ctx_);  // world units = window points at 100 %
@@ -457,13 +497,14 @@ class App {
       return;
     }
     switch (c.kind) {
-      case Command::Quit: quit_ = platform::canQuit(); break;
+      case Command::Quit: onQuit(c.number != 0); break;
       case Command::Escape: onEscape(); break;
       case Command::TogglePause: stepper_.paused = !stepper_.paused; break;
       case Command::SingleStep: stepper_.requestSingleStep(); break;
       case Command::Restart: restartScene(); break;
       case Command::ToggleUi: uiVisible_ = !uiVisible_; break;
       case Command::ToggleHelp: hud_.showHelp = !hud_.showHelp; break;
+      case Command::ToggleHud: hud_.open = !hud_.open; break;
       case Command::Fullscreen: setFullscreen(!fullscreen()); break;
       case Command::Screenshot: screenshotRequested_ = true; break;
       case Command::Home: fitView(); break;
@@ -510,28 +551,86 @@ class App {
     return glm::length(glm::vec2(clip) / clip.w * worldSize_ * 0.5f);
   }
 
-  // Esc closes what is open, one thing a press: a menu, the help, fullscreen. With nothing open,
-  // a second Esc within a second quits; the first says so.
+  // Esc closes what is open, one thing a press: the quit question, a menu, the help, the full HUD,
+  // fullscreen. It never quits: a presenter presses it by accident (Ctrl+Q or the window's close
+  // button quit).
   void onEscape() {
-    if (ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+    if (quitAsked_) {
+      quitAsked_ = false;
+    } else if (ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
       ImGui::ClosePopupToLevel(0, true);
     } else if (hud_.showHelp) {
       hud_.showHelp = false;
     } else if (fullscreen()) {
       setFullscreen(false);
-    } else if (!platform::canQuit()) {
-      // A page is closed with its tab.
-    } else if (escapePressedAt_ && secondsSince(*escapePressedAt_) <= kEscQuitSeconds) {
-      quit_ = true;
-    } else {
-      escapePressedAt_ = Clock::now();
+    } else if (hud_.open) {
+      hud_.open = false;
+    }
+  }
+
+  // Ctrl+Q and the window's close button (`ask`) quit at once unless work would be lost: then a small
+  // question first, and the same key again (or its Quit button) quits. A signal quits at once.
+  void onQuit(bool ask) {
+    if (!platform::canQuit()) return;
+    if (ask && !quitAsked_ && !workUnderWay().empty()) {
+      quitAsked_ = true;
       return;
     }
-    escapePressedAt_.reset();
+    quit_ = true;
+  }
+  // What quitting now would cut short ("" nothing).
+  std::string workUnderWay() {
+    std::string work = backgroundWork();
+    if (recorder_.active()) work += work.empty() ? "recording" : "+recording";
+    return work;
+  }
+  void drawQuitQuestion() {
+    if (!quitAsked_) return;
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowBgAlpha(0.95f);
+    ImGui::Begin("Quit?###quit", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+    ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+    const std::string work = workUnderWay();
+    ImGui::Text("A %s is running; quitting ends it.", work.empty() ? "task" : work.c_str());
+    if (ImGui::Button("Quit")) quit_ = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Keep running (Esc)")) quitAsked_ = false;
+    ImGui::End();
   }
 
   bool fullscreen() const { return (SDL_GetWindowFlags(sdl_.window) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0; }
-  void setFullscreen(bool on) { SDL_SetWindowFullscreen(sdl_.window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0); }
+  // F11 and back: the window comes back exactly where and as large as it was (a window manager may
+  // hand back another geometry, e.g. the display's size at y = 20, taller than its work area).
+  void setFullscreen(bool on) {
+    if (on == fullscreen()) return;
+    if (on) {
+      WindowGeometry g;
+      SDL_GetWindowPosition(sdl_.window, &g.x, &g.y);
+      SDL_GetWindowSize(sdl_.window, &g.w, &g.h);
+      g.maximized = (SDL_GetWindowFlags(sdl_.window) & SDL_WINDOW_MAXIMIZED) != 0;
+      beforeFullscreen_ = g;
+      restoreFrames_ = 0;
+    }
+    SDL_SetWindowFullscreen(sdl_.window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+    if (!on && beforeFullscreen_) restoreFrames_ = kRestoreFrames;
+  }
+  // Some frames after leaving full screen: the window manager answers asynchronously, and may move
+  // the window after SDL asked for the old geometry once.
+  void restoreWindowedGeometry() {
+    if (restoreFrames_ <= 0 || !beforeFullscreen_ || fullscreen()) return;
+    --restoreFrames_;
+    const WindowGeometry& g = *beforeFullscreen_;
+    if (g.maximized) {
+      if (!(SDL_GetWindowFlags(sdl_.window) & SDL_WINDOW_MAXIMIZED)) SDL_MaximizeWindow(sdl_.window);
+      return;
+    }
+    int x = 0, y = 0, w = 0, h = 0;
+    SDL_GetWindowPosition(sdl_.window, &x, &y);
+    SDL_GetWindowSize(sdl_.window, &w, &h);
+    if (w != g.w || h != g.h) SDL_SetWindowSize(sdl_.window, g.w, g.h);
+    if (x != g.x || y != g.y) SDL_SetWindowPosition(sdl_.window, g.x, g.y);
+  }
 
   // On the UI thread after each step: the scene's own sampling, timed apart from the step.
   void afterStep() {
@@ -592,7 +691,12 @@ class App {
     render::FrameView view;
     view.time = float(ctx_.realTime);
     if (!look_.darkTheme) view.useLightTheme();
-    view.agentScale = sceneUnguarded().drawSizes.agentScale;  // declarations, not simulation state
+    // Declarations, not simulation state; raised where the world, fitted beside the panels, would draw
+    // the agents smaller than a hall can see.
+    view.agentScale = sceneUnguarded().drawSizes.agentScale;
+    if (const float glyph = glyphPixels(view.agentScale); glyph > 0.0f && glyph < kLeastGlyphPoints)
+      view.agentScale *= kLeastGlyphPoints / glyph;
+    drawnAgentScale_ = view.agentScale;
     ctx_.lightTheme = !look_.darkTheme;
     view.lineWidthPx = kLineWidthPoints * look_.uiScale * pixelsPerPoint();  // follows the UI scale, like the text
     if (sceneUnguarded().view == scenes::View::ThreeD) {
@@ -607,8 +711,8 @@ class App {
     if (uiVisible_) drawUi(sceneIdle);
     updateTitle();
     drawWorldMarks();
-    if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys);
-    drawEscapeToast();
+    if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys, sceneUnguarded());
+    drawQuitQuestion();
     ImGui::Render();
 
     const float ppp = pixelsPerPoint();
@@ -694,14 +798,16 @@ class App {
 
   // How long a 2D agent glyph is drawn, in window points: the median instance's length (tail to
   // nose) times agentScale times the zoom; 0 in 3D.
-  float glyphPixels() const {
+  float glyphPixels(float agentScale) const {
     if (scene_->view != scenes::View::TwoD) return 0.0f;
     std::vector<float> lengths;
-    for (const render::AgentInstance& a : batch_.instances) lengths.push_back(a.scale);
+    // A sample of at most about a thousand: this runs every frame, with up to 100,000 agents.
+    const size_t stride = std::max<size_t>(1, batch_.instances.size() / 1000);
+    for (size_t i = 0; i < batch_.instances.size(); i += stride) lengths.push_back(batch_.instances[i].scale);
     if (batch_.gpu.stateBuffer) lengths.push_back(batch_.gpu.scale);
     if (lengths.empty()) return 0.0f;
     std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
-    return lengths[lengths.size() / 2] * scene_->drawSizes.agentScale * ctx_.camera2D.zoom;
+    return lengths[lengths.size() / 2] * agentScale * ctx_.camera2D.zoom;
   }
 
   // Agents of the last batch whose centre falls outside the world viewport (Home must keep it 0),
@@ -753,7 +859,6 @@ class App {
     if (ImGui::Button("Fit (Home)")) fitView();
     fitControlAt_ = glm::vec2(0.5f * (ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x),
                               0.5f * (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Frame the whole world again; until you zoom or pan, it follows the window");
     ImGui::End();
   }
 
@@ -765,17 +870,6 @@ class App {
       if (w->WasActive && !w->Hidden && !(w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_ChildWindow))) return w->Name;
     }
     return "";
-  }
-
-  void drawEscapeToast() {
-    if (!escapePressedAt_ || secondsSince(*escapePressedAt_) > kEscQuitSeconds) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.85f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowBgAlpha(0.9f);
-    ImGui::Begin("##esc", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
-                                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
-    ImGui::TextUnformatted("Press Esc again to quit (Ctrl+Q quits at once)");
-    ImGui::End();
   }
 
   void fail(const std::string& message, bool& flag) {
@@ -988,7 +1082,14 @@ class App {
   ViewFit viewFit_;
   std::map<std::string, nlohmann::json> tuned_;  // scene name -> its parameters when last left
   std::deque<SDL_Keysym> scriptedKeys_;
-  std::optional<Clock::time_point> escapePressedAt_;
+  bool quitAsked_ = false;  // the quit question is shown
+  struct WindowGeometry {
+    int x = 0, y = 0, w = 0, h = 0;
+    bool maximized = false;
+  };
+  std::optional<WindowGeometry> beforeFullscreen_;  // the window as F11 found it
+  static constexpr int kRestoreFrames = 30;
+  int restoreFrames_ = 0;  // frames left to put the window back where F11 found it
   AppBenchmark benchmark_;
   uint64_t sceneRuns_ = 0, paramWrites_ = 0;  // what a benchmark run watches (BenchmarkWatch)
   RecentSamples frameMs_, metricsMs_;
@@ -998,6 +1099,7 @@ class App {
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;
   size_t agentsOutsideView_ = 0;
+  float drawnAgentScale_ = 1.0f;  // the agents' scale as last drawn (the scene's, raised to kLeastGlyphPoints)
   glm::vec4 agentsBox_{0.0f};  // x, y, w, h of the drawn agents, window points
   int frame_ = 0;
   int verdictFrames_ = 0;     // frames the claim's verdict has shown (--claim with --screenshot and no --frames)
@@ -1085,10 +1187,21 @@ int runWindow(const Options& given) {
     std::vector<DisplayArea> displays;
     for (int d = 0; d < SDL_GetNumVideoDisplays(); ++d)
       if (SDL_Rect r; SDL_GetDisplayBounds(d, &r) == 0) displays.push_back({r.x, r.y, r.w, r.h});
-    if (windowPositionVisible(settings.windowX, settings.windowY, width, displays))
-      SDL_SetWindowPosition(sdl.window, settings.windowX, settings.windowY);
-    else
+    if (windowPositionVisible(settings.windowX, settings.windowY, width, displays)) {
+      DisplayArea placed{settings.windowX, settings.windowY, width, height};
+      // Inside the work area of the display it is on (no panel, no bottom row under a task bar).
+      int display = 0;
+      for (int d = int(displays.size()) - 1; d >= 0; --d)
+        if (const DisplayArea& a = displays[size_t(d)]; settings.windowX >= a.x && settings.windowX < a.x + a.w &&
+                                                        settings.windowY >= a.y && settings.windowY < a.y + a.h)
+          display = d;
+      if (SDL_Rect usable{}; SDL_GetDisplayUsableBounds(display, &usable) == 0 && usable.w >= 320 && usable.h >= 240)
+        placed = clampWindowToArea(placed, {usable.x, usable.y, usable.w, usable.h});
+      if (placed.w != width || placed.h != height) SDL_SetWindowSize(sdl.window, placed.w, placed.h);
+      SDL_SetWindowPosition(sdl.window, placed.x, placed.y);
+    } else {
       settings.windowX = settings.windowY = -1;  // off every display: centred, and saved as it opens
+    }
   }
   ImGui_ImplSDL2_InitForOpenGL(sdl.window, sdl.gl);
   ImGui_ImplOpenGL3_Init(platform::imguiGlslVersion());

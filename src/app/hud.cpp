@@ -4,6 +4,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // BringWindowToDisplayFront: the help in front of later windows
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -61,33 +62,72 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       if (ImGui::MenuItem("Light theme", "Ctrl T", !s.darkTheme)) act.toggleTheme = true;
       if (ImGui::MenuItem("Larger UI", "Ctrl +")) act.uiScale = std::min(3.0f, s.uiScale + 0.25f);
       if (ImGui::MenuItem("Smaller UI", "Ctrl -")) act.uiScale = std::max(1.0f, s.uiScale - 0.25f);
+      if (ImGui::MenuItem("Diagnostics (full HUD)", "F2", hud.open)) hud.open = !hud.open;
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
       if (ImGui::MenuItem("Keys", "F1", &hud.showHelp)) {}
       ImGui::EndMenu();
     }
-    // The scene's title centred, where the menus leave room for it (at 3x on 1280 px they may not).
+    // The HUD's one line at the right end (FPS, agents, sim ms; a click opens the full HUD), the
+    // warning before it when the simulation falls behind, and the scene's title centred where the
+    // menus and the line leave room for it (at 3x on 1280 px they may not).
+    char line[96];
+    std::snprintf(line, sizeof line, "%.0f FPS   %zu agents   sim %.2f ms", s.fps, s.stats.agents, s.stepMs);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float barWidth = ImGui::GetWindowWidth(), menusEnd = ImGui::GetCursorPosX() + style.ItemSpacing.x;
+    float lineWidth = ImGui::CalcTextSize(line).x + 2.0f * style.ItemSpacing.x;
+    if (barWidth - lineWidth < menusEnd) {  // only the frame rate then
+      std::snprintf(line, sizeof line, "%.0f FPS", s.fps);
+      lineWidth = ImGui::CalcTextSize(line).x + 2.0f * style.ItemSpacing.x;
+    }
+    const float lineAt = std::max(menusEnd, barWidth - lineWidth);
+    float freeEnd = lineAt;
+    if (s.behindRealTime) {
+      const std::string warning = behindRealTimeWarning(s.realTimeShare);
+      const float w = ImGui::CalcTextSize(warning.c_str()).x + style.ItemSpacing.x;
+      if (lineAt - w >= menusEnd) {
+        freeEnd = lineAt - w;
+        ImGui::SameLine(freeEnd);
+        const Rgb warn = readableAccent({1, 0.55f, 0.3f});
+        ImGui::TextColored(ImVec4(warn.r, warn.g, warn.b, 1), "%s", warning.c_str());
+      }
+    }
     for (const auto& e : scenes) {
       if (current != e.name) continue;
-      const float at = ImGui::GetWindowWidth() * 0.5f - ImGui::CalcTextSize(e.title).x * 0.5f;
-      if (at > ImGui::GetCursorPosX() + ImGui::GetStyle().ItemSpacing.x) {
+      const float titleWidth = ImGui::CalcTextSize(e.title).x;
+      const float at = barWidth * 0.5f - titleWidth * 0.5f;
+      if (at > menusEnd && at + titleWidth + style.ItemSpacing.x < freeEnd) {
         ImGui::SameLine(at);
         ImGui::TextUnformatted(e.title);
       }
     }
+    ImGui::SameLine(lineAt);
+    ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[hud.open ? ImGuiCol_Text : ImGuiCol_TextDisabled]);
+    if (ImGui::Selectable(line, hud.open, ImGuiSelectableFlags_None, ImVec2(ImGui::CalcTextSize(line).x, 0))) hud.open = !hud.open;
+    ImGui::PopStyleColor();
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+    hud.lineAt[0] = 0.5f * (lo.x + hi.x);
+    hud.lineAt[1] = 0.5f * (lo.y + hi.y);
     ImGui::EndMainMenuBar();
   }
 
+  hud.benchmarkAt[0] = hud.benchmarkAt[1] = -1.0f;
+  DockLayout::hudOpen = hud.open;
+  if (!hud.open) {
+    hud.height = 0.0f;
+    return act;
+  }
   const float top = DockLayout::menuBarHeight();
   // As tall as its content, up to the window: the world below it stays uncovered.
   const float width = DockLayout::hudWidth();
   ImGui::SetNextWindowPos(ImVec2(0, top), ImGuiCond_Always);
   ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, ImGui::GetIO().DisplaySize.y - top));
   ImGui::SetNextWindowBgAlpha(DockLayout::kBackgroundAlpha);
-  const bool open = ImGui::Begin("HUD", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+  const bool open = ImGui::Begin("HUD", &hud.open, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                                                     DockLayout::kPanelFlags);
   hud.collapsed = ImGui::IsWindowCollapsed();
+  hud.height = ImGui::GetWindowHeight();
   if (open) {
     ImGui::PushItemWidth(-DockLayout::em() * 4.5f);  // room for the labels ("UI scale") at any scale
     ImGui::PushTextWrapPos(0.0f);                    // every line of text wraps at the edge: never cut
@@ -106,8 +146,8 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       const float room = 2.0f * ImGui::GetTextLineHeightWithSpacing();
       if (s.behindRealTime) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(warn.r, warn.g, warn.b, 1));
-        ImGui::TextWrapped("Slower than real time (%.0f%%): one step takes %.0f ms%s", 100.0 * std::min(1.0, s.realTimeShare),
-                           std::max(s.stepMs, s.slowStepSeconds * 1000.0), s.stepRunning ? " (stepping...)" : "");
+        ImGui::TextWrapped("%s (one step takes %.0f ms%s)", behindRealTimeWarning(s.realTimeShare).c_str(),
+                           std::max(s.stepMs, s.slowStepSeconds * 1000.0), s.stepRunning ? ", stepping..." : "");
         ImGui::PopStyleColor();
       }
       const float used = ImGui::GetCursorPosY() - at.y;
@@ -146,7 +186,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
       ImGui::Checkbox("##worldonly", &hud.captureWorldOnly);
       ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
       ImGui::TextWrapped("capture the world alone");  // wrapped: never cut at a large scale
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Screenshots (F12) and recorded frames without the panels, for slides");
+      panelTooltip("Screenshots (F12) and recorded frames without the panels, for slides");
       if (s.recording) {
         ImGui::Text("recording %d / %d frames", s.recordedFrames, s.recordTotal);
         if (ImGui::Button("Stop recording")) act.stopRecording = true;
@@ -190,22 +230,46 @@ float DockLayout::em() {
   const ImGuiIO& io = ImGui::GetIO();
   return io.Fonts->Fonts.empty() ? 13.0f : io.Fonts->Fonts[0]->FontSize * io.FontGlobalScale;
 }
-// Each panel: its width in text lines, at most its share of the window; but at large UI scales at
-// least a readable width (12 and 16 lines of text), up to 40 and 50 % of the window.
-float DockLayout::hudWidth() {
-  const float w = ImGui::GetIO().DisplaySize.x;
-  return std::min(em() * kHudEm, std::max(w * kHudShare, std::min(em() * 12.0f, w * 0.4f)));
-}
+// Each panel: its width in text lines, at most its share of the window, the two together at most
+// half of it: at large UI scales they grow narrower in text lines (the text wraps), never wider.
 float DockLayout::panelWidth() {
   const float w = ImGui::GetIO().DisplaySize.x;
-  return std::min(em() * kPanelEm, std::max(w * kPanelShare, std::min(em() * 16.0f, w * 0.5f)));
+  return std::min(em() * kPanelEm, w * (hudOpen ? kPanelShareBesideHud : kPanelShare));
 }
+float DockLayout::hudWidth() {
+  const float w = ImGui::GetIO().DisplaySize.x;
+  return std::min(em() * kHudEm, w * kTogetherShare - panelWidth());
+}
+float DockLayout::titleBarHeight() { return em() + ImGui::GetStyle().FramePadding.y * 2.0f; }
 float DockLayout::menuBarHeight() { return em() + ImGui::GetStyle().FramePadding.y * 2.0f; }
 
-void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& sceneTitle, std::span<const scenes::KeyAction> sceneKeys) {
+std::vector<Box> dockedPanels(const HudMemory& hud, const PanelMemory& panel, glm::vec2 window) {
+  std::vector<Box> boxes;
+  DockLayout::hudOpen = hud.open;
+  const float top = DockLayout::menuBarHeight();
+  if (hud.open) {
+    const float height = hud.collapsed ? DockLayout::titleBarHeight() : hud.height > 0.0f ? hud.height : window.y - top;
+    boxes.push_back({0.0f, top, DockLayout::hudWidth(), std::min(height, window.y - top)});
+  }
+  const float width = DockLayout::panelWidth();
+  const float height = panel.collapsed ? DockLayout::titleBarHeight() : window.y - top - panel.reservedBottom;
+  boxes.push_back({std::floor(window.x - width), top, width, height});  // where ImGui puts it: on a whole point
+  return boxes;
+}
+
+std::string behindRealTimeWarning(double realTimeShare) {
+  char text[128];
+  std::snprintf(text, sizeof text, "slower than real time (%.0f%%): lower N or hide the UI (Tab)",
+                100.0 * std::min(1.0, realTimeShare));
+  return text;
+}
+
+void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& sceneTitle, std::span<const scenes::KeyAction> sceneKeys,
+              const scenes::Scene& scene) {
   ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.92f);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(io.DisplaySize.x * 0.95f, io.DisplaySize.y * 0.9f));  // it scrolls beyond
   ImGui::Begin("Keys", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
   // In front of every window but an open menu: an inset a scene opens later (the corridor's velocity
   // space) covered the help's last rows, and a panel clicked since covered its first column.
@@ -215,9 +279,10 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& 
       {"Right arrow", "single step"},  {"R", "restart the scene (a running experiment from its start)"},
       {"Tab", "hide / show all UI"},   {"F1", "this help"},
       {"F11", "fullscreen"},           {"F12", "screenshot (PNG named after scene and time)"},
-      {"Home", "reset the camera (and stop following)"},    {"Esc", "close menu / help / fullscreen; twice: quit"},
+      {"Home", "reset the camera (and stop following)"},    {"Esc", "close what is open: menu, help, fullscreen (never quits)"},
+      {"F2", "diagnostics: the full HUD"},
       {"N", "select the next agent (scenes with a selection)"}, {"F", "camera follows the selected agent / stops"},
-      {"Ctrl Q", "quit"},
+      {"Ctrl Q", "quit (asks first while a sweep, a search or a recording runs)"},
       {"Wheel", "zoom at the cursor"}, {"Right / middle drag", "pan (2D), pan (3D)"},
       {"Left drag (3D)", "orbit"},     {"Left click", "the scene's action (select, target, place)"},
       {"Ctrl + / Ctrl -", "larger / smaller UI (1x - 3x)"},
@@ -248,6 +313,13 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& 
       }
       ImGui::EndTable();
     }
+  }
+  if (*scene.about) {
+    ImGui::Separator();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(36.0f * ImGui::GetFontSize(), 0.6f * io.DisplaySize.x));
+    ImGui::TextWrapped("%s", scene.about);
+    if (*scene.aboutMore) ImGui::TextWrapped("%s", scene.aboutMore);
+    ImGui::PopTextWrapPos();
   }
   ImGui::Separator();
   for (size_t i = 0; i < scenes.size(); ++i)

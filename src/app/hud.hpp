@@ -6,6 +6,7 @@
 #include "app/tune_panel.hpp"
 #include "app/metrics_log.hpp"
 #include "app/sweep_panel.hpp"
+#include "app/layout.hpp"
 #include "render/renderer.hpp"
 #include "scenes/claims.hpp"
 #include "scenes/param_ui.hpp"
@@ -14,16 +15,19 @@
 
 namespace app {
 
-// The panels: the HUD at the top left, the scene panel on the right, under the menu bar, laid over
-// the world and translucent (as Box2D's samples do), not docked beside it. Docked, panels wide
-// enough for their text at 1.5x leave a 1280 x 720 window's world under 40 % of it; laid over, the
-// world keeps the whole window at any UI scale, what lies under a panel still shows through, and
-// collapsing a panel or Tab uncovers it. Their widths grow with the UI scale (in font heights) up
-// to a share of the window; their text wraps and they scroll.
+// The panels: the HUD's one line in the menu bar (FPS, agents, sim ms), the full HUD at the top left
+// when opened (F2, or a click on that line), the scene panel on the right, under the menu bar. The
+// world is fitted into the rectangle they leave free (layout.hpp), never laid under them. Their widths
+// grow with the UI scale (in font heights) up to a share of the window, together at most half of it,
+// so the world keeps at least half the window's width at any UI scale; their text wraps and they scroll.
 struct DockLayout {
   static constexpr float kHudEm = 17.0f, kPanelEm = 24.0f;
-  static constexpr float kHudShare = 0.28f, kPanelShare = 0.36f;  // the most of the window's width each takes
-  static constexpr float kBackgroundAlpha = 0.8f;   // the world shows through, the text stays readable (tests measure it)
+  // The most of the window's width the scene panel takes: alone, half (its text then wraps but no
+  // widget is cut at 3x in a 1280 px window); beside the opened HUD, less; both together half.
+  static constexpr float kPanelShare = 0.5f, kPanelShareBesideHud = 0.32f;
+  static constexpr float kTogetherShare = 0.5f;
+  static inline bool hudOpen = false;  // the full HUD is shown (HudMemory::open, set as it is drawn)
+  static constexpr float kBackgroundAlpha = 0.8f;   // the text stays readable on any theme (tests measure it)
   // The panels stay below every floating window (an inset such as the corridor's velocity space, the
   // F1 help): a click in a panel focuses it but never raises it over them.
   static constexpr int kPanelFlags = ImGuiWindowFlags_NoBringToFrontOnFocus;
@@ -31,19 +35,23 @@ struct DockLayout {
   static float hudWidth();
   static float panelWidth();
   static float menuBarHeight();
+  static float titleBarHeight();  // a panel folded to its title
 };
 
 // What the HUD remembers between frames.
 struct HudMemory {
   scenes::PlotHistory frameTimes;
   bool showHelp = false;
-  bool collapsed = false;       // the docked HUD folded to its title bar
+  bool open = false;            // the full HUD is shown; closed, the menu bar holds its one line
+  bool collapsed = false;       // the full HUD folded to its title bar
+  float height = 0.0f;          // the full HUD's height as last drawn (0: not yet), window points
   std::string message;          // last screenshot / export / error line
   int recordFrames = 300;
   bool captureWorldOnly = true;  // F12 and "Record frames" take the world without the panels
   float uiScaleEdit = 1.0f;
   bool editingScale = false;
   float benchmarkAt[2] = {-1.0f, -1.0f};  // the Benchmark button's centre as last drawn, window points (tests click it)
+  float lineAt[2] = {-1.0f, -1.0f};       // the one line's centre in the menu bar (a click opens the full HUD)
 };
 
 struct HudState {
@@ -72,6 +80,16 @@ struct HudActions {
   std::string switchTo;
 };
 
+struct PanelMemory;
+// Where the HUD and the scene panel will be drawn this frame (window points), from what they
+// remember of the last: the world is fitted beside them. None while the UI is hidden (Tab).
+std::vector<Box> dockedPanels(const HudMemory& hud, const PanelMemory& panel, glm::vec2 window);
+
+// The warning the HUD shows when the simulated clock falls behind the wall clock: what is wrong and
+// what to do about it.
+std::string behindRealTimeWarning(double realTimeShare);
+
+using scenes::panelTooltip;
 using scenes::sameLineIfFits;  // rows of widgets wrap instead of running past a panel's edge
 
 HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::SceneEntry>& scenes,
@@ -86,6 +104,7 @@ struct PanelMemory {
   std::string message;
   bool messageIsError = false;
   bool collapsed = false;  // folded to its title bar
+  bool aboutMore = false;  // the scene's text beyond its lede is shown
   bool resetScroll = true; // a new scene's panel opens at the top
   // Window points kept free below the world (world_view.hpp): the claim banner's strip sets its
   // height here each frame it is drawn, 0 otherwise; the world is fitted above it.
@@ -126,6 +145,8 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
 // error line when the registry is wrong.
 bool startExperimentRun(scenes::Scene& scene, const std::string& sceneName, const scenes::Claim& claim,
                         PanelMemory& memory);
-void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& sceneTitle, std::span<const scenes::KeyAction> sceneKeys);
+// The keys, the scene's own keys and its whole "About" text (lede and the rest).
+void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& sceneTitle, std::span<const scenes::KeyAction> sceneKeys,
+              const scenes::Scene& scene);
 
 }  // namespace app

@@ -24,7 +24,7 @@ scenes::MouseEvent mouseEvent(const scenes::SceneContext& ctx, scenes::MouseEven
 // take Ctrl+A/C/V/X/Y/Z), and a presenter must be able to quit, rescale or get help at any moment.
 bool isGlobalShortcut(const SDL_Keysym& k) {
   switch (k.sym) {
-    case SDLK_ESCAPE: case SDLK_F1: case SDLK_F11: case SDLK_F12: return true;
+    case SDLK_ESCAPE: case SDLK_F1: case SDLK_F2: case SDLK_F11: case SDLK_F12: return true;
     case SDLK_q: case SDLK_t: case SDLK_EQUALS: case SDLK_PLUS: case SDLK_KP_PLUS: case SDLK_MINUS: case SDLK_KP_MINUS:
       return (k.mod & KMOD_CTRL) != 0;
     default: return false;
@@ -41,7 +41,7 @@ std::vector<Command> Input::poll(scenes::Scene& scene, scenes::SceneContext& ctx
     switch (e.type) {
       case SDL_QUIT: out.push_back({Command::Quit}); break;
       case SDL_WINDOWEVENT:
-        if (e.window.event == SDL_WINDOWEVENT_CLOSE) out.push_back({Command::Quit});
+        if (e.window.event == SDL_WINDOWEVENT_CLOSE) out.push_back({Command::Quit, 1});  // asks first while work runs
         if (e.window.event == SDL_WINDOWEVENT_LEAVE) pointerInWindow_ = false;
         if (e.window.event == SDL_WINDOWEVENT_ENTER) pointerInWindow_ = true;
         break;
@@ -95,7 +95,7 @@ void Input::onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std
   auto command = [&](Command::Kind kind, int number = 0) { out.push_back({kind, number}); };
   if (ctrl) {
     switch (k.sym) {
-      case SDLK_q: return command(Command::Quit);
+      case SDLK_q: return command(Command::Quit, 1);
       case SDLK_t: return command(Command::ToggleTheme);
       case SDLK_EQUALS: case SDLK_PLUS: case SDLK_KP_PLUS: return command(Command::LargerUi);
       case SDLK_MINUS: case SDLK_KP_MINUS: return command(Command::SmallerUi);
@@ -108,6 +108,7 @@ void Input::onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std
     case SDLK_RIGHT: return command(Command::SingleStep);
     case SDLK_TAB: return command(Command::ToggleUi);
     case SDLK_F1: return command(Command::ToggleHelp);
+    case SDLK_F2: return command(Command::ToggleHud);
     case SDLK_F11: return command(Command::Fullscreen);
     case SDLK_F12: return command(Command::Screenshot);
     case SDLK_HOME: return command(Command::Home);

@@ -13,9 +13,9 @@ namespace app {
 
 struct Command {
   enum Kind {
-    Quit,         // the window closed, or Ctrl+Q
-    Escape,       // the app decides: close a menu, the help, fullscreen, or count towards quitting
-    TogglePause, SingleStep, Restart, ToggleUi, ToggleHelp, Fullscreen, Screenshot, Home,
+    Quit,         // Ctrl+Q or the window's close button (number 1: ask first while work runs), or a signal
+    Escape,       // the app decides: close a menu, the help, fullscreen; it never quits
+    TogglePause, SingleStep, Restart, ToggleUi, ToggleHelp, ToggleHud, Fullscreen, Screenshot, Home,
     LargerUi, SmallerUi, ToggleTheme,
     NextAgent, ToggleFollow,  // N, F: select the next agent, follow the selected one with the camera
     SwitchScene,  // `number`: 1-9, the registry's teaching order

@@ -166,15 +166,8 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
     if (!firstButton) sameLineIfFits(c->title);
     firstButton = false;
     if (scenes::wrappingButton(c->title)) m.requested = c;  // the app restarts into it after the panel
-    if (ImGui::IsItemHovered()) {
-      // Wrapped to the panel's width, so it stays over the panel, off the world and the banner's strip.
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(DockLayout::panelWidth() * 0.85f);
-      ImGui::Text("The article: %s\nMeasured: %s, over %.0f s%s%s%s", c->statement, scenes::describeRule(*c).c_str(), c->window,
-                  c->from > 0 ? " after it settles" : "", *c->relativeTo ? "\nIts baseline runs first: " : "", c->relativeTo);
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
+    panelTooltip("The article: %s\nMeasured: %s, over %.0f s%s%s%s", c->statement, scenes::describeRule(*c).c_str(), c->window,
+                 c->from > 0 ? " after it settles" : "", *c->relativeTo ? "\nIts baseline runs first: " : "", c->relativeTo);
   }
   // Built-in presets no claim uses (pursuit, formations, huge N...): set-ups to explore, applied as they are.
   bool changed = false, first = true;
@@ -200,7 +193,7 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
       }
     }
     const std::string tip = scenes::presetDescription(p);
-    if (!tip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip.c_str());
+    if (!tip.empty()) scenes::panelTooltip("%s", tip.c_str());
   }
   return changed;
 }
@@ -388,9 +381,16 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
       ImGui::End();
       return false;
     }
-    if (ImGui::CollapsingHeader("About this scene", ImGuiTreeNodeFlags_DefaultOpen)) {
-      if (*scene.about) ImGui::TextWrapped("%s", scene.about);
-      changed |= experimentButtons(scene, sceneName, m);
+    // The experiments first, visible without scrolling in a 720 p window; then the scene's lede, the
+    // rest of its text behind "More" (and in the F1 help).
+    changed |= experimentButtons(scene, sceneName, m);
+    if (*scene.about) {
+      ImGui::Separator();
+      ImGui::TextWrapped("%s", scene.about);
+      if (*scene.aboutMore) {
+        if (ImGui::SmallButton(m.aboutMore ? "Less" : "More")) m.aboutMore = !m.aboutMore;
+        if (m.aboutMore) ImGui::TextWrapped("%s", scene.aboutMore);
+      }
     }
     if (m.tune) changed |= m.tune->draw(scene, sceneName);
     scene.panel();

@@ -40,6 +40,14 @@ bool windowPositionVisible(int x, int y, int w, const std::vector<DisplayArea>& 
   return false;
 }
 
+DisplayArea clampWindowToArea(DisplayArea window, const DisplayArea& area) {
+  window.w = std::clamp(window.w, 1, std::max(area.w, 1));
+  window.h = std::clamp(window.h, 1, std::max(area.h, 1));
+  window.x = std::clamp(window.x, area.x, area.x + area.w - window.w);
+  window.y = std::clamp(window.y, area.y, area.y + area.h - window.h);
+  return window;
+}
+
 bool makeDirectories(const std::string& path, std::string& error) {
   std::error_code ec;
   std::filesystem::create_directories(path, ec);

@@ -36,6 +36,9 @@ struct DisplayArea {
   int x, y, w, h;
 };
 bool windowPositionVisible(int x, int y, int w, const std::vector<DisplayArea>& displays);
+// A saved window moved, and shrunk where it must be, to lie wholly inside a display's work area (a
+// window saved taller than the work area had its bottom rows off-screen on every later start).
+DisplayArea clampWindowToArea(DisplayArea window, const DisplayArea& area);
 
 // Creates a folder and its parents; false with a message on failure.
 bool makeDirectories(const std::string& path, std::string& error);

@@ -372,8 +372,7 @@ bool SweepPanel::draw(scenes::Scene& scene, const std::string& sceneName) {
     ImGui::BeginDisabled(running);
     if (ImGui::Button(b.title)) startBuiltin(b);
     ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("crowdlab sweep --builtin %s", b.name);
+    scenes::panelTooltip("crowdlab sweep --builtin %s", b.name);
   }
   ImGui::BeginDisabled(running);
   const scenes::Param& p = params[size_t(param_)];
@@ -386,7 +385,7 @@ bool SweepPanel::draw(scenes::Scene& scene, const std::string& sceneName) {
         from_ = q.min;
         to_ = q.max;
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", q.label);
+      scenes::panelTooltip("%s", q.label);
     }
     ImGui::EndCombo();
   }

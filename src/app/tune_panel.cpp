@@ -272,8 +272,8 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
     const Rgb c = readableAccent(better ? Rgb{0.4f, 0.9f, 0.5f} : Rgb{1.0f, 0.55f, 0.4f});
     ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1), "held-out: start %.4g, tuned %.4g%s", sh.heldOutStart,
                        sh.heldOutBest, better ? "" : " (no better)");
-    if (!better && ImGui::IsItemHovered())
-      ImGui::SetTooltip("The tuned values do not beat the start on seeds the search never saw: they fit the training seeds only.");
+    if (!better)
+      scenes::panelTooltip("The tuned values do not beat the start on seeds the search never saw: they fit the training seeds only.");
   }
   ImGui::BeginDisabled(sh.bestSets.empty());
   if (ImGui::Button("Apply best")) {

@@ -22,6 +22,11 @@ SdlContext::~SdlContext() {
 }
 
 bool openWindow(SdlContext& sdl, int width, int height, bool fullscreen, bool hidden, std::string& error) {
+#ifdef SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE
+  // The close button is a window event the app answers (it asks first while a sweep runs); SDL_QUIT
+  // then comes only from a signal, which quits at once.
+  SDL_SetHint(SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE, "0");
+#endif
   if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
     error = std::string("cannot open a display (") + SDL_GetError() +
             "). " + kNoScreen;

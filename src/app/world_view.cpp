@@ -5,10 +5,9 @@
 namespace app {
 
 WorldViewport freeWorldViewport(glm::vec2 window, const ViewportReservations& reserved) {
-  WorldViewport v;
-  v.origin = {0.0f, reserved.top};
-  v.size = {std::max(window.x, 64.0f), std::max(window.y - reserved.top - reserved.bottom, 64.0f)};
-  return v;
+  const Box area{0.0f, reserved.top, window.x, window.y - reserved.top - reserved.bottom};
+  const Box free = freeRectangle(area, reserved.panels);
+  return {{free.x, free.y}, {free.w, free.h}};
 }
 
 void ViewFit::fit(scenes::Scene& scene, scenes::SceneContext& ctx) {

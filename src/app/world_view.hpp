@@ -1,20 +1,24 @@
 // Where the world is drawn, computed in one place, and the rule that keeps it filling that place:
 // the view is fitted to the free world viewport on every change of it (start, resize, F11, Tab,
-// UI scale, theme, a strip reserved below) until the user zooms, pans or orbits; then the user's
+// UI scale, theme, a panel opened, folded or resized, a strip reserved below) until the user zooms,
+// pans or orbits; then the user's
 // view is kept (the same part of the world, scaled to the new viewport) and stays over the world.
 #pragma once
+#include <vector>
 #include <glm/glm.hpp>
+#include "app/layout.hpp"
 #include "scenes/scene.hpp"
 
 namespace app {
 
-// What takes room from the world, in window points. The panels do not: they are laid over the
-// world, translucent (see DockLayout), so the world keeps the whole window however large the text.
+// What takes room from the world, in window points: the world is drawn only in what they leave
+// (layout.hpp), so no agent or room of a scene lies under a panel.
 struct ViewportReservations {
   float top = 0.0f;     // the menu bar, while the UI is shown
   // A strip across the bottom the world is fitted above, not under: the claim banner sets its
   // height here each frame it is shown (0: none). It is kept with the UI hidden (Tab) too.
   float bottom = 0.0f;
+  std::vector<Box> panels;  // the HUD, the scene panel, insets: as they will be drawn this frame
 };
 
 struct WorldViewport {
@@ -22,7 +26,8 @@ struct WorldViewport {
   bool operator==(const WorldViewport&) const = default;
 };
 
-// THE free world viewport: the window less the reservations (never smaller than 64 x 64 points).
+// THE free world viewport: the largest rectangle of the window the reservations leave (layout.hpp's
+// freeRectangle; never smaller than 64 x 64 points).
 WorldViewport freeWorldViewport(glm::vec2 window, const ViewportReservations& reserved);
 
 // The world rectangle a scene's Home frames in 2D (its fitted camera's view, margin included).

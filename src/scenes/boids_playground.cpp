@@ -55,6 +55,7 @@ class BoidsPlayground final : public scenes::Scene {
     });
     declareParams();
     about = kAbout;
+    aboutMore = kAboutMore;
     keys = kKeys;
     flock_.world.size = Vec2{1280.0f, 720.0f};
   }
@@ -166,7 +167,9 @@ class BoidsPlayground final : public scenes::Scene {
     nearestHistory_.plot("##nn", 0, 60, ImVec2(0, 40));
   }
 
-  static constexpr const char* kAbout =
+  // The lede the panel shows; the rest behind its "More" and in the F1 help.
+  static constexpr const char* kAbout = "Reynolds (1987): no leader, no plan. Each boid adds three rules over its neighbours: separation, alignment, cohesion. The weights decide what the crowd becomes.";
+  static constexpr const char* kAboutMore =
            "Reynolds (1987): no leader and no plan. Each boid looks only at neighbours inside its perception "
            "radius and adds three unit vectors: separation (too close: move away), alignment (match their mean "
            "velocity) and cohesion (move towards their centre). The weights decide what the crowd becomes. "

@@ -147,6 +147,7 @@ class Finale final : public scenes::Scene {
                             .withoutSlider());
     declareParams();
     about = kAbout;
+    aboutMore = kAboutMore;
     keys = kKeys;
   }
 
@@ -314,7 +315,9 @@ class Finale final : public scenes::Scene {
     }
   }
 
-  static constexpr const char* kAbout =
+  // The lede the panel shows; the rest behind its "More" and in the F1 help.
+  static constexpr const char* kAbout = "Everything at once: agents arrive at the cursor, boids rules bend their paths, ORCA keeps bodies apart. Turn ORCA off to see the crush.";
+  static constexpr const char* kAboutMore =
            "Everything at once. Each agent wants to reach the cursor (arrive), the boids rules bend that "
            "wish (separation, alignment, cohesion), and ORCA clips the result to a velocity that cannot "
            "collide within its horizon, with obstacles as hard limits. Turn ORCA off and watch the crush "

@@ -52,6 +52,7 @@ class GpuScene final : public scenes::Scene {
                                      "Drawn length of an agent, world units (40: about 9 px in a 1280 x 720 window at 20000)").ofScene());
     declareParams();
     about = kAbout;
+    aboutMore = kAboutMore;
     flock_.method = sim::NeighborMethod::Grid;
   }
 
@@ -140,7 +141,9 @@ class GpuScene final : public scenes::Scene {
     }
   }
 
-  static constexpr const char* kAbout =
+  // The lede the panel shows; the rest behind its "More" and in the F1 help.
+  static constexpr const char* kAbout = "Thousands of agents: one instanced draw call against one call per agent, and the whole simulation in compute shaders on the GPU.";
+  static constexpr const char* kAboutMore =
            "The article's part 6: thousands of units on screen. Drawing: 'instanced' sends every agent in ONE "
            "draw call (one buffer of positions, one mesh, N instances); 'per-agent' draws the same pixels the "
            "way a naive engine does, one call per agent, and the CPU time spent submitting grows with N.\n\n"

@@ -99,6 +99,7 @@ class MurmurationScene final : public scenes::Scene {
     });
     declareParams();
     about = kAbout;
+    aboutMore = kAboutMore;
     keys = kKeys;
     view = scenes::View::ThreeD;  // reset() follows mode2D
   }
@@ -146,7 +147,9 @@ class MurmurationScene final : public scenes::Scene {
     moveCamera();
   }
 
-  static constexpr const char* kAbout =
+  // The lede the panel shows; the rest behind its "More" and in the F1 help.
+  static constexpr const char* kAbout = "Starlings react to their 6-7 nearest neighbours however far (topological, Ballerini 2008), so the flock holds together dense or sparse. Press A for a falcon.";
+  static constexpr const char* kAboutMore =
            "Ballerini et al. (PNAS 2008) tracked starling flocks in 3D over Rome: each bird reacts to its 6-7 "
            "nearest neighbours, however far away they are (topological), not to every bird within some distance "
            "(metric), so the flock holds together whether it is dense or sparse. Alarm (key A) or Shift+click "

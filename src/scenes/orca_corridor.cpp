@@ -88,10 +88,11 @@ class OrcaCorridor final : public scenes::Scene {
         Param::b("showTargets", "show lane targets", &views_.showTargets, false, "The point each agent steers for").ofScene(),
         Param::b("trails", "trails", &views_.trails, true, "The last 5 s of each agent's path: watch the lanes form").ofScene(),
         Param::b("showVelocity", "velocity arrows", &views_.showVelocity, false, "Where each agent will be in 0.5 s").ofScene(),
-        Param::b("inset", "velocity-space inset", &views_.inset, true, "The selected agent's ORCA half-planes, feasible region and choice (click an agent)").ofScene(),
+        Param::b("inset", "velocity-space inset", &views_.inset, false, "The selected agent's ORCA half-planes, feasible region and choice (click an agent)").ofScene(),
     };
     declareParams();
     about = kAbout;
+    aboutMore = kAboutMore;
     keys = kKeys;
   }
 
@@ -147,6 +148,10 @@ class OrcaCorridor final : public scenes::Scene {
   }
 
   void panel() override {
+    // The inset opened or closed (its parameter, its close button): Home makes or gives back its room
+    // below the rooms, so it never lies over an agent; a view the user chose is left alone.
+    if (views_.inset != insetFramed_ && ctx && !ctx->userView) homeCamera(*ctx);
+    insetFramed_ = views_.inset;
     scenes::legend({{"walks east", kEastColor}, {"walks west", kWestColor}, {"crossed", dimmed(kEastColor, 0.55f)},
             {"yielding (pause sign)", kYieldColor}});
     scenes::legend({{"selected", kSelectedColor}, {"lane guides", kGuideColor}});
@@ -177,7 +182,9 @@ class OrcaCorridor final : public scenes::Scene {
     if (views_.inset) drawInset();
   }
 
-  static constexpr const char* kAbout =
+  // The lede the panel shows; the rest behind its "More" and in the F1 help.
+  static constexpr const char* kAbout = "ORCA turns each neighbour into a half-plane of safe velocities; in a narrow corridor, groups meeting head-on lock up unless they keep to lanes.";
+  static constexpr const char* kAboutMore =
            "ORCA (van den Berg, Guy, Lin, Manocha 2011) turns each neighbour into a half-plane of velocities that "
            "avoid contact for tau seconds. It is reciprocal: each of the pair takes half of the change and trusts "
            "the other with the rest. A small linear program picks the allowed velocity closest to the preferred one. "
@@ -357,8 +364,7 @@ class OrcaCorridor final : public scenes::Scene {
         if (live) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(60, 90, 60, 160));
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(sim::methodName(sim::AvoidanceMethod(r.method)));
-        if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("%d per side, %.0f s simulated, %.0f crossings, closest pair %.3f of contact", r.groupSize,
+        scenes::panelTooltip("%d per side, %.0f s simulated, %.0f crossings, closest pair %.3f of contact", r.groupSize,
                             r.seconds, r.crossed, std::min(r.minDistanceRatio, 1.0));
         ImGui::TableNextColumn();
         ImGui::Text("%.1f", r.width);
@@ -435,14 +441,15 @@ class OrcaCorridor final : public scenes::Scene {
 
   // ---- the velocity-space inset ----
   void drawInset() {
-    // At the bottom centre, below the rooms (see homeCamera); placed again when the window's size
-    // changes, and otherwise where the user dragged it.
-    const ImGuiIO& io = ImGui::GetIO();
-    const glm::vec2 display(io.DisplaySize.x, io.DisplaySize.y);
-    const glm::vec2 size = insetSize(display);
-    const ImGuiCond place = display != insetPlacedFor_ ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-    insetPlacedFor_ = display;
-    ImGui::SetNextWindowPos(ImVec2(0.5f * (display.x - size.x), display.y - size.y - 10.0f), place);
+    // At the bottom centre of the world's view, below the rooms (see homeCamera), so it covers no
+    // agent and no panel's button; placed again when the view changes, otherwise where the user dragged it.
+    const glm::vec2 origin = ctx ? ctx->viewOrigin : glm::vec2(0.0f);
+    const glm::vec2 view = ctx ? ctx->camera2D.viewport : glm::vec2(ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
+    const glm::vec2 size = insetSize(view);
+    const glm::vec4 placedFor(origin, view);
+    const ImGuiCond place = placedFor != insetPlacedFor_ ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    insetPlacedFor_ = placedFor;
+    ImGui::SetNextWindowPos(ImVec2(origin.x + 0.5f * (view.x - size.x), origin.y + view.y - size.y - 10.0f), place);
     ImGui::SetNextWindowSize(ImVec2(size.x, size.y), place);
     ImGui::SetNextWindowBgAlpha(0.92f);
     if (ImGui::Begin("Velocity space of the selected agent###orca-corridor-inset", &views_.inset, ImGuiWindowFlags_NoScrollbar)) {
@@ -559,7 +566,8 @@ class OrcaCorridor final : public scenes::Scene {
   }
 
   DebugViews views_{};
-  glm::vec2 insetPlacedFor_{-1.0f};  // the window size the inset was last placed for
+  bool insetFramed_ = false;  // whether Home last made room for the inset
+  glm::vec4 insetPlacedFor_{-1.0f};  // the world view (origin, size) the inset was last placed for
   sim::CorridorSim sim_;  // the declared parameters point into sim_.params()
   sim::CorridorParams runParams_;  // what the current run started with: a change starts another run
   scenes::MetricReading metrics_;  // after the last step

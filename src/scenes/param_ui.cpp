@@ -1,6 +1,7 @@
 // Sliders, checkboxes and combos generated from parameter declarations.
 #include <imgui.h>
 #include <algorithm>
+#include <cstdarg>
 #include <cfloat>
 #include <cstdio>
 #include <cstring>
@@ -70,11 +71,41 @@ bool paramWidgets(std::span<const Param> params, std::initializer_list<const cha
         break;
       }
     }
-    if (p.tooltip && *p.tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(--set %s=...)", p.tooltip, p.name);
+    if (p.tooltip && *p.tooltip) panelTooltip("%s\n(--set %s=...)", p.tooltip, p.name);
     changed |= edited;
     ImGui::PopID();
   }
   return changed;
+}
+
+void panelTooltip(const char* format, ...) {
+  // Which item the pointer rests on, and since when: one at a time, so one record does. An item is
+  // known by its rectangle (text has no id); a frame without it hovered starts the wait again.
+  static ImVec2 restingOn{-1.0f, -1.0f};
+  static double since = 0.0;
+  static int lastFrame = -1;
+  if (!ImGui::IsItemHovered()) return;
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  const int frame = ImGui::GetFrameCount();
+  if (lo.x != restingOn.x || lo.y != restingOn.y || lastFrame < frame - 1) {
+    restingOn = lo;
+    since = ImGui::GetTime();
+  }
+  lastFrame = frame;
+  if (ImGui::GetTime() - since < kTooltipDelaySeconds) return;
+  // Over the item's window: below the item in the window's upper half, above it in the lower half.
+  const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  const bool below = 0.5f * (lo.y + hi.y) < at.y + 0.5f * size.y;
+  const float gap = 0.25f * ImGui::GetFontSize();
+  ImGui::SetNextWindowPos(ImVec2(at.x + gap, below ? hi.y + gap : lo.y - gap), ImGuiCond_Always, ImVec2(0.0f, below ? 0.0f : 1.0f));
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(std::max(size.x - 2.0f * gap - 2.0f * ImGui::GetStyle().WindowPadding.x, 4.0f * ImGui::GetFontSize()));
+  va_list args;
+  va_start(args, format);
+  ImGui::TextV(format, args);
+  va_end(args);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
 }
 
 void sectionTitle(const char* title) {

@@ -3,6 +3,7 @@
 // past the panel's edge. The scenes' panels and the app's use the same ones.
 #pragma once
 #include <cstdint>
+#include <imgui.h>  // IM_FMTARGS
 
 namespace scenes {
 
@@ -20,5 +21,11 @@ float textWidth(const char* text);
 // A button whose label wraps over several lines where the room left on the line is too narrow for it
 // (a long claim title at 3x); otherwise ImGui::Button. True when pressed.
 bool wrappingButton(const char* label);
+
+// The last item's tooltip, as every panel shows one: only after the pointer has rested on the item
+// for kTooltipDelaySeconds (a pointer passing over a panel never flashes text), and laid over the
+// panel the item is in, wrapped to its width, never over the world beside it. printf-style.
+constexpr double kTooltipDelaySeconds = 0.6;
+void panelTooltip(const char* format, ...) IM_FMTARGS(1);
 
 }  // namespace scenes

@@ -33,6 +33,7 @@ struct SceneContext {
   double realTime = 0.0;         // wall seconds since start (animation)
   bool paused = false;
   bool lightTheme = false;       // the light (projector) theme: the renderer darkens every colour (FrameView::ink)
+  glm::vec2 viewOrigin{0.0f};    // the world viewport's top-left corner in the window, points (its size: camera2D.viewport)
   bool userView = false;         // the user zoomed, panned or orbited since the view was last fitted (app/world_view.hpp)
   render::FrameStats lastFrame;  // the renderer's figures for the previous frame (draw calls, agent timings)
   double lastRenderMs = 0.0;     // CPU time the previous frame spent drawing, UI included
@@ -119,7 +120,8 @@ class Scene {
   virtual void homeCamera(SceneContext& ctx) { ctx.camera2D.fit({0, 0}, {1280, 720}); }
 
   // What the scene is, set by its constructor: data, not virtual functions.
-  const char* about = "";           // "About this scene": what it shows and what to try
+  const char* about = "";           // "About this scene": what it shows, a lede of at most 25 words
+  const char* aboutMore = "";       // the rest: what to try, what crowdlab finds (behind "More", and in F1)
   std::span<const KeyAction> keys;  // the keys and mouse actions onKey/onMouse answer (F1, the README)
   View view = View::TwoD;           // the murmuration's reset() switches it with its 2D mode
 

@@ -83,6 +83,7 @@ class SpatialHash final : public scenes::Scene {
     };
     declareParams();
     about = kAbout;
+    aboutMore = kAboutMore;
     keys = kKeys;
     flock_.world.boundary = sim::Boundary::Wrap;
     for (size_t h = 0; h < kHues; ++h) {
@@ -195,7 +196,7 @@ class SpatialHash final : public scenes::Scene {
         dimWrapped("(exact on a sample of 1/%zu agents (%zu), scaled to all; every %d steps; last at step %d, took "
                    "%.1f ms outside sim ms)", auditStride_, auditSamples_, kAuditEvery, auditStep_, auditMs_);
       if (ImGui::Button("Count exactly now")) countExactly();
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Brute force over every agent: N^2 distance checks (seconds at N=50,000)");
+      scenes::panelTooltip("Brute force over every agent: N^2 distance checks (seconds at N=50,000)");
       if (exactStep_ >= 0) {
         char exact[128];
         std::snprintf(exact, sizeof exact, "exact: %s at step %d (%.0f ms)", scenes::withCommas(exactMissed_, a), exactStep_, exactMs_);
@@ -249,7 +250,9 @@ class SpatialHash final : public scenes::Scene {
   }
   size_t agentCount() const override { return flock_.size(); }
 
-  static constexpr const char* kAbout =
+  // The lede the panel shows; the rest behind its "More" and in the F1 help.
+  static constexpr const char* kAbout = "Brute force checks all N^2 pairs of agents; a uniform grid checks only nearby cells. Watch the counters as you change the cell size.";
+  static constexpr const char* kAboutMore =
            "Every boid needs the others within its perception radius. Brute force tests all N-1 of them: N^2 "
            "distance checks per step. The uniform grid sorts agents into cells every step and tests only the agents "
            "in the cells the radius touches. Watch the counters as you change the cell size, the search mode and "

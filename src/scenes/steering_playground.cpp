@@ -92,6 +92,7 @@ class SteeringPlayground final : public scenes::Scene {
     };
     declareParams();
     about = kAbout;
+    aboutMore = kAboutMore;
     keys = kKeys;
   }
 
@@ -199,7 +200,9 @@ class SteeringPlayground final : public scenes::Scene {
     ImGui::Text("obstacle penetrations %.0f (agent-steps)", metrics_["obstacle_penetrations"]);
   }
 
-  static constexpr const char* kAbout =
+  // The lede the panel shows; the rest behind its "More" and in the F1 help.
+  static constexpr const char* kAbout = "Reynolds (1999): each agent adds weighted steering forces, avoidance first. Left-click moves the target; drag obstacles; O drops one at the cursor.";
+  static constexpr const char* kAboutMore =
            "Reynolds (1999): each agent adds weighted steering vectors (desired velocity minus its velocity) and "
            "spends a limited force on them, avoidance first. Left-click: move the target (purple cross); left-drag "
            "an obstacle to move it; right-click one to remove it; O drops one at the cursor. Try seek alone, then "

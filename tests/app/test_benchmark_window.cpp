@@ -28,11 +28,11 @@ std::vector<std::string> benchmarkLines(const std::string& out) {
 
 TEST(BenchmarkWindow, APauseOrARestartStopsARunWithoutFiguresAndAWholeRunReportsThem) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
-  const apptest::RunResult layout = apptest::runDriven("benchmark-layout", "--scene boids", "sleep 1");
+  const apptest::RunResult layout = apptest::runDriven("benchmark-layout", "--scene boids --keys F2", "sleep 1");  // F2: the full HUD
   const std::string click = clickOn(layout.value("benchmark_button_at"));
   // Space pauses and R restarts, as a lecturer would mid-run; the button is back after each stop.
   const apptest::RunResult r = apptest::runDriven(
-      "benchmark-runs", "--scene boids",
+      "benchmark-runs", "--scene boids --keys F2",
       click + "sleep 1\npress space\nsleep 0.5\npress space\n" + click + "sleep 1\npress r\nsleep 0.5\n" + click + "sleep 11.5\n");
   ASSERT_EQ(r.exitCode, 0) << r.out;
   const std::vector<std::string> lines = benchmarkLines(r.out);

@@ -95,15 +95,16 @@ TEST(SweepPanel, StartFillsTheCurveAClickSetsTheValueAndStopCancels) {
 // background=sweep; a plain figures line is the fault.
 TEST(SweepPanel, ABenchmarkRunWithASweepBesideItSaysSo) {
   if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
-  const apptest::RunResult layout = driven("bench-layout", kArgs, kScrollDown);
+  const std::string withHud = std::string(kArgs) + " --keys F2";  // the full HUD, with its Benchmark button
+  const apptest::RunResult layout = driven("bench-layout", withHud, kScrollDown);
   const std::string header = at(layout.value("sweep_header_at")), benchmark = at(layout.value("benchmark_button_at"));
   ASSERT_FALSE(header.empty()) << layout.out;
   ASSERT_FALSE(benchmark.empty()) << layout.out;
   const std::string open = kScrollDown + "click " + header + "\n" + kScrollDown;
-  const apptest::RunResult opened = driven("bench-opened", kArgs, open);
+  const apptest::RunResult opened = driven("bench-opened", withHud, open);
   const std::string start = at(opened.value("sweep_start_at"));
   ASSERT_FALSE(start.empty()) << opened.out;
-  const apptest::RunResult r = driven("bench-beside", kArgs, open + "click " + start + "\nclick " + benchmark + "\nsleep 11.5\n");
+  const apptest::RunResult r = driven("bench-beside", withHud, open + "click " + start + "\nclick " + benchmark + "\nsleep 11.5\n");
   ASSERT_EQ(r.exitCode, 0) << r.out;
   const size_t at = r.out.find("crowdlab benchmark: scene=boids");
   ASSERT_NE(at, std::string::npos) << r.out;

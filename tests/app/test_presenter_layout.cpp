@@ -1,0 +1,150 @@
+// The presenter's view, read from --state-out's "layout" (SIGUSR1 asks for it mid-run), with real X
+// input: every scene's agents lie in the free rectangle (the window less the menu bar, the panels and
+// the banner strip) at first start, after a scene switch, after Ctrl+= twice, at 3x and with Tab; the
+// free rectangle keeps half the window's width at every UI scale; Esc never quits; Ctrl+Q asks while
+// a recording runs; F11 then Esc gives the window back its exact geometry.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+#include <nlohmann/json.hpp>
+#include "app_util.hpp"
+
+namespace {
+
+struct Rect {
+  double x = 0, y = 0, w = 0, h = 0;
+};
+Rect rect(const nlohmann::json& a) { return a.is_array() && a.size() == 4 ? Rect{a[0], a[1], a[2], a[3]} : Rect{}; }
+double overlap(const Rect& a, const Rect& b) {
+  const double w = std::min(a.x + a.w, b.x + b.w) - std::max(a.x, b.x), h = std::min(a.y + a.h, b.y + b.h) - std::max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0.0;
+}
+
+nlohmann::json readJson(const std::string& path) {
+  const std::string text = apptest::slurp(path);
+  return text.empty() ? nlohmann::json() : nlohmann::json::parse(text, nullptr, false);
+}
+
+std::vector<std::string> sceneNames() {
+  std::vector<std::string> names;
+  std::istringstream in(apptest::runCrowdlab("--list-scenes").out);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) names.push_back(line);
+  return names;
+}
+
+// The checks of one snapshot of the layout: the agents' box at least 95 % inside the free rectangle
+// and at most 5 % under any panel; the free rectangle at least half the window's width, under no panel.
+void expectAgentsInFree(const nlohmann::json& state, const std::string& what) {
+  SCOPED_TRACE(what);
+  ASSERT_TRUE(state.is_object() && state.contains("layout")) << "no state: " << state.dump();
+  const nlohmann::json& l = state["layout"];
+  const Rect free = rect(l["free"]), agents = rect(l["agents_box"]);
+  const double windowWidth = l["window"][0];
+  EXPECT_GE(free.w, 0.5 * windowWidth) << l.dump();
+  if (agents.w * agents.h > 0) {
+    EXPECT_GE(overlap(agents, free), 0.95 * agents.w * agents.h) << l.dump();
+  } else {
+    EXPECT_GT(state.value("agents", 0), 0) << "agents drawn but no box: " << l.dump();
+  }
+  for (const nlohmann::json& p : l["panels"]) {  // a point's rounding aside
+    const Rect panel = rect(p);
+    EXPECT_LE(overlap(panel, free), std::max(panel.w, panel.h)) << "a panel over the world: " << l.dump();
+    EXPECT_LE(overlap(panel, agents), 0.05 * agents.w * agents.h) << "agents under a panel: " << l.dump();
+  }
+}
+
+// The script's helper: the state file now, copied to `name`.json in the run's folder.
+std::string snapHelper(const std::string& dir) {
+  return "snap() { rm -f '" + dir + "/state.json'; kill -USR1 $pid; for i in $(seq 30); do [ -s '" + dir +
+         "/state.json' ] && break; sleep 0.1; done; cp '" + dir + "/state.json' '" + dir + "/'\"$1\".json; }\n";
+}
+
+}  // namespace
+
+// Every scene `--list-scenes` names, at 1920 x 1080 (the 1.5x a 1080 p display starts at) and
+// 1280 x 720 (1x): one window per size, the scenes switched with their number keys.
+TEST(PresenterLayout, EveryScenesAgentsLieInTheFreeRectangleAtEveryScale) {
+  if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
+  const std::vector<std::string> scenes = sceneNames();
+  ASSERT_GE(scenes.size(), 2u);
+  for (const auto& [size, scale] : {std::pair{std::string("1920x1080"), "1.5"}, std::pair{std::string("1280x720"), "1.0"}}) {
+    SCOPED_TRACE(size);
+    const std::string name = "layout-" + size, dir = apptest::outDir() + "/driven-" + name;
+    const std::string w = size.substr(0, size.find('x')), h = size.substr(size.find('x') + 1);
+    std::string actions = snapHelper(dir);
+    for (size_t i = 0; i < scenes.size() && i < 9; ++i) {
+      const std::string k = std::to_string(i + 1);
+      actions += "press " + k + "\nsleep 1.2\nsnap " + k + "-start\n";
+      actions += "press ctrl+equal\npress ctrl+equal\nsleep 1.2\nsnap " + k + "-larger\n";
+      actions += "press ctrl+minus\npress ctrl+minus\nsleep 0.5\n";
+    }
+    actions += "for i in 1 2 3 4 5 6 7 8; do press ctrl+equal; done\nsleep 1.5\nsnap largest\n";
+    actions += "press Tab\nsleep 1\nsnap hidden\n";
+    const apptest::RunResult r =
+        apptest::runDriven(name, "--scene " + scenes[0] + " --width " + w + " --height " + h + " --state-out '" + dir + "/state.json'",
+                           actions, size, scale);
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    for (size_t i = 0; i < scenes.size() && i < 9; ++i) {
+      const std::string k = std::to_string(i + 1);
+      const nlohmann::json start = readJson(dir + "/" + k + "-start.json"), larger = readJson(dir + "/" + k + "-larger.json");
+      expectAgentsInFree(start, scenes[i] + (i == 0 ? " at first start" : " after switching to it"));
+      expectAgentsInFree(larger, scenes[i] + " after Ctrl+= twice");
+      if (larger.contains("layout") && start.contains("layout")) {
+        EXPECT_GT(larger["layout"]["ui_scale"].get<float>(), start["layout"]["ui_scale"].get<float>());  // (a held key may repeat)
+      }
+    }
+    const nlohmann::json largest = readJson(dir + "/largest.json"), hidden = readJson(dir + "/hidden.json");
+    expectAgentsInFree(largest, "at the largest UI scale");
+    if (largest.contains("layout")) {
+      EXPECT_FLOAT_EQ(largest["layout"]["ui_scale"].get<float>(), 3.0f);
+    }
+    expectAgentsInFree(hidden, "with the UI hidden (Tab)");
+    if (hidden.contains("layout")) {
+      EXPECT_TRUE(hidden["layout"]["panels"].empty()) << hidden.dump();
+      EXPECT_EQ(rect(hidden["layout"]["free"]).w, std::stod(w)) << "Tab gives the world the whole window";
+    }
+  }
+}
+
+// Esc never quits: twice, as a presenter presses it by accident, and the run draws all its frames.
+// Ctrl+Q quits at once when nothing would be lost, and asks while a recording runs.
+TEST(PresenterLayout, EscNeverQuitsAndCtrlQAsksWhileARecordingRuns) {
+  const std::string dir = apptest::freshDir("presenter-quit");
+  apptest::RunResult r = apptest::runCrowdlab("--scene boids --keys Escape,Escape --frames 60 --state-out '" + dir + "/esc.json'",
+                                              "timeout 60");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(readJson(dir + "/esc.json").value("steps", 0), 60) << "Esc, Esc must not end the run";
+  r = apptest::runCrowdlab("--scene boids --keys ctrl+q --frames 60 --state-out '" + dir + "/quit.json'", "timeout 60");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_LT(readJson(dir + "/quit.json").value("steps", 99), 10) << "Ctrl+Q with nothing running quits at once";
+  r = apptest::runCrowdlab("--scene boids --width 320 --height 240 --record 500 --record-dir '" + dir +
+                               "/frames' --keys ctrl+q --frames 30 --state-out '" + dir + "/recording.json'",
+                           "timeout 60");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json asked = readJson(dir + "/recording.json");
+  EXPECT_EQ(asked.value("steps", 0), 30) << "Ctrl+Q during a recording asks first";
+  EXPECT_TRUE(asked.value("quit_asked", false)) << asked.dump();
+}
+
+// F11 then Esc: the window comes back exactly where and as large as it was (under a window manager,
+// which answers F11); in full screen too the agents lie in the free rectangle.
+TEST(PresenterLayout, F11ThenEscRestoresTheWindowsGeometry) {
+  if (!apptest::haveXdotool() || !apptest::haveOpenbox()) GTEST_SKIP() << "xdotool or openbox is not installed";
+  const std::string dir = apptest::outDir() + "/driven-f11-geometry";
+  const std::string geometry = "geom() { xdotool getwindowgeometry --shell $id | grep -E '^(X|Y|WIDTH|HEIGHT)=' | tr '\\n' ' '; }\n";
+  const apptest::RunResult r = apptest::runDriven(
+      "f11-geometry", "--scene orca-corridor --width 900 --height 560 --state-out '" + dir + "/state.json'",
+      snapHelper(dir) + geometry + "sleep 0.5\nnote \"before=$(geom)\"\npress F11\nsleep 1.5\nnote \"full=$(xsize)\"\nsnap full\n"
+                                   "press Escape\nsleep 1.5\nnote \"after=$(geom)\"\n",
+      "1280x720", "1.0", true);
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  EXPECT_EQ(r.value("full"), "1280x720") << r.out;
+  expectAgentsInFree(readJson(dir + "/full.json"), "in full screen");
+  ASSERT_NE(r.value("before"), "");
+  EXPECT_EQ(r.value("after"), r.value("before")) << r.out;
+}
