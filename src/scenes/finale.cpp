@@ -245,7 +245,7 @@ class Finale final : public scenes::Scene {
     const glm::vec2 half = cam.viewport / (2.0f * std::max(cam.zoom, 1e-6f));
     scenes::Magnifier m;
     m.source = sim_.target;
-    m.sourceRadius = 7.0f * r;
+    m.sourceRadius = 4.0f * r;  // a handful of bodies: each one large enough to see which lie inside which
     const float insetRadius = 0.4f * std::min(half.x, half.y);
     m.zoom = std::max(2.0f, insetRadius / m.sourceRadius);
     // The crowd's reach around the target: the distance 95 % of the agents are within.
