@@ -254,7 +254,8 @@ class Finale final : public scenes::Scene {
     const size_t at = pos.size() * 95 / 100;
     std::nth_element(reach.begin(), reach.begin() + std::ptrdiff_t(at), reach.end());
     const float crowd = reach[at], size = m.sourceRadius * m.zoom;
-    const float side = sim_.target.x <= cam.center.x ? 1.0f : -1.0f;
+    // Left of a crowd in the middle: the HUD on the left is narrower than the scene panel on the right.
+    const float side = sim_.target.x < cam.center.x ? 1.0f : -1.0f;
     m.inset = sim_.target + Vec2{side * (crowd + 1.15f * size), 0.0f};
     const glm::vec2 lo = cam.center - half + size * 1.05f, hi = cam.center + half - size * 1.05f;
     if (lo.x < hi.x) m.inset.x = std::clamp(m.inset.x, lo.x, hi.x);

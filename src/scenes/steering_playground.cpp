@@ -128,7 +128,7 @@ class SteeringPlayground final : public scenes::Scene {
     const auto desired = world_.desiredVelocities();
     if (views_.trailSeconds > 0.0f) {
       trails_.record(pos, ctx ? ctx->simTime : 0.0, views_.trailSeconds);
-      trails_.draw(debug, rgba(120, 200, 255, 170));
+      trails_.draw(debug, rgba(140, 215, 255, 235));  // bright: a path must read from the back of the room
     }
     const auto obstacles = world_.obstacles();
     agents.shape = AgentShape::Arrow2D;
