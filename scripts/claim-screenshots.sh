@@ -2,11 +2,15 @@
 # Regenerates docs/claims/<claim id>.png: each claim of the registry run in the real program, the
 # screenshot taken by it at the end of the claim's window (a baseline first where the claim is measured
 # against one), banner and verdict included:  crowdlab --claim ID --screenshot FILE
+# At a projector's 1920x1080 by default; SIZE=1280x720 (a laptop) and OUT=folder pick others.
 # Usage: scripts/claim-screenshots.sh [CLAIM_ID...]   (none: every claim; CROWDLAB=path picks the binary)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 exe="${CROWDLAB:-$root/build/crowdlab}"
-out="$root/docs/claims"
+out="${OUT:-$root/docs/claims}"
+size="${SIZE:-1920x1080}"
+width="${size%x*}"
+height="${size#*x}"
 mkdir -p "$out"
 if [ "$#" -gt 0 ]; then
   ids=("$@")
@@ -18,6 +22,6 @@ trap 'rm -rf "$config"' EXIT
 echo '{"uiScale": 1.0}' >"$config/settings.json"
 for id in "${ids[@]}"; do
   echo "== $id"
-  CROWDLAB_CONFIG_DIR="$config" xvfb-run -a -s "-noreset -screen 0 1600x900x24" \
-    "$exe" --claim "$id" --width 1600 --height 900 --screenshot "$out/$id.png" | grep '^screenshot=' || echo "   failed: $id"
+  CROWDLAB_CONFIG_DIR="$config" xvfb-run -a -s "-noreset -screen 0 ${width}x${height}x24" \
+    "$exe" --claim "$id" --width "$width" --height "$height" --screenshot "$out/$id.png" | grep -E '^(screenshot|glyph_px)=' || echo "   failed: $id"
 done

@@ -25,6 +25,7 @@
 #include "app/hud.hpp"
 #include "app/input.hpp"
 #include "app/layout.hpp"
+#include "app/lesson.hpp"
 #include <limits>
 #include <nlohmann/json.hpp>
 #include "app/look.hpp"
@@ -44,6 +45,7 @@
 #include "io/user_files.hpp"
 #include "render/renderer.hpp"
 #include "scenes/digest.hpp"
+#include "scenes/experiment.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/core/parallel.hpp"
 
@@ -135,6 +137,14 @@ class App {
     if (!options_.claim.empty() && !startClaim(*scenes::findClaim(options_.claim))) {  // parseOptions checked the id
       std::fprintf(stderr, "crowdlab: %s\n", panel_.message.c_str());
       return 1;
+    }
+    if (!options_.lesson.empty()) {
+      Lesson lesson;  // runWindow checked it before the window opened
+      if (!loadLesson(options_.lesson, lesson, error)) {
+        std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+        return 2;
+      }
+      startLesson(std::move(lesson));
     }
     if (!options_.tune.empty()) {
       if (!experiments::findObjective(sceneName_, options_.tune)) {
@@ -278,6 +288,8 @@ class App {
       j["experiment"]["value"] = panel_.experiment.value();
       j["experiment"]["also"] = also;
     }
+    if (lesson_.active()) j["lesson"] = lesson_.state();
+    j["black_screen"] = blackScreen_;
     panel_.tune->writeState(j);
     j["step_ms_median"] = sim::median(stepper_.recentStepMs(AppBenchmark::kSeconds));
     j["threads"] = sim::hardwareThreads();  // the page's loops: 1 on the one-thread page
@@ -514,12 +526,62 @@ class App {
       case Command::SmallerUi: pendingLook_.uiScale = std::max(1.0f, pendingLook_.uiScale - 0.25f); break;
       case Command::ToggleTheme: pendingLook_.darkTheme = !pendingLook_.darkTheme; break;
       case Command::SwitchScene: switchToNumber(c.number); break;
+      case Command::LessonNext: lessonMove(true); break;
+      case Command::LessonPrevious: lessonMove(false); break;
+      case Command::BlackScreen: blackScreen_ = !blackScreen_; break;
     }
   }
 
   // Commands that read or reset the simulation's state.
   static bool readsScene(Command::Kind k) {
-    return k == Command::Restart || k == Command::Home || k == Command::NextAgent || k == Command::ToggleFollow;
+    return k == Command::Restart || k == Command::Home || k == Command::NextAgent || k == Command::ToggleFollow ||
+           k == Command::LessonNext || k == Command::LessonPrevious;
+  }
+
+  // ---- the lesson (lesson.hpp): each step a full restart into its set-up ----
+  void startLesson(Lesson lesson) {
+    lesson_.start(std::move(lesson));
+    input_.setLessonKeys(lesson_.active());
+    if (lesson_.active()) enterLessonStep();
+  }
+  void lessonMove(bool forward) {
+    if (!lesson_.active()) {
+      hud_.message = "No lesson runs: start one from the Lesson menu or with --lesson NAME";
+      return;
+    }
+    if (forward ? lesson_.next() : lesson_.previous()) enterLessonStep();
+  }
+  void enterLessonStep() {
+    const LessonStep& s = lesson_.step();
+    std::string error;
+    if (s.scene != sceneName_ && !switchScene(s.scene, nullptr, error)) {
+      hud_.message = error;
+      return;
+    }
+    if (!s.claim.empty()) {
+      startClaim(*scenes::findClaim(s.claim));  // loadLesson checked the id
+      return;
+    }
+    stepper_.waitIdle();
+    panel_.experiment = scenes::ClaimTracker();  // a claim of the step before ends here
+    panel_.after = nullptr;
+    if (!scenes::startSetup(scene(), {s.scene, s.preset, {}, s.start}, error)) hud_.message = error;
+    afterSceneCreated();
+  }
+  void onLessonMenu(const LessonMenuAction& act) {
+    if (act.next) onCommand(Command{Command::LessonNext});
+    if (act.previous) onCommand(Command{Command::LessonPrevious});
+    if (act.black) blackScreen_ = !blackScreen_;
+    if (act.end) {
+      lesson_.stop();
+      input_.setLessonKeys(false);
+    }
+    if (!act.start.empty()) {
+      Lesson lesson;
+      std::string error;
+      if (loadLesson(act.start, lesson, error)) startLesson(std::move(lesson));
+      else hud_.message = error;
+    }
   }
 
   // N: the scene's next agent (OpenSteerDemo's "select next vehicle"); false where a scene has none.
@@ -713,6 +775,8 @@ class App {
     drawWorldMarks();
     if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys, sceneUnguarded());
     drawQuitQuestion();
+    if (blackScreen_)  // B: the room looks at the lecturer; everything else goes on behind it
+      ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(0, 0), ImVec2(windowSize_.x, windowSize_.y), IM_COL32(0, 0, 0, 255));
     ImGui::Render();
 
     const float ppp = pixelsPerPoint();
@@ -967,6 +1031,9 @@ class App {
     state.recordedFrames = recorder_.written();
     state.recordTotal = recorder_.total();
     HudActions act = drawHud(hud_, state, scenes_, sceneName_, stepper_.speed, vsync_, log_);
+    onLessonMenu(drawLessonMenu(lesson_, blackScreen_));
+    panel_.lessonSay = lesson_.active() ? lesson_.step().say : "";
+    panel_.lessonProgress = lesson_.active() ? lesson_.progress() : "";
     if (act.uiScale > 0) pendingLook_.uiScale = act.uiScale;
     if (act.benchmark) {
       stepper_.paused = false;
@@ -1090,6 +1157,8 @@ class App {
   std::optional<WindowGeometry> beforeFullscreen_;  // the window as F11 found it
   static constexpr int kRestoreFrames = 30;
   int restoreFrames_ = 0;  // frames left to put the window back where F11 found it
+  LessonRun lesson_;
+  bool blackScreen_ = false;
   AppBenchmark benchmark_;
   uint64_t sceneRuns_ = 0, paramWrites_ = 0;  // what a benchmark run watches (BenchmarkWatch)
   RecentSamples frameMs_, metricsMs_;
@@ -1140,6 +1209,15 @@ int runWindow(const Options& given) {
   o = given;
   std::string sceneWarning;
   o.scene = resolveSceneName(given, settings, sceneWarning);
+  if (!o.lesson.empty()) {  // a bad lesson is one line before any window opens
+    Lesson lesson;
+    if (!loadLesson(o.lesson, lesson, error)) {
+      std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+      return 2;
+    }
+    o.scene = lesson.steps.front().scene;
+    sceneWarning.clear();
+  }
   if (!sceneWarning.empty()) {
     std::fprintf(stderr, "crowdlab: %s\n", sceneWarning.c_str());
     if (warning.empty()) warning = sceneWarning;

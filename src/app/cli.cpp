@@ -14,7 +14,7 @@ std::string usage() {
          "  crowdlab [--scene NAME] [--seed N] [--set k=v]... [--preset FILE] [--frames N]\n"
          "           [--screenshot FILE.png] [--width W] [--height H] [--vsync on|off] [--max-fps N] [--fullscreen]\n"
          "           [--metrics-csv FILE] [--record N --record-dir DIR] [--keys K1,K2,...]\n"
-         "           [--claim ID] [--tune OBJECTIVE] [--state-out FILE] [--hidden]\n"
+         "           [--claim ID] [--lesson NAME] [--tune OBJECTIVE] [--state-out FILE] [--hidden]\n"
          "  crowdlab --headless --scene NAME --steps N [--seed N] [--set k=v]... [--preset FILE] [--metrics-csv FILE]\n"
          "  crowdlab --scene NAME --list-params\n"
          "  crowdlab --list-scenes   (the scenes' command-line names, one a line, in teaching order)\n"
@@ -129,6 +129,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
       for (std::string key; std::getline(list, key, ',');)
         if (!key.empty()) o.keys.push_back(key);
     } else if (a == "--claim") { if (!value(o.claim)) return false; }
+    else if (a == "--lesson") { if (!value(o.lesson)) return false; }
     else if (a == "--state-out") { if (!value(o.stateOut)) return false; }
     else if (a == "--tune") { if (!value(o.tune)) return false; }
     else {
@@ -167,6 +168,10 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
   // name not ending in .svg (x.jpg held PNG bytes).
   if (!o.screenshot.empty() && !o.screenshot.ends_with(".png")) {
     error = "--screenshot writes PNG: give a FILE.png, got " + io::quoteText(o.screenshot);
+    return false;
+  }
+  if (!o.lesson.empty() && (o.headless || !o.claim.empty() || !o.scene.empty() || !o.sets.empty() || !o.preset.empty())) {
+    error = "--lesson picks each step's scene and set-up; drop --headless, --claim, --scene, --set and --preset";
     return false;
   }
   if (!o.claim.empty()) {

@@ -32,6 +32,7 @@ struct Options {
   std::string recordDir;
   std::vector<std::string> keys; // --keys LIST: key presses fed one a frame at start (scripted slides, tests)
   std::string claim;             // --claim ID: open straight into that experiment (its scene, preset and start)
+  std::string lesson;            // --lesson NAME: the lecture as data (lesson.hpp); it picks the scenes
   std::string tune;              // --tune OBJECTIVE: the Tune section opens with this objective chosen
   std::string stateOut;          // --state-out FILE: at exit, the state JSON the web page's crowdlab.state() gives
   bool hidden = false;           // --hidden: the window is never shown (scripted measurements: `crowdlab claims` runs window claims so)

@@ -276,7 +276,8 @@ void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& 
   if (!ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopup)) ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
   const char* keys[][2] = {
       {"1 - 9", "switch scene (the order below)"},       {"Space", "pause / resume"},
-      {"Right arrow", "single step"},  {"R", "restart the scene (a running experiment from its start)"},
+      {"Right arrow", "single step (in a lesson: next step)"},  {"R", "restart the scene (a running experiment from its start)"},
+      {"PageDown / PageUp", "a lesson's next / previous step (a clicker; Left too)"}, {"B", "black screen / back"},
       {"Tab", "hide / show all UI"},   {"F1", "this help"},
       {"F11", "fullscreen"},           {"F12", "screenshot (PNG named after scene and time)"},
       {"Home", "reset the camera (and stop following)"},    {"Esc", "close what is open: menu, help, fullscreen (never quits)"},

@@ -117,6 +117,9 @@ struct PanelMemory {
   const scenes::Claim* requested = nullptr; // an experiment button was pressed: the app starts it
   const scenes::Claim* after = nullptr;     // a baseline runs now; this claim (measured against it) follows
   float worldLeft = -1.0f, worldRight = -1.0f;  // the world's view across the window, points (set by the app)
+  // A running lesson's step (set by the app; "" none): its sentence takes the banner's first line,
+  // and "step 4 of 18" stands small in the strip's corner.
+  std::string lessonSay, lessonProgress;
   std::map<std::string, double> measured;   // claim id -> last window value here (baselines of ratio claims)
   SweepSection sweep;                       // the Sweep section's sweep (sweep_panel.hpp)
   // As last drawn, for the tests' state lines: the scroll, and where the Presets header and the

@@ -25,6 +25,7 @@ scenes::MouseEvent mouseEvent(const scenes::SceneContext& ctx, scenes::MouseEven
 bool isGlobalShortcut(const SDL_Keysym& k) {
   switch (k.sym) {
     case SDLK_ESCAPE: case SDLK_F1: case SDLK_F2: case SDLK_F11: case SDLK_F12: return true;
+    case SDLK_PAGEDOWN: case SDLK_PAGEUP: return true;  // a clicker's keys: the lecture goes on whatever has focus
     case SDLK_q: case SDLK_t: case SDLK_EQUALS: case SDLK_PLUS: case SDLK_KP_PLUS: case SDLK_MINUS: case SDLK_KP_MINUS:
       return (k.mod & KMOD_CTRL) != 0;
     default: return false;
@@ -105,7 +106,11 @@ void Input::onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std
   switch (k.sym) {
     case SDLK_ESCAPE: return command(Command::Escape);
     case SDLK_SPACE: return command(Command::TogglePause);
-    case SDLK_RIGHT: return command(Command::SingleStep);
+    case SDLK_RIGHT: return command(lessonKeys_ ? Command::LessonNext : Command::SingleStep);
+    case SDLK_LEFT: if (lessonKeys_) return command(Command::LessonPrevious); break;
+    case SDLK_PAGEDOWN: return command(Command::LessonNext);
+    case SDLK_PAGEUP: return command(Command::LessonPrevious);
+    case SDLK_b: if (!ctrl) return command(Command::BlackScreen); break;
     case SDLK_TAB: return command(Command::ToggleUi);
     case SDLK_F1: return command(Command::ToggleHelp);
     case SDLK_F2: return command(Command::ToggleHud);

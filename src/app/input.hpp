@@ -19,6 +19,7 @@ struct Command {
     LargerUi, SmallerUi, ToggleTheme,
     NextAgent, ToggleFollow,  // N, F: select the next agent, follow the selected one with the camera
     SwitchScene,  // `number`: 1-9, the registry's teaching order
+    LessonNext, LessonPrevious, BlackScreen,  // a presentation clicker: PageDown / PageUp (Right / Left in a lesson), B
   } kind;
   int number = 0;
 };
@@ -32,6 +33,8 @@ class Input {
   // backend polls it only while the window has keyboard focus, which synthetic input may never give.
   void feedImGuiPointer() const;
   void cancelDrag() { dragging_ = 0; }
+  // While a lesson runs, Right / Left walk it (a clicker may send them) instead of single-stepping.
+  void setLessonKeys(bool on) { lessonKeys_ = on; }
   // The world's part of the window (points): scenes get pointer positions relative to its corner,
   // and the pointer counts as "in view" only inside it.
   void setWorldArea(glm::vec2 origin, glm::vec2 size) { worldOrigin_ = origin; worldSize_ = size; }
@@ -55,6 +58,7 @@ class Input {
   glm::vec2 worldOrigin_{0.0f}, worldSize_{1.0f};
   bool pointerInWindow_ = false;
   int dragging_ = 0;  // mouse button dragging the camera, 0: none
+  bool lessonKeys_ = false;
 };
 
 }  // namespace app

@@ -204,21 +204,33 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
 // program's metric and threshold. Large enough to read from the back of a hall: lines 1-2 twice the
 // UI's text size and at least 3.6 % of the window's height, smaller where the strip would take more
 // than 15 % of the window's height; a line too wide for the view wraps.
+struct BannerLine {
+  std::string text;
+  ImU32 colour;
+  float size;
+  ImVec2 extent;
+};
+void drawBannerStrip(std::vector<BannerLine>& lines, PanelMemory& m);
+
+// A lesson's step with no claim running: its sentence alone in the strip.
+void lessonBanner(PanelMemory& m) {
+  if (m.lessonSay.empty()) return;
+  std::vector<BannerLine> lines = {{m.lessonSay, IM_COL32(235, 235, 240, 255), 0, {}}};
+  m.banner = m.lessonSay;
+  drawBannerStrip(lines, m);
+}
+
 void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m) {
   m.reservedBottom = 0.0f;
   m.banner.clear();
   m.bannerVerdict = false;
   const scenes::Claim* c = m.experiment.claim();
-  if (!c || m.experimentScene != sceneName || !scene.ctx) {
-    m.reservedBottom = 0.0f;
-    return;
-  }
+  if (!c || m.experimentScene != sceneName || !scene.ctx) return lessonBanner(m);
   const double t = scene.ctx->simTime;
   if (t + 1e-9 < m.experiment.sampledUntil()) {  // the clock went back without the experiment: its start is gone
     m.experiment = scenes::ClaimTracker();
     m.after = nullptr;
-    m.reservedBottom = 0.0f;
-    return;
+    return lessonBanner(m);
   }
   std::vector<sim::Metric> metrics;
   scene.metrics(metrics);
@@ -277,35 +289,39 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
       m.bannerVerdict = true;
     }
   }
-  m.banner = claimLine + "  —  " + status + "  —  " + detail;
-  // Across the world's view, between the docked HUD and the scene panel; each line wrapped to it.
+  // In a lesson the step's sentence stands where the claim's line would.
+  const std::string& first = m.lessonSay.empty() ? claimLine : m.lessonSay;
+  m.banner = first + "  —  " + status + "  —  " + detail;
+  std::vector<BannerLine> lines = {{first, white, 0, {}}, {status, colour, 0, {}}, {detail, IM_COL32(160, 165, 180, 255), 0, {}}};
+  drawBannerStrip(lines, m);
+}
+
+// Across the world's view, between the docked HUD and the scene panel; each line wrapped to it.
+// Lines 1-2 large, line 3 small; a line 2 is given room for two lines (see below).
+void drawBannerStrip(std::vector<BannerLine>& lines, PanelMemory& m) {
   ImGuiIO& io = ImGui::GetIO();
   ImFont* font = bannerFont();
   const float left = m.worldLeft >= 0 ? m.worldLeft : DockLayout::hudWidth();
   const float right = m.worldRight > left ? m.worldRight : io.DisplaySize.x - DockLayout::panelWidth();
-  const float room = std::max(right - left - 24.0f, 100.0f);
-  struct Line {
-    std::string text;
-    ImU32 colour;
-    float size;
-    ImVec2 extent;
-  };
-  std::vector<Line> lines = {{claimLine, white, 0, {}}, {status, colour, 0, {}}, {detail, IM_COL32(160, 165, 180, 255), 0, {}}};
+  // A lesson's "step 4 of 18" keeps the strip's right corner: the lines wrap short of it.
+  const float progressWidth =
+      m.lessonProgress.empty() ? 0.0f : font->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0.0f, m.lessonProgress.c_str()).x + 16.0f;
+  const float textRight = right - progressWidth;
+  const float room = std::max(textRight - left - 24.0f, 100.0f);
   // The strip takes at most kBannerShare of the window's height, so the world keeps its share of it
   // (a long claim in the narrow room between the panels of a 720 p window wraps into many lines):
   // the letters shrink to fit.
   constexpr float kBannerShare = 0.15f;
   float size = std::max(ImGui::GetFontSize() * 2.0f, io.DisplaySize.y * 0.036f), height = 0, pad = 0;
   for (int attempt = 0; attempt < 5; ++attempt) {
-    lines[0].size = lines[1].size = size;
-    lines[2].size = std::min(size, std::max(ImGui::GetFontSize(), size * 0.55f));
+    for (size_t i = 0; i < lines.size(); ++i) lines[i].size = i < 2 ? size : std::min(size, std::max(ImGui::GetFontSize(), size * 0.55f));
     // The result line gets room for two lines from the start: the strip then keeps its height from the
     // countdown to the verdict, and the world is not framed again at the moment the verdict shows.
     const float lineHeight = font->CalcTextSizeA(size, FLT_MAX, 0.0f, "A").y;
     height = 0;
-    for (Line& l : lines) {
+    for (BannerLine& l : lines) {
       l.extent = font->CalcTextSizeA(l.size, FLT_MAX, room, l.text.c_str());
-      if (&l == &lines[1]) l.extent.y = std::max(l.extent.y, 2.0f * lineHeight);
+      if (lines.size() > 1 && &l == &lines[1]) l.extent.y = std::max(l.extent.y, 2.0f * lineHeight);
       height += l.extent.y;
     }
     pad = size * 0.25f;
@@ -320,10 +336,15 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
   ImDrawList* draw = ImGui::GetForegroundDrawList();  // over everything: no tooltip hides it
   draw->AddRectFilled(ImVec2(left, top), ImVec2(right, io.DisplaySize.y), IM_COL32(10, 12, 18, 255));
   float y = top + pad;
-  for (const Line& l : lines) {
-    const float x = std::max(left + 12.0f, left + (right - left - l.extent.x) * 0.5f);
+  for (const BannerLine& l : lines) {
+    const float x = std::max(left + 12.0f, left + (textRight - left - l.extent.x) * 0.5f);
     draw->AddText(font, l.size, ImVec2(x, y), l.colour, l.text.c_str(), nullptr, room);
     y += l.extent.y;
+  }
+  if (!m.lessonProgress.empty()) {  // small, in the strip's top right corner
+    const float small = ImGui::GetFontSize();
+    const ImVec2 extent = font->CalcTextSizeA(small, FLT_MAX, 0.0f, m.lessonProgress.c_str());
+    draw->AddText(font, small, ImVec2(right - extent.x - 8.0f, top + 4.0f), IM_COL32(160, 165, 180, 255), m.lessonProgress.c_str());
   }
 }
 

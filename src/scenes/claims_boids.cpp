@@ -15,7 +15,7 @@ std::vector<Claim> boidsClaims() {
   c.back().result = "The flock scattered: the largest group holds {v:%} of the boids ({a1:0} groups)";
   c.back().also = {"mean_nn_distance", "groups"};
   c.push_back({"boids.alignment-parade", "boids", "Alignment only",
-               "Alignment alone: a parade, parallel but not held together", "2-alignment-only.json", {"colorGroups=true"}, "",
+               "Alignment alone: a parade, parallel but not held together", "2-alignment-only.json", {"colorGroups=true", "centreOnFlock=true"}, "",
                20.0, 10.0, atLeast("polarization", Reduce::Mean, 0.9), false});
   c.back().result = "The boids fly parallel (polarisation {v:1} of 1) in {a0:0} separate groups";
   c.back().also = {"groups", "largest_group_share"};

@@ -23,11 +23,11 @@ std::vector<Claim> finaleClaims() {
   c.back().relativeTo = "finale.hash-on";
   c.back().unit = "x slower";
   c.push_back({"finale.orca-on", "finale", "ORCA on",
-               "With ORCA dense groups stay collision free", "", {"orca=true"}, "", 15.0, 5.0,
+               "With ORCA dense groups stay collision free", "", {"orca=true", "showOverlaps=true"}, "", 15.0, 5.0,
                atMost("overlaps_total", Reduce::Max, 0.0), true});
   c.back().result = "At most {v:0} pairs of agents overlapped";
   c.push_back({"finale.orca-off", "finale", "ORCA off",
-               "Turn ORCA off and dense groups stick together", "", {"orca=false"}, "", 15.0, 5.0,
+               "Turn ORCA off and dense groups stick together", "", {"orca=false", "showOverlaps=true"}, "", 15.0, 5.0,
                atLeast("overlaps_total", Reduce::Mean, 1.0), true});
   c.back().result = "On average {v:0} pairs of agents overlapped";
   c.back().unit = "overlapping pairs";

@@ -68,7 +68,7 @@ std::vector<Claim> orcacorridorClaims() {
   std::vector<Claim> c;
   for (const Claim& k : corridorTable()) c.push_back(k);
   c.push_back({"orca-corridor.orca-like-overlaps", "orca-corridor", "ORCA-like: through each other?",
-               "The article's ORCA-like demo: counterflows pass without colliding", "5-orca-like.json", {}, "",
+               "The article's ORCA-like demo: counterflows pass without colliding", "5-orca-like.json", {"showOverlaps=true", "inset=false"}, "",
                60.0, 0.0, atMost("overlaps_total", Reduce::Final, 0.0), false});
   c.back().result = "Agents overlapped for {v:0} agent-steps in all (bodies passing through each other)";
   return c;

@@ -10,7 +10,7 @@ namespace {
 std::vector<Claim> steeringClaims() {
   std::vector<Claim> c;
   c.push_back({"steering.seek-orbits", "steering", "Seek only",
-               "Seek alone overshoots the target and orbits it", "1-seek-only.json", {"trails=3"}, "", 30.0, 10.0,
+               "Seek alone overshoots the target and orbits it", "1-seek-only.json", {"trails=6", "frameTarget=true", "agentScale=0.5", "showVelocity=false"}, "", 30.0, 10.0,
                atMost("settled_share", Reduce::Mean, 0.1), true});
   c.back().result = "Only {v:%} of the agents came to rest at the target; the rest orbit it";
   c.back().also = {"mean_speed"};

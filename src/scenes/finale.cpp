@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include "render/color.hpp"
 #include "scenes/boids_params.hpp"
+#include "scenes/overlap_marks.hpp"
 #include "scenes/param_ui.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/presets.hpp"
@@ -86,6 +87,7 @@ struct SceneSettings {
   int colorBy;  // 0 density, 1 tier, 2 heading
   int threads;
   bool showStepCost;  // the step's cost in large type on the world: hash on and off differ in the picture as in the numbers
+  bool showOverlaps;  // a magnifier on the crush at the target: bodies inside bodies with ORCA off, apart with it on
 };
 
 // The phases of one frame, in milliseconds, smoothed so the bars can be read.
@@ -123,6 +125,9 @@ class Finale final : public scenes::Scene {
         scenes::Param::f("tau", "ORCA horizon", &p.tau, 0.2f, 5, d.tau, "Seconds ahead ORCA guarantees no collision with other agents"),
         scenes::Param::b("showStepCost", "show the step's cost", &s_.showStepCost, false,
                          "The neighbour search's distance checks and the step's time in large type on the world").ofScene(),
+        scenes::Param::b("showOverlaps", "magnify the crush", &s_.showOverlaps, false,
+                         "Beside the crowd, the bodies around the target drawn many times larger, each overlapping one ringed: "
+                         "with ORCA off they lie inside each other").ofScene(),
         scenes::Param::b("wander", "target wanders by itself", &s_.wander, false, "The target drifts around the world on its own (the cursor no longer steers it): the crowd keeps moving while you talk").ofScene(),
         scenes::Param::b("lod", "level of detail", &p.lod, d.lod, "ORCA only within the LOD radius of the cursor, boids alone farther out"),
         scenes::Param::f("lodRadius", "LOD radius", &p.lodRadius, 20, 4000, d.lodRadius, "Agents closer than this to the target get ORCA (with level of detail on)", true),
@@ -227,7 +232,42 @@ class Finale final : public scenes::Scene {
     if (p.orca && p.lod) debug.circle(t, p.lodRadius, rgba(60, 220, 230, 160));
     if (const auto i = selectedIndex()) markSelected(agents, debug, *i);
     if (s_.showStepCost) drawStepCost(debug);
+    if (s_.showOverlaps) drawCrushMagnifier(debug, agents);
     lastDrawEnd_ = Clock::now();
+  }
+
+  // The magnifier on the crush at the target, beside the crowd on the side of the view with more
+  // room, and about a fifth of the view's height in radius.
+  void drawCrushMagnifier(render::DebugDraw& debug, const render::AgentBatch& agents) const {
+    if (!ctx || sim_.size() == 0) return;
+    const auto pos = sim_.positions();
+    const float r = sim_.params.agentRadius;
+    const render::Camera2D& cam = ctx->camera2D;
+    const glm::vec2 half = cam.viewport / (2.0f * std::max(cam.zoom, 1e-6f));
+    scenes::Magnifier m;
+    m.source = sim_.target;
+    m.sourceRadius = 4.0f * r;  // a handful of bodies: each one large enough to see which lie inside which
+    const float insetRadius = 0.4f * std::min(half.x, half.y);
+    m.zoom = std::max(2.0f, insetRadius / m.sourceRadius);
+    // The crowd's reach around the target: the distance 95 % of the agents are within.
+    std::vector<float> reach(pos.size());
+    for (size_t i = 0; i < pos.size(); ++i) reach[i] = glm::length(pos[i] - sim_.target);
+    const size_t at = pos.size() * 95 / 100;
+    std::nth_element(reach.begin(), reach.begin() + std::ptrdiff_t(at), reach.end());
+    const float crowd = reach[at], size = m.sourceRadius * m.zoom;
+    // Left of a crowd in the middle: the HUD on the left is narrower than the scene panel on the right.
+    const float side = sim_.target.x < cam.center.x ? 1.0f : -1.0f;
+    m.inset = sim_.target + Vec2{side * (crowd + 1.15f * size), 0.0f};
+    const glm::vec2 lo = cam.center - half + size * 1.05f, hi = cam.center + half - size * 1.05f;
+    if (lo.x < hi.x) m.inset.x = std::clamp(m.inset.x, lo.x, hi.x);
+    if (lo.y < hi.y) m.inset.y = std::clamp(m.inset.y, lo.y, hi.y);
+    std::vector<uint32_t> colors(agents.instances.size());
+    for (size_t i = 0; i < colors.size(); ++i) colors[i] = agents.instances[i].color;
+    const auto pairs = scenes::overlappingPairs(pos, r);
+    scenes::drawMagnifier(debug, m, pos, r, colors, pairs, render::rgba(255, 240, 80));
+    char label[96];
+    std::snprintf(label, sizeof label, "x%.0f: %zu overlapping pairs now", double(m.zoom), pairs.size());
+    debug.textAbove(m.inset + Vec2{-size, -size * 1.04f}, label, render::rgba(235, 235, 240));
   }
 
   // In the visible part of the world's top-left corner, about 12 pixels in: what the search cost the

@@ -33,6 +33,7 @@ struct SceneSettings {
   bool showLinks;     // a line from every bird to each of its k nearest
   bool colorTurning;  // colour by how fast a bird turns: a wave is a band of turning birds travelling through the flock
   bool fitFlock;      // 2D: the view zooms to the flock's extent, so chains and parts are seen, not dots in the roost
+  float flockZoom;    // with fitFlock: this many times closer than the whole flock (k = 1's pairs need it)
 };
 
 // Wing-beat phase from the bird's id: spread over the whole cycle so neighbours never flap in sync.
@@ -96,6 +97,9 @@ class MurmurationScene final : public scenes::Scene {
                          "Birds turning fast glow: a wave is a band of turning birds that travels through the flock").ofScene(),
         scenes::Param::b("fitFlock", "zoom to the flock", &s_.fitFlock, false,
                          "2D: the view zooms to the flock's extent as it follows it (the whole roost otherwise)").ofScene(),
+        scenes::Param::f("flockZoom", "closer than the flock", &s_.flockZoom, 1, 4, 1,
+                         "With 'zoom to the flock': this many times closer, into the middle of the flock (pairs and chains "
+                         "become visible as shapes)").ofScene(),
     });
     declareParams();
     about = kAbout;
@@ -458,7 +462,7 @@ class MurmurationScene final : public scenes::Scene {
       }
       if (s_.fitFlock && metrics_["extent"] > 0.0) {  // the extent is twice the RMS distance from the centre
         const glm::vec2 view = ctx->camera2D.viewport;
-        const float want = std::min(view.x, view.y) / std::max(float(metrics_["extent"]) * 2.6f, 20.0f);
+        const float want = s_.flockZoom * std::min(view.x, view.y) / std::max(float(metrics_["extent"]) * 2.6f, 20.0f);
         ctx->camera2D.zoom += (want - ctx->camera2D.zoom) * std::min(1.0f, dt * 1.5f);
       }
       return;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <vector>
 #include "render/color.hpp"
+#include "scenes/overlap_marks.hpp"
 #include "scenes/param_ui.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"
@@ -21,6 +22,7 @@ using sim::Vec2;
 // What to draw besides the agents; everything the simulation reads is in sim::CorridorParams.
 struct DebugViews {
   bool showGuides, showTargets, trails, showVelocity, inset;
+  bool showOverlaps;  // a ring around each body that overlaps another, a line joining each such pair
 };
 
 // One line of the runs table: the latest run of one configuration, so methods and widths compare
@@ -57,6 +59,7 @@ constexpr uint32_t kFeasibleColor = render::rgba(110, 255, 130, 70);
 
 // The camera is y down, the corridor y up.
 Vec2 toView(Vec2 p) { return {p.x, -p.y}; }
+constexpr uint32_t kOverlapColor = render::rgba(255, 60, 60);  // bodies inside each other
 
 uint32_t dimmed(uint32_t c, float f) {
   const glm::vec4 v = render::unpackRgba(c);
@@ -88,6 +91,8 @@ class OrcaCorridor final : public scenes::Scene {
         Param::b("showTargets", "show lane targets", &views_.showTargets, false, "The point each agent steers for").ofScene(),
         Param::b("trails", "trails", &views_.trails, true, "The last 5 s of each agent's path: watch the lanes form").ofScene(),
         Param::b("showVelocity", "velocity arrows", &views_.showVelocity, false, "Where each agent will be in 0.5 s").ofScene(),
+        Param::b("showOverlaps", "mark overlapping bodies", &views_.showOverlaps, false,
+                 "A ring around each agent whose body overlaps another's and a line joining the pair: bodies passing through each other").ofScene(),
         Param::b("inset", "velocity-space inset", &views_.inset, false, "The selected agent's ORCA half-planes, feasible region and choice (click an agent)").ofScene(),
     };
     declareParams();
@@ -143,8 +148,20 @@ class OrcaCorridor final : public scenes::Scene {
         debug.line(toView(t) - Vec2(0, 3), toView(t) + Vec2(0, 3), withAlpha(color, 200));
       }
     }
+    if (views_.showOverlaps) drawOverlaps(debug);
     drawSelected(agents, debug);
     drawStatusLine(debug);
+  }
+
+  void drawOverlaps(render::DebugDraw& debug) const {
+    const auto pos = sim_.positions();
+    const float r = sim_.params().radius;
+    std::vector<Vec2> shown(pos.size());
+    for (size_t i = 0; i < pos.size(); ++i) shown[i] = toView(pos[i]);
+    const auto pairs = scenes::overlappingPairs(shown, r);
+    // Just outside the body, so the disk drawn over it never hides the ring.
+    scenes::ringOverlapping(debug, shown, 1.15f * r, pairs, kOverlapColor);
+    for (const auto& [i, j] : pairs) debug.line(shown[i], shown[j], kOverlapColor);
   }
 
   void panel() override {

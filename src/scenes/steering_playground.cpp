@@ -24,6 +24,7 @@ struct DebugViews {
   bool slowingRadius;
   bool formationSlots;
   float trailSeconds;  // each agent's path over this many seconds (0: none): seek's orbits, arrive's stop
+  bool frameTarget;    // Home frames the target and its surroundings, not the whole world: the orbits fill the view
 };
 
 constexpr float kKeyObstacleRadius = 40.0f;  // key O
@@ -89,6 +90,8 @@ class SteeringPlayground final : public scenes::Scene {
         Param::b("showSlots", "show formation slots", &views_.formationSlots, true, "Slots around the leader and who takes which").ofScene(),
         Param::f("trails", "trails (s)", &views_.trailSeconds, 0, 60, 0,
                  "Each agent's path over this many seconds, fading (0: none): seek's orbits, arrive's clean stop").ofScene(),
+        Param::b("frameTarget", "frame the target", &views_.frameTarget, false,
+                 "Home shows the target and a few slowing radii around it rather than the whole world: the orbits fill the view").ofScene(),
     };
     declareParams();
     about = kAbout;
@@ -126,7 +129,7 @@ class SteeringPlayground final : public scenes::Scene {
     const auto desired = world_.desiredVelocities();
     if (views_.trailSeconds > 0.0f) {
       trails_.record(pos, ctx ? ctx->simTime : 0.0, views_.trailSeconds);
-      trails_.draw(debug, rgba(120, 200, 255, 170));
+      trails_.draw(debug, rgba(140, 215, 255, 235));  // bright: a path must read from the back of the room
     }
     const auto obstacles = world_.obstacles();
     agents.shape = AgentShape::Arrow2D;
@@ -263,7 +266,14 @@ class SteeringPlayground final : public scenes::Scene {
   void metrics(std::vector<sim::Metric>& out) const override { world_.appendMetrics(out); }
   size_t agentCount() const override { return world_.size(); }
 
-  void homeCamera(scenes::SceneContext& c) override { c.camera2D.fit(world_.world.min, world_.world.max()); }
+  void homeCamera(scenes::SceneContext& c) override {
+    if (views_.frameTarget) {
+      const Vec2 reach(std::max(1.2f * world_.params.slowingRadius, 100.0f));
+      c.camera2D.fit(world_.target() - reach, world_.target() + reach);
+      return;
+    }
+    c.camera2D.fit(world_.world.min, world_.world.max());
+  }
 
  private:
   enum class Drag { None, Obstacle, Target };
