@@ -3,7 +3,9 @@
 // canvas states the claim, then shows the verdict, in letters a hall can read.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include "app_util.hpp"
 
 namespace {
@@ -222,4 +224,45 @@ TEST(ClaimsWindow, BannerShowsTheClaimThenTheVerdictLargeEnoughForAHall) {
   std::printf("banner capital: %d px of 1080\n", capHeight);
   EXPECT_GE(capHeight, 22) << "capital letters of the banner are " << capHeight << " px tall";
   EXPECT_LE(capHeight, 80);
+}
+
+// A claim's window run: the settling goes fast-forward (several steps a frame, and the banner says
+// so); a ratio claim's baseline comes from a headless run beside the window, not from a second window
+// run first; and the verdict carries the numbers `crowdlab claims` prints.
+TEST(ClaimsWindow, SettlingFastForwardAndBaselineFromAHeadlessRun) {
+  apptest::RunResult settling = run("ff", "--claim steering.seek-orbits --width 1280 --height 720 --frames 5 --state-out '" +
+                                              statePath("ff") + "'");
+  ASSERT_EQ(settling.exitCode, 0) << settling.err;
+  const nlohmann::json ff = readState(statePath("ff"));
+  ASSERT_TRUE(ff.is_object());
+  EXPECT_EQ(ff["steps"], 5 * 8) << "eight steps a frame while it settles";
+  EXPECT_NE(ff["experiment"]["banner"].get<std::string>().find("settling"), std::string::npos) << ff["experiment"]["banner"];
+  EXPECT_NE(ff["experiment"]["banner"].get<std::string>().find("(fast-forward x8)"), std::string::npos) << ff["experiment"]["banner"];
+
+  const std::string id = "spatial-hash.brute-vs-grid";
+  apptest::RunResult ratio = run("ratio", "--claim " + id + " --seed 2 --width 1280 --height 720 --hidden --state-out '" +
+                                              statePath("ratio") + "'");
+  ASSERT_EQ(ratio.exitCode, 0) << ratio.err;
+  const nlohmann::json state = readState(statePath("ratio"));
+  ASSERT_TRUE(state.is_object());
+  EXPECT_EQ(state["experiment"]["claim"], id) << "the claim itself ran in the window, not its baseline";
+  const int ownSteps = 90;  // 1.5 s of simulated time
+  EXPECT_GE(state["steps"].get<int>(), ownSteps);
+  EXPECT_LT(state["steps"].get<int>(), 2 * ownSteps) << "a baseline ran in the window first";
+  const std::string banner = state["experiment"]["banner"];
+  EXPECT_NE(banner.find("->  holds"), std::string::npos) << banner;
+
+  // The same seed through `crowdlab claims`: the window's measured ratio is the table's.
+  const std::string csv = apptest::outDir() + "/claims-window-ratio.csv";
+  apptest::RunResult table = apptest::runCrowdlab("claims --scene spatial-hash --seeds 1 --first-seed 2 --csv '" + csv + "'");
+  ASSERT_EQ(table.exitCode, 0) << table.out << table.err;
+  std::istringstream rows(apptest::slurp(csv));
+  std::string line;
+  double mean = -1;
+  while (std::getline(rows, line))
+    if (line.rfind(id + ",spatial-hash,1,checks_per_agent,", 0) == 0) mean = std::stod(line.substr(line.find("checks_per_agent,") + 17));
+  ASSERT_GT(mean, 0) << apptest::slurp(csv);
+  char measured[64];
+  std::snprintf(measured, sizeof measured, "measured %.3g x", mean);
+  EXPECT_NE(banner.find(measured), std::string::npos) << measured << " in\n" << banner;
 }
