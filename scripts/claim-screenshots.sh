@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates docs/claims/<claim id>.png: each claim of the registry run in the real program, the
-# screenshot taken by it at the end of the claim's window (a baseline first where the claim is measured
-# against one), banner and verdict included:  crowdlab --claim ID --screenshot FILE
+# screenshot taken by it at the end of the claim's window (settling fast-forward; a ratio claim's
+# baseline runs headless beside it), banner and verdict included:  crowdlab --claim ID --screenshot FILE
 # At a projector's 1920x1080 by default; SIZE=1280x720 (a laptop) and OUT=folder pick others.
 # Usage: scripts/claim-screenshots.sh [CLAIM_ID...]   (none: every claim; CROWDLAB=path picks the binary)
 set -euo pipefail

@@ -192,6 +192,7 @@ class App {
       restoreWindowedGeometry();
       updateViewport();
       ctx_.paused = stepper_.paused;
+      stepper_.fastForward = experimentFastForward(panel_, sceneName_, stepper_.simTime());
       if (!quit_) stepper_.advance(frameSeconds, lockstep());  // quitting starts no step
       csv_.flushIfDue();  // rows of the last second reach the file even while paused
       renderFrame();
@@ -700,6 +701,7 @@ class App {
     scene().sampleMetrics();
     metricsMs_.push(secondsSince(t0) * 1000.0);
     recordMetrics();
+    stepper_.fastForward = sampleExperimentStep(panel_, sceneName_, stepper_.simTime(), metrics_);
   }
 
   // The HUD's honest numbers: medians over the last 2 s, and "slower than real time" only when the

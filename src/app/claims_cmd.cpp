@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <map>
+#include "experiments/claim_runs.hpp"
 #include "experiments/runner.hpp"
 #include <set>
 #include <sstream>
@@ -250,19 +251,7 @@ int runClaims(const std::vector<std::string>& args) {
   std::vector<experiments::Job> jobs;
   for (size_t i = 0; i < headlessPlanned; ++i) {
     const scenes::Claim& c = *plan[i].claim;
-    for (int s = 0; s < o.seeds; ++s) {
-      experiments::Job job;
-      job.scene = c.scene;
-      job.preset = c.preset;
-      job.sets.assign(c.sets.begin(), c.sets.end());
-      job.start = c.start;
-      job.seed = o.firstSeed + uint64_t(s);
-      job.from = c.from;
-      job.to = c.from + c.window;
-      job.metrics.push_back({c.rule.metric, c.rule.reduce, c.rule.level});
-      for (const char* a : c.also) job.metrics.push_back({a, scenes::Reduce::Mean, 0.0});
-      jobs.push_back(std::move(job));
-    }
+    for (int s = 0; s < o.seeds; ++s) jobs.push_back(experiments::claimJob(c, o.firstSeed + uint64_t(s)));
   }
 
   std::map<std::string, std::vector<double>> raw;  // claim id -> per-seed window value, for relativeTo

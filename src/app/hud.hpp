@@ -148,6 +148,13 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
 // error line when the registry is wrong.
 bool startExperimentRun(scenes::Scene& scene, const std::string& sceneName, const scenes::Claim& claim,
                         PanelMemory& memory);
+// The running experiment's share of each step (after the step, with its metrics): the claim's window
+// is reduced over every step, as `crowdlab claims` reduces it, however many steps a frame takes.
+// Returns the steps a frame from now on (experimentFastForward).
+int sampleExperimentStep(PanelMemory& memory, const std::string& sceneName, double simTime,
+                          std::span<const sim::Metric> metrics);
+// Steps a frame for the running experiment (scenes::fastForward); 1 without one.
+int experimentFastForward(const PanelMemory& memory, const std::string& sceneName, double simTime);
 // The keys, the scene's own keys and its whole "About" text (lede and the rest).
 void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& sceneTitle, std::span<const scenes::KeyAction> sceneKeys,
               const scenes::Scene& scene);

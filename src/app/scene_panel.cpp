@@ -2,6 +2,7 @@
 #include <imgui.h>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <filesystem>
 #include "app/hud.hpp"
@@ -10,6 +11,7 @@
 #include "app/preset_names.hpp"
 #include "app/preset_files.hpp"
 #include "app/settings.hpp"
+#include "experiments/claim_runs.hpp"
 #include "scenes/presets.hpp"
 
 namespace app {
@@ -167,7 +169,7 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
     firstButton = false;
     if (scenes::wrappingButton(c->title)) m.requested = c;  // the app restarts into it after the panel
     panelTooltip("The article: %s\nMeasured: %s, over %.0f s%s%s%s", c->statement, scenes::describeRule(*c).c_str(), c->window,
-                 c->from > 0 ? " after it settles" : "", *c->relativeTo ? "\nIts baseline runs first: " : "", c->relativeTo);
+                 c->from > 0 ? " after it settles" : "", *c->relativeTo ? "\nMeasured against: " : "", c->relativeTo);
   }
   // Built-in presets no claim uses (pursuit, formations, huge N...): set-ups to explore, applied as they are.
   bool changed = false, first = true;
@@ -251,6 +253,7 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
     else
       std::snprintf(buf, sizeof buf, "measuring: %.*f of %g s", digits, t - c->from, c->window);
     status = buf;
+    if (const std::string ff = scenes::fastForwardNote(scenes::fastForward(*c, t, false)); !ff.empty()) status += "  (" + ff + ")";
     if (m.after)
       status = std::string("first its baseline by itself, \"") + c->title + "\": " + status;
     detail = "measuring " + scenes::describeRule(*c);
@@ -259,13 +262,25 @@ void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelM
     m.measured[c->id] = value;
     std::vector<double> also;
     for (size_t i = 0; i < c->also.size(); ++i) also.push_back(m.experiment.alsoValue(i));
-    bool known = true;
+    bool known = true, waiting = false;
     if (*c->relativeTo) {
-      auto base = m.measured.find(c->relativeTo);
-      known = base != m.measured.end() && base->second > 0.0;
-      if (known) value /= base->second;
+      double baseline = 0.0;
+      const scenes::Claim* base = scenes::findClaim(c->relativeTo);
+      if (base && experiments::BaselineRuns::headless(*base)) {
+        // Measured headless beside the window (as `crowdlab claims` measures it), once per seed.
+        const std::optional<double> got = experiments::baselineRuns().value(*base, scene.seed);
+        waiting = !got;
+        baseline = got.value_or(0.0);
+      } else if (auto it = m.measured.find(c->relativeTo); it != m.measured.end()) {
+        baseline = it->second;
+      }
+      known = baseline > 0.0;
+      if (known) value /= baseline;
     }
-    if (m.after) {
+    if (waiting) {
+      status = std::string("measured; waiting for its baseline ") + c->relativeTo + ", run headless beside the window";
+      detail = "measuring " + scenes::describeRule(*c);
+    } else if (m.after) {
       // The baseline is measured: the app starts the claim itself now.
       status = std::string("baseline \"") + c->title + "\" measured: " + scenes::resultSentence(*c, value, also);
       detail = "now the claim itself, measured against it";
@@ -350,11 +365,24 @@ void drawBannerStrip(std::vector<BannerLine>& lines, PanelMemory& m) {
 
 }  // namespace
 
+int sampleExperimentStep(PanelMemory& m, const std::string& sceneName, double simTime, std::span<const sim::Metric> metrics) {
+  if (m.experiment.claim() && m.experimentScene == sceneName) m.experiment.sample(simTime, metrics);
+  return experimentFastForward(m, sceneName, simTime);
+}
+
+int experimentFastForward(const PanelMemory& m, const std::string& sceneName, double simTime) {
+  const scenes::Claim* c = m.experiment.claim();
+  return c && m.experimentScene == sceneName ? scenes::fastForward(*c, simTime, m.experiment.done()) : 1;
+}
+
 bool startExperimentRun(scenes::Scene& scene, const std::string& sceneName, const scenes::Claim& wanted, PanelMemory& m) {
   std::string error;
   // A claim measured against another runs that one first, by itself, unless it was measured here already.
+  // A baseline measured headless runs beside it instead (started now, kept for the next time).
   const scenes::Claim* base = *wanted.relativeTo ? scenes::findClaim(wanted.relativeTo) : nullptr;
-  const bool baselineFirst = base && !m.measured.count(base->id);
+  const bool besideWindow = base && experiments::BaselineRuns::headless(*base);
+  if (besideWindow) experiments::baselineRuns().request(*base, scene.seed);
+  const bool baselineFirst = base && !besideWindow && !m.measured.count(base->id);
   if (m.after && std::string(m.after->relativeTo) != wanted.id) m.after = nullptr;  // R during a baseline keeps its claim
   if (baselineFirst) m.after = &wanted;
   const scenes::Claim& claim = baselineFirst ? *base : wanted;

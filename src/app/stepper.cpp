@@ -24,7 +24,7 @@ double Stepper::realTimeShare(double seconds) const {
   const double window = std::min(seconds, std::chrono::duration<double>(Clock::now() - restartedAt_).count());
   if (window < 0.5) return 1.0;  // too early to say
   const double simulated = double(recentStepMs(window).size()) * kStepSeconds;
-  return simulated / (window * double(speed));
+  return simulated / (window * double(speed) * double(std::max(fastForward, 1)));
 }
 
 double Stepper::timedStep(const std::function<void(float)>& step) {
@@ -91,14 +91,15 @@ void Stepper::advance(double frameSeconds, bool lockstep) {
     accumulator_ = 0;
     return;
   }
-  int budget = 4;
+  const int rate = std::max(fastForward, 1);
+  int budget = 4 * rate;
   if (lockstep) {
-    budget = paused && !singleStep_ ? 0 : 1;
+    budget = paused && !singleStep_ ? 0 : singleStep_ ? 1 : rate;
     accumulator_ = budget * kStepSeconds;
   } else if (paused) {
     accumulator_ = singleStep_ ? kStepSeconds : 0;
   } else {
-    accumulator_ += std::min(frameSeconds, 0.25) * speed;
+    accumulator_ += std::min(frameSeconds, 0.25) * speed * rate;
   }
   singleStep_ = false;
   const auto frameStart = Clock::now();
@@ -117,7 +118,12 @@ void Stepper::advance(double frameSeconds, bool lockstep) {
     book(timedStep(step_));
     accumulator_ -= kStepSeconds;
     ++taken;
-    if (std::chrono::duration<double>(Clock::now() - frameStart).count() > 0.030) break;  // keep the frame responsive
+    if (std::max(fastForward, 1) < rate) {  // lowered by the step (a claim's verdict came in): the frame ends there
+      accumulator_ = 0;
+      break;
+    }
+    // Keep the frame responsive; a lockstep frame takes all its steps (reproducible frames).
+    if (!lockstep && std::chrono::duration<double>(Clock::now() - frameStart).count() > 0.030) break;
   }
   if (accumulator_ >= kStepSeconds) {
     // Behind real time: drop the backlog instead of spiralling.

@@ -81,6 +81,10 @@ class Stepper {
 
   bool paused = false;
   float speed = 1.0f;
+  // Steps for one (a claim's fast-forward): lockstep frames take this many steps, real-time frames run
+  // this many times the speed. The steps are the same ones, only more of them a frame. Lowered from
+  // onStepped, it ends the frame's steps there.
+  int fastForward = 1;
   void requestSingleStep() { singleStep_ = true; paused = true; }
 
   uint64_t steps() const { return steps_; }

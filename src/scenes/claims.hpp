@@ -23,6 +23,15 @@ struct ClaimRule {
   double threshold = 0;
 };
 
+// How a claim about cost is judged, so that a busy machine never flips its verdict: by the work
+// counted (distance checks, draw calls: the same on any machine) or by the fastest of repeated timings
+// (the window's fastest step or frame, the one least disturbed by other work). Said in the rule's line.
+enum class CostBasis {
+  None,           // not a claim about cost
+  CountedWork,    // a count of work done, never a clock
+  FastestTiming,  // the fastest of the window's repeated timings (Reduce::Min of a "_ms" metric)
+};
+
 struct Claim {
   const char* id;          // "murmuration.k1-chains"
   const char* scene;       // command-line scene name
@@ -47,6 +56,7 @@ struct Claim {
   const char* result = "";
   const char* resultNever = "";  // TimeUntil: the sentence when the event did not happen in the window
   bool needsWindow = false;      // measured from frames drawn with OpenGL: only in the window (`crowdlab --claim ID`)
+  CostBasis cost = CostBasis::None;
 };
 
 // Each scene's claims live beside it (claims_<scene>.cpp), registered with one line:
@@ -68,11 +78,20 @@ const Claim* findClaim(const std::string& id);
 // The scene keeps its seed. False with a message when something does not apply (a bug in the registry).
 bool startExperiment(Scene& scene, const Claim& claim, std::string& error);
 
+// Steps a frame while the window runs the claim: the settling and a long window go fast-forward
+// (drawn, several steps a frame) so that every verdict shows within a lecture's minute; 1 once the
+// verdict is in, and always for claims measured from the frames themselves (needsWindow). The steps are
+// the same ones, so the numbers are those of `crowdlab claims`.
+int fastForward(const Claim& claim, double simTime, bool done);
+// The banner's note for it: "fast-forward x8", or "" at 1.
+std::string fastForwardNote(int factor);
+
 // Follows one run of a claim: feed it the metrics after every step; it reduces the window.
 class ClaimTracker {
  public:
   void begin(const Claim& claim);
-  // `time`: simulated seconds since the experiment started.
+  // `time`: simulated seconds since the experiment started. A time not after the last one sampled is
+  // ignored, so the window may feed it after every step and again when it draws the banner.
   void sample(double time, std::span<const sim::Metric> metrics);
   bool done() const { return done_; }
   const Claim* claim() const { return claim_; }
@@ -87,6 +106,7 @@ class ClaimTracker {
   bool done_ = false;
   WindowReduction rule_;  // the rule's metric over the window
   double last_ = 0, lastTime_ = 0;
+  bool sampledAny_ = false;
   size_t alsoCount_ = 0;
   std::vector<double> alsoSum_;
 };
@@ -110,7 +130,8 @@ std::string programLine(const Claim& claim, double value);
 
 // A value with the claim's unit, as the table and the banner print it.
 std::string formatValue(const Claim& claim, double value);
-// What the rule asks, e.g. "largest_group_share below 0.70 for >= 2 s".
+// What the rule asks, e.g. "largest_group_share below 0.70 for >= 2 s"; a cost claim adds how it is
+// judged ("by counted work" or "by the fastest of repeated timings").
 std::string describeRule(const Claim& claim);
 
 // Runs one claim headless on one seed: a fresh scene, the experiment, the window at 60 Hz.

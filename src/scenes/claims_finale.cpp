@@ -9,19 +9,23 @@ namespace {
 
 std::vector<Claim> finaleClaims() {
   std::vector<Claim> c;
-  // Step times: the fastest step of the window on each side, so a busy machine's pre-emptions do not
-  // decide the ratio (the usual benchmarking practice).
+  // The cost of the search judged by the distance checks counted (a busy machine changes a step's time,
+  // never its checks); the step's time is reported beside it.
   c.push_back({"finale.hash-on", "finale", "Hash on, N = 12000",
                "With the spatial hash a big crowd steps fast", "", {"N=12000", "hash=true", "showStepCost=true"}, "", 0.1, 0.05,
-               atMost("step_ms", Reduce::Min, 1e9), false});
-  c.back().result = "With the hash one step takes {v:1} ms";
-  c.back().unit = "ms/step";
+               atMost("checks_per_agent", Reduce::Mean, 1e9), false});
+  c.back().result = "With the hash each agent checks {v:0} others a step; a step takes {a0:1} ms";
+  c.back().unit = "checks/agent";
+  c.back().also = {"step_ms"};
+  c.back().cost = CostBasis::CountedWork;
   c.push_back({"finale.hash-off", "finale", "Hash off, N = 12000",
                "Turn the hash off and the frame rate collapses", "", {"N=12000", "hash=false", "showStepCost=true"}, "", 0.1, 0.05,
-               atLeast("step_ms", Reduce::Min, 10.0), true});
-  c.back().result = "Without the hash a step takes {v:1} times as long";
+               atLeast("checks_per_agent", Reduce::Mean, 10.0), true});
+  c.back().result = "Without the hash a step makes {v:0} times the distance checks ({a0:0} ms a step)";
   c.back().relativeTo = "finale.hash-on";
-  c.back().unit = "x slower";
+  c.back().unit = "x the checks";
+  c.back().also = {"step_ms"};
+  c.back().cost = CostBasis::CountedWork;
   c.push_back({"finale.orca-on", "finale", "ORCA on",
                "With ORCA dense groups stay collision free", "", {"orca=true", "showOverlaps=true"}, "", 15.0, 5.0,
                atMost("overlaps_total", Reduce::Max, 0.0), true});

@@ -25,12 +25,14 @@ std::vector<Claim> spatialhashClaims() {
                1.0, 0.5, atMost("checks_per_agent", Reduce::Mean, 200.0), false});
   c.back().result = "With the grid each agent checks {v:0} others (of 2000)";
   c.back().unit = "checks/agent";
+  c.back().cost = CostBasis::CountedWork;
   c.push_back({"spatial-hash.brute-vs-grid", "spatial-hash", "Brute force, N = 2000",
                "Brute force at N = 2000 costs an order of magnitude more than the grid", "3-brute-force.json",
                {"N=2000", "showChecks=true"}, "", 1.0, 0.5, atLeast("checks_per_agent", Reduce::Mean, 10.0), true});
   c.back().result = "Brute force checks {v:0} times as many pairs as the grid";
   c.back().relativeTo = "spatial-hash.grid";
   c.back().unit = "x the grid's checks";
+  c.back().cost = CostBasis::CountedWork;
   return c;
 }
 

@@ -81,7 +81,7 @@ TEST(ClaimPictures, NoAgentUnderTheBannerStrip) {
 // Brute force against the grid: the checks layer (lines to every agent tested, checks per cell on one
 // scale) makes the two pictures differ as much as the numbers: brute force's cells glow hot.
 TEST(ClaimPictures, BruteForceAndGridPicturesDifferInTheChecksLayer) {
-  // Until each verdict shows: brute force runs its baseline (the grid) first.
+  // Until each verdict shows: brute force's baseline (the grid) runs headless beside its window.
   const Shot grid = shoot("grid", "--claim spatial-hash.grid");
   const Shot brute = shoot("brute", "--claim spatial-hash.brute-vs-grid");
   auto hot = [](const Shot& s) {

@@ -3,7 +3,9 @@
 // canvas states the claim, then shows the verdict, in letters a hall can read.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include "app_util.hpp"
 
 namespace {
@@ -160,15 +162,15 @@ TEST(ClaimsWindow, BannerShowsTheClaimThenTheVerdictLargeEnoughForAHall) {
     return std::pair{apptest::loadPixels(png), readState(statePath(name))};
   };
   const auto [none, noneState] = shot("none", "--scene spatial-hash --frames 20");
-  const auto [measuring, measuringState] = shot("measuring", "--claim spatial-hash.grid --frames 20");
+  const auto [measuring, measuringState] = shot("measuring", "--claim spatial-hash.grid --frames 3");
   const auto [verdict, verdictState] = shot("verdict", "--claim spatial-hash.grid --frames 100");
   ASSERT_EQ(verdict.width, 1920);
   ASSERT_EQ(verdict.height, 1080);
 
   EXPECT_EQ(noneState["experiment"]["banner"], "");
-  // 20 steps: a third of a second, still before the window opens at 0.5 s.
+  // 3 frames of 8 steps (the settling goes fast-forward): 0.4 s, still before the window opens at 0.5 s.
   EXPECT_NE(measuringState["experiment"]["banner"].get<std::string>().find(
-                "settling: 0.3 of 0.5 s, then measuring for 1 s  —  measuring checks_per_agent"),
+                "settling: 0.4 of 0.5 s, then measuring for 1 s  (fast-forward x8)  —  measuring checks_per_agent"),
             std::string::npos)
       << measuringState["experiment"]["banner"];
   EXPECT_FALSE(measuringState["experiment"]["verdict_shown"].get<bool>());
@@ -176,7 +178,7 @@ TEST(ClaimsWindow, BannerShowsTheClaimThenTheVerdictLargeEnoughForAHall) {
   EXPECT_TRUE(verdictState["experiment"]["verdict_shown"].get<bool>()) << line;
   EXPECT_NE(line.find("each agent checks 5"), std::string::npos) << line;  // the number (about 52), in words
   EXPECT_NE(line.find("->  holds"), std::string::npos) << line;
-  EXPECT_NE(line.find("checks_per_agent (mean) <= 200: measured 5"), std::string::npos) << line;  // the program's line
+  EXPECT_NE(line.find("checks_per_agent (mean) <= 200, by counted work: measured 5"), std::string::npos) << line;  // the program's line
 
   // The banner's place: its own strip across the bottom of the world's view, which the world is
   // fitted above (reserved_bottom), the same height from the countdown to the verdict.
@@ -222,4 +224,46 @@ TEST(ClaimsWindow, BannerShowsTheClaimThenTheVerdictLargeEnoughForAHall) {
   std::printf("banner capital: %d px of 1080\n", capHeight);
   EXPECT_GE(capHeight, 22) << "capital letters of the banner are " << capHeight << " px tall";
   EXPECT_LE(capHeight, 80);
+}
+
+// A claim's window run: the settling goes fast-forward (several steps a frame, and the banner says
+// so); a ratio claim's baseline comes from a headless run beside the window, not from a second window
+// run first; and the verdict carries the numbers `crowdlab claims` prints.
+TEST(ClaimsWindow, SettlingFastForwardAndBaselineFromAHeadlessRun) {
+  apptest::RunResult settling = run("ff", "--claim steering.seek-orbits --width 1280 --height 720 --frames 5 --state-out '" +
+                                              statePath("ff") + "'");
+  ASSERT_EQ(settling.exitCode, 0) << settling.err;
+  const nlohmann::json ff = readState(statePath("ff"));
+  ASSERT_TRUE(ff.is_object());
+  EXPECT_EQ(ff["steps"], 5 * 8) << "eight steps a frame while it settles";
+  EXPECT_NE(ff["experiment"]["banner"].get<std::string>().find("settling"), std::string::npos) << ff["experiment"]["banner"];
+  EXPECT_NE(ff["experiment"]["banner"].get<std::string>().find("(fast-forward x8)"), std::string::npos) << ff["experiment"]["banner"];
+
+  const std::string id = "spatial-hash.brute-vs-grid";
+  apptest::RunResult ratio = run("ratio", "--claim " + id + " --seed 2 --width 1280 --height 720 --hidden --state-out '" +
+                                              statePath("ratio") + "'");
+  ASSERT_EQ(ratio.exitCode, 0) << ratio.err;
+  const nlohmann::json state = readState(statePath("ratio"));
+  ASSERT_TRUE(state.is_object());
+  EXPECT_EQ(state["experiment"]["claim"], id) << "the claim itself ran in the window, not its baseline";
+  // Its own frames only: 4 of settling (30 steps, 8 a frame), 60 of window, the verdict's 2; a
+  // baseline run in the window first would add as many again.
+  EXPECT_GE(state["steps"].get<int>(), 90);
+  EXPECT_LT(std::atoi(ratio.value("frames").c_str()), 90) << "a baseline ran in the window first";
+  const std::string banner = state["experiment"]["banner"];
+  EXPECT_NE(banner.find("->  holds"), std::string::npos) << banner;
+
+  // The same seed through `crowdlab claims`: the window's measured ratio is the table's.
+  const std::string csv = apptest::outDir() + "/claims-window-ratio.csv";
+  apptest::RunResult table = apptest::runCrowdlab("claims --scene spatial-hash --seeds 1 --first-seed 2 --csv '" + csv + "'");
+  ASSERT_EQ(table.exitCode, 0) << table.out << table.err;
+  std::istringstream rows(apptest::slurp(csv));
+  std::string line;
+  double mean = -1;
+  while (std::getline(rows, line))
+    if (line.rfind(id + ",spatial-hash,1,checks_per_agent,", 0) == 0) mean = std::stod(line.substr(line.find("checks_per_agent,") + 17));
+  ASSERT_GT(mean, 0) << apptest::slurp(csv);
+  char measured[64];
+  std::snprintf(measured, sizeof measured, "measured %.3g x", mean);
+  EXPECT_NE(banner.find(measured), std::string::npos) << measured << " in\n" << banner;
 }

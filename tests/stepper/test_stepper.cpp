@@ -108,6 +108,36 @@ TEST(Stepper, LockstepTakesExactlyOneStepPerFrameAndNeverUsesTheWorker) {
   }
 }
 
+// A claim's fast-forward: a lockstep frame takes that many steps (all of them, inline, each booked);
+// a real-time frame runs that many times the speed; a single step stays one step.
+TEST(Stepper, FastForwardTakesSeveralStepsAFrame) {
+  int steps = 0, booked = 0;
+  app::Stepper stepper([&](float) { ++steps; });
+  stepper.onStepped = [&] { ++booked; };
+  stepper.fastForward = 8;
+  for (int frame = 0; frame < 3; ++frame) stepper.advance(0.0, /*lockstep=*/true);
+  EXPECT_EQ(steps, 24);
+  EXPECT_EQ(booked, 24);
+  EXPECT_FALSE(stepper.busy());
+  stepper.advance(0.034, false);  // 34 ms at 8x owe 16 steps
+  EXPECT_EQ(steps, 40);
+  stepper.paused = true;
+  stepper.requestSingleStep();
+  stepper.advance(0.0, true);
+  EXPECT_EQ(steps, 41);
+  stepper.fastForward = 1;
+  stepper.paused = false;
+  stepper.advance(0.0, true);
+  EXPECT_EQ(steps, 42);
+  // Lowered from onStepped (the verdict came in after the third step): the frame stops there.
+  stepper.fastForward = 8;
+  stepper.onStepped = [&] {
+    if (steps == 45) stepper.fastForward = 1;
+  };
+  stepper.advance(0.0, true);
+  EXPECT_EQ(steps, 45);
+}
+
 // The step's figure is the step alone (honest timing): what runs after a step is booked,
 // the scenes' metric sampling, is never in it. Sleeps with wide margins, so a busy machine cannot
 // make it fail: 60 ms after each step against figures under 30 ms, and a step of 60 ms read as such.

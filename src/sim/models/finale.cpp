@@ -698,6 +698,8 @@ void FinaleSim::appendMetrics(std::vector<Metric>& out) const {
   out.push_back({"mean_speed", m.meanSpeed});
   out.push_back({"nan_count", double(m.nanCount)});
   out.push_back({"step_ms", timings_.stepMs});
+  // The neighbour search's work counted, not timed: the same on a busy machine as on a quiet one.
+  out.push_back({"checks_per_agent", size() ? double(m.checks) / double(size()) : 0.0});
   out.push_back({"mean_neighbors", m.meanNeighbors});
   out.push_back({"max_neighbors", double(m.maxNeighbors)});
   out.push_back({"orca_tier", double(m.orcaTier)});
