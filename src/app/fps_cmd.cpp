@@ -275,8 +275,10 @@ std::string fpsCompareSvg(const std::vector<FpsResult>& runs) {
   static const char* kColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
   const std::vector<std::string> names = caseNamesOf(runs);
   const double barW = 22, gap = 28, left = 60, top = 50, plotH = 260;
-  const double groupW = barW * double(runs.size()) + gap;
-  const double width = left + groupW * double(names.size()) + 20;
+  const double groupW = std::max(barW * double(runs.size()) + gap, 110.0);  // room for the case's name under it
+  size_t longest = 0;
+  for (size_t i = 0; i < runs.size(); ++i) longest = std::max(longest, (label(i) + ": " + machineLabel(runs[i])).size());
+  const double width = std::max({left + groupW * double(names.size()) + 20, left + 18 + 7.0 * double(longest) + 20, 560.0});
   const double legendH = 18.0 * double(runs.size());
   const double height = top + plotH + 70 + legendH;
   double most = 1.0;
@@ -291,14 +293,14 @@ std::string fpsCompareSvg(const std::vector<FpsResult>& runs) {
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fixed(width, 0) + "\" height=\"" + fixed(height, 0) +
                   "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   s += "<text x=\"" + fixed(left, 0) + "\" y=\"22\" font-size=\"15\">crowdlab fps: median FPS relative to " + label(0) +
-       " (the bar's label is its FPS)</text>\n";
+       " (on each bar: its FPS)</text>\n";
   for (double r = 0; r <= top_ + 1e-9; r += top_ > 4 ? 1.0 : 0.5) {
     s += "<line x1=\"" + fixed(left, 0) + "\" x2=\"" + fixed(width - 20, 0) + "\" y1=\"" + fixed(y(r), 1) + "\" y2=\"" + fixed(y(r), 1) +
          "\" stroke=\"" + (r == 1.0 ? "#444" : "#ddd") + "\"/>\n";
     s += "<text x=\"" + fixed(left - 6, 0) + "\" y=\"" + fixed(y(r) + 4, 1) + "\" text-anchor=\"end\">" + fixed(r, 1) + "x</text>\n";
   }
   for (size_t k = 0; k < names.size(); ++k) {
-    const double x0 = left + gap / 2 + groupW * double(k);
+    const double x0 = left + (groupW - barW * double(runs.size())) / 2 + groupW * double(k);
     const FpsCaseResult* first = caseIn(runs[0], names[k]);
     for (size_t i = 0; i < runs.size(); ++i) {
       const FpsCaseResult* c = caseIn(runs[i], names[k]);

@@ -41,7 +41,7 @@ const FpsCase* findFpsCase(const std::string& name) {
 FpsPlan fpsPlan(bool quick) {
   // Sized on a 2-core machine drawing with llvmpipe (docs/fps.md has its line): the full run within
   // 90 s, the quick one within 30 s, scene set-ups included.
-  return quick ? FpsPlan{true, 5, 30, 3.5} : FpsPlan{false, 15, 120, 11.0};
+  return quick ? FpsPlan{true, 5, 30, 3.0} : FpsPlan{false, 15, 120, 11.0};
 }
 
 std::string crowdlabVersion() { return CROWDLAB_VERSION; }
