@@ -2,6 +2,7 @@
 // - The page's query string becomes the command line, so it meets the same parser and checks as the
 //   desktop's: ?scene=orca-corridor&N=40&width=2.5 -> --scene orca-corridor --set N=40 --set width=2.5
 //   (`scene`, `seed` and `claim` are flags; every other key is a scene parameter).
+//   ?fps=run runs `crowdlab fps` (?fps=quick: `crowdlab fps --quick`), the same cases as the desktop's.
 // - Settings and saved presets live in IndexedDB: /crowdlab is an IDBFS folder, read before main()
 //   and written back by the app after each change (platform_web.cpp).
 // - window.crowdlab.state() returns the running scene's parameters and metrics as an object.
@@ -9,7 +10,9 @@
 if (typeof window === 'object') {
   Module['arguments'] = Module['arguments'] || (function () {
     var args = [];
-    new URLSearchParams(window.location.search).forEach(function (value, key) {
+    var query = new URLSearchParams(window.location.search);
+    if (query.has('fps')) return query.get('fps') === 'quick' ? ['fps', '--quick'] : ['fps'];
+    query.forEach(function (value, key) {
       if (key === 'scene' || key === 'seed' || key === 'claim') args.push('--' + key, value);
       else args.push('--set', key + '=' + value);
     });

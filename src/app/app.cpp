@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 #include "app/app_bench.hpp"
+#include "app/fps_run.hpp"
 #include "app/hud.hpp"
 #include "app/input.hpp"
 #include "app/layout.hpp"
@@ -44,6 +45,7 @@
 #include "render/gl.hpp"
 #include "io/user_files.hpp"
 #include "render/renderer.hpp"
+#include "render/gpu_boids.hpp"
 #include "scenes/digest.hpp"
 #include "scenes/experiment.hpp"
 #include "sim/core/metrics.hpp"
@@ -124,8 +126,13 @@ class App {
     updateViewport();
     applyLook(look_, pixelsPerPoint());
     updateViewport();  // the docked panels' widths follow the font just built
+    if (options_.fps) {
+      vsync_ = false;     // frames as fast as the machine draws them, never the display's rate
+      uiVisible_ = false;  // the world alone: the panels would be measured too
+    }
     SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
     glInfo_ = render::Renderer::glInfo();
+    if (options_.fps) startFpsRun();
 
     scenes_ = scenes::registeredScenes();
     std::string first = !options_.scene.empty() ? options_.scene : !settings_.lastScene.empty() ? settings_.lastScene : kDefaultScene;
@@ -179,10 +186,13 @@ class App {
       hud_.frameTimes.push(float(frameSeconds * 1000.0));
       frameMs_.push(frameSeconds * 1000.0);
       feedScriptedKey();
+      frameStart_ = now;
+      if (options_.fps && !openFpsCase()) return false;
       // Commands that read the scene wait, without blocking, for the step in flight.
       if (!deferred_.empty() && stepper_.idle())
         for (const Command& c : std::exchange(deferred_, {})) onCommand(c);
       for (const Command& c : input_.poll(sceneUnguarded(), ctx_, stepper_.idle())) onCommand(c);
+      if (benchmark_.running()) scriptCursor();
       if (!(pendingLook_ == look_)) {
         look_ = pendingLook_;
         framesAtLook_ = 0;
@@ -200,6 +210,7 @@ class App {
         stateWanted = 0;
         if (std::string error; !io::writeFileAtomically(options_.stateOut, stateJson() + "\n", error)) hud_.message = error;
       }
+      if (options_.fps) fpsFrameDone();
       if (benchmark_.running())
         if (const std::optional<std::string> stopped = benchmark_.stopIfChanged(benchmarkWatch())) hud_.message = *stopped;
       if (benchmark_.due()) finishBenchmark();
@@ -209,6 +220,7 @@ class App {
   }
 
   int finish() {
+    if (options_.fps) return finishFps();
     // A step in flight is abandoned, not waited for (a slow one takes a minute): the outputs below
     // come from the last booked step, and the process ends without freeing the scene it runs on.
     abandoned_ = stepper_.abandon();
@@ -348,7 +360,7 @@ class App {
     now = Clock::now();
   }
   // Scripted runs and recordings take exactly one step per frame, never on the worker.
-  bool lockstep() const { return options_.frames || recorder_.active() || untilVerdict(); }
+  bool lockstep() const { return options_.frames || recorder_.active() || untilVerdict() || options_.fps; }
   // --claim ID --screenshot FILE without --frames: run until the claim's verdict shows (its baseline
   // first where it has one), then the screenshot, and quit: the picture at the end of its window.
   // --claim ID --hidden without --frames does the same, for its state (`crowdlab claims`' window claims).
@@ -724,7 +736,93 @@ class App {
   void finishBenchmark() {
     const std::vector<double> stepMs = stepper_.recentStepMs(AppBenchmark::kSeconds);
     hud_.message = benchmark_.finish({sceneName_, scene().agentCount(), sim::median(stepMs), fpsOver(AppBenchmark::kSeconds),
-                                      stepMs.size(), glInfo_, backgroundWork()});
+                                      stepMs.size(), glInfo_, backgroundWork(), drawableSize_.x, drawableSize_.y, vsync_});
+  }
+
+  // During "Benchmark this scene" nothing follows the real mouse (the button sits under it, and where
+  // it rests would decide the run): a 2D scene's cursor, the finale's target, travels a fixed slow
+  // loop over the middle of the view instead, the path the finale's own wander takes.
+  void scriptCursor() {
+    if (sceneUnguarded().view != scenes::View::TwoD) return;
+    const float t = float(stepper_.simTime());
+    const glm::vec2 half = 0.35f * worldSize_ / std::max(1e-6f, ctx_.camera2D.zoom);
+    ctx_.mouseWorld = ctx_.camera2D.center + glm::vec2(half.x * std::sin(0.21f * t), half.y * std::sin(0.33f * t + 1.0f));
+    ctx_.mouseInView = true;
+  }
+
+  // ---- `crowdlab fps`: the standard cases, one after another (fps_run.hpp) ----
+  void startFpsRun() {
+    FpsDriver& fps = *options_.fps;
+    auto glString = [](GLenum e) {
+      const GLubyte* s = glGetString(e);
+      return s ? std::string(reinterpret_cast<const char*>(s)) : std::string();
+    };
+    FpsResult& r = fps.result();
+    r.machine = describeMachine(glString(GL_RENDERER), glString(GL_VENDOR), glString(GL_VERSION), sim::hardwareThreads());
+    r.platform = platform::hostDescription().empty() ? "desktop" : "browser";
+    r.vsync = vsync_;
+    // The page's frames are paced by the browser, and its GL work runs in another process: each
+    // frame's own work, finished (glFinish), is what it is timed by there.
+    const bool paced = r.platform == "browser";
+    fps.useWorkTime(paced);
+    r.frameClock = paced ? "work" : "interval";
+  }
+
+  // Opens the next case when the last one is done; false once every case has run.
+  bool openFpsCase() {
+    FpsDriver& fps = *options_.fps;
+    while (const FpsCase* c = fps.caseToOpen()) {
+      if (c->needsCompute) {
+        const render::ComputeSupport support = render::computeSupport();
+        if (!support.available) {
+          fps.skip(support.reason.empty() ? "no OpenGL 4.3 compute shaders" : support.reason);
+          continue;
+        }
+      }
+      Options recipe;
+      recipe.scene = c->scene;
+      recipe.seed = 1;
+      recipe.sets = c->sets;
+      std::string error;
+      if (!switchScene(c->scene, &recipe, error)) {
+        fps.skip(error);
+        continue;
+      }
+      stepper_.paused = false;
+      fps.opened(scene().agentCount());
+    }
+    return !fps.finished();
+  }
+
+  void fpsFrameDone() {
+    FpsDriver& fps = *options_.fps;
+    if (fps.result().frameClock == "work") glFinish();
+    fps.frameDone(secondsSince(frameStart_) * 1000.0, stepper_.lastStepMs(), renderMs_, lastStats_.drawCalls,
+                  sceneUnguarded().agentCount());  // lockstep: no step is in flight
+  }
+
+  int finishFps() {
+    FpsDriver& fps = *options_.fps;
+    fps.finish();
+    FpsResult& r = fps.result();
+    r.width = drawableSize_.x;
+    r.height = drawableSize_.y;
+    const std::string line = fpsLine(r), json = fpsJson(r).dump(1);
+    std::printf("%s%s\n", fpsTable(r).c_str(), line.c_str());
+    int code = 0;
+    if (!fps.jsonPath().empty()) {
+      std::string error;
+      if (!io::writeFileAtomically(fps.jsonPath(), json + "\n", error)) {
+        std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+        code = 1;
+      } else {
+        std::printf("json=%s\n", fps.jsonPath().c_str());
+      }
+    }
+    std::fflush(stdout);
+    platform::showFpsResult(line, json);
+    renderer_.shutdown();
+    return code;
   }
 
   void recordMetrics() {
@@ -1091,7 +1189,7 @@ class App {
   }
 
   // ---- settings: only a person's session is remembered, never a scripted run's ----
-  bool scriptedRun() const { return options_.frames || !options_.screenshot.empty() || options_.hidden; }
+  bool scriptedRun() const { return options_.frames || !options_.screenshot.empty() || options_.hidden || options_.fps; }
 
   void saveUserSettings() {
     if (scriptedRun()) return;
@@ -1166,7 +1264,7 @@ class App {
   RecentSamples frameMs_, metricsMs_;
   glm::vec2 windowSize_{1280, 720}, worldOrigin_{0, 0}, worldSize_{1280, 720};
   std::vector<glm::vec4> clearLabels_;  // last frame's lines kept clear of the panels: x0, y0, x1, y1 (points)
-  Clock::time_point start_, last_;
+  Clock::time_point start_, last_, frameStart_;
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;
   size_t agentsOutsideView_ = 0;

@@ -23,7 +23,7 @@ std::string withoutFigures(const std::string& scene, const std::string& why) {
 std::string AppBenchmark::start(const BenchmarkWatch& now) {
   ends_ = Clock::now() + std::chrono::seconds(int(kSeconds));
   started_ = now;
-  return "benchmarking " + now.scene + " for 10 s (a pause, a restart or a changed parameter stops it)...";
+  return "benchmarking " + now.scene + " for 10 s, the cursor scripted (a pause, a restart or a changed parameter stops it)...";
 }
 
 double AppBenchmark::secondsLeft() const {
@@ -49,7 +49,8 @@ std::string AppBenchmark::finish(const BenchmarkFigures& figures) {
   const std::string line = benchmarkLine(figures);
   report(line);
   SDL_SetClipboardText(line.c_str());
-  return line + "\n(copied to the clipboard)";
+  return line + "\n(copied to the clipboard)" +
+         (figures.vsync ? "\nvsync is on: the FPS stops at the display's rate; turn it off to compare machines (or run crowdlab fps)" : "");
 }
 
 }  // namespace app

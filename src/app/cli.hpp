@@ -1,11 +1,14 @@
 // The command line, as documented in docs/cli.md and `crowdlab --help`.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace app {
+
+class FpsDriver;
 
 struct Options {
   std::string scene;             // empty: the last scene used (settings), else the first of the teaching order
@@ -36,6 +39,7 @@ struct Options {
   std::string tune;              // --tune OBJECTIVE: the Tune section opens with this objective chosen
   std::string stateOut;          // --state-out FILE: at exit, the state JSON the web page's crowdlab.state() gives
   bool hidden = false;           // --hidden: the window is never shown (scripted measurements: `crowdlab claims` runs window claims so)
+  std::shared_ptr<FpsDriver> fps;  // `crowdlab fps`: the window runs the standard frame-rate cases (fps_run.hpp)
 };
 
 // Parses argv (after the program name). On a bad flag or value returns false with a one-line message.

@@ -1,9 +1,10 @@
-// crowdlab: the interactive crowd-simulation scenes of the registry in one program, plus `crowdlab bench` and `crowdlab claims`.
+// crowdlab: the interactive crowd-simulation scenes of the registry in one program, plus `crowdlab bench`, `crowdlab claims` and `crowdlab fps`.
 #include <cstdio>
 #include <string>
 #include <vector>
 #include "app/claims_cmd.hpp"
 #include "app/cli.hpp"
+#include "app/fps_cmd.hpp"
 #include "app/setup.hpp"
 #include "app/tune_cmd.hpp"
 #include "app/sweep_cmd.hpp"
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   if (!args.empty() && args[0] == "claims") return app::runClaims({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "tune") return app::runTune({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "sweep") return app::runSweep({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "fps") return app::runFps({args.begin() + 1, args.end()});
   app::Options options;
   std::string error;
   if (!app::parseOptions(args, options, error)) {

@@ -46,4 +46,11 @@ void setStateReporter(std::function<std::string()> reporter);
 // on the desktop.
 std::string pageThreadsNote();
 
+// ---- `crowdlab fps` (?fps=run in the page) ----
+// What the browser says of the machine it runs on (its user agent); "" on the desktop, which asks the OS.
+std::string hostDescription();
+// A finished run: the page shows the line and the JSON and offers to copy the line; the desktop
+// prints them itself and does nothing here.
+void showFpsResult(const std::string& line, const std::string& json);
+
 }  // namespace app::platform

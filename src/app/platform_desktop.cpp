@@ -58,5 +58,7 @@ void onPageHide(std::function<void()>) {}
 float defaultUiScale() { return 0.0f; }
 void setStateReporter(std::function<std::string()>) {}
 std::string pageThreadsNote() { return {}; }
+std::string hostDescription() { return {}; }
+void showFpsResult(const std::string&, const std::string&) {}
 
 }  // namespace app::platform

@@ -51,6 +51,44 @@ EM_JS(void, syncStorageToIndexedDb, (), {
 EM_JS(double, cssDevicePixelRatio, (), { return window.devicePixelRatio || 1; });
 EM_JS(int, coarsePointer, (), { return window.matchMedia && window.matchMedia('(pointer: coarse)').matches ? 1 : 0; });
 
+EM_JS(void, userAgentInto, (char* buffer, int size), { stringToUTF8(navigator.userAgent || '', buffer, size); });
+
+// The run's result over the canvas: the line to copy, a Copy button, the JSON to download; and
+// window.crowdlabFps for scripts (tests/web/page_check.py reads it).
+EM_JS(void, showFpsResultInPage, (const char* lineText, const char* jsonText), {
+  const line = UTF8ToString(lineText), json = UTF8ToString(jsonText);
+  window.crowdlabFps = {line: line, result: JSON.parse(json)};
+  const box = document.createElement('div');
+  box.id = 'fps-result';
+  box.style.cssText = 'position:fixed;left:5%;right:5%;top:10%;padding:16px;background:#20242c;color:#e8e8e8;' +
+                      'font:14px/1.4 system-ui,sans-serif;border-radius:8px;z-index:10;max-height:80vh;overflow:auto';
+  const title = document.createElement('div');
+  title.textContent = 'crowdlab fps: paste this line beside the lines of other machines (crowdlab fps --compare)';
+  const text = document.createElement('textarea');
+  text.value = line;
+  text.readOnly = true;
+  text.rows = 4;
+  text.style.cssText = 'width:100%;font:13px monospace;margin:8px 0';
+  const copy = document.createElement('button');
+  copy.textContent = 'Copy the line';
+  copy.onclick = function() {
+    text.select();
+    const done = function() { copy.textContent = 'Copied'; };
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(line).then(done, function() { document.execCommand('copy'); done(); });
+    else { document.execCommand('copy'); done(); }
+  };
+  const save = document.createElement('a');
+  save.textContent = 'Download the JSON';
+  save.href = URL.createObjectURL(new Blob([json], {type: 'application/json'}));
+  save.download = 'crowdlab-fps.json';
+  save.style.cssText = 'margin-left:16px;color:#8cf';
+  const details = document.createElement('pre');
+  details.textContent = JSON.stringify(JSON.parse(json), null, 1);
+  details.style.cssText = 'font:12px monospace;white-space:pre-wrap';
+  box.append(title, text, copy, save, details);
+  document.body.appendChild(box);
+});
+
 EM_BOOL onVisibilityChange(int, const EmscriptenVisibilityChangeEvent* e, void*) {
   if (e->hidden && gOnPageHide) gOnPageHide();
   return EM_FALSE;
@@ -112,6 +150,14 @@ std::string pageThreadsNote() {
   return "browser: " + count + " (the one-thread page: the host sends no cross-origin isolation headers)";
 #endif
 }
+
+std::string hostDescription() {
+  char agent[512] = {};
+  userAgentInto(agent, int(sizeof agent));
+  return agent[0] ? "browser: " + std::string(agent) : std::string("browser");
+}
+
+void showFpsResult(const std::string& line, const std::string& json) { showFpsResultInPage(line.c_str(), json.c_str()); }
 
 }  // namespace app::platform
 

@@ -6,8 +6,10 @@ namespace app {
 
 std::string benchmarkLine(const BenchmarkFigures& f) {
   char line[512];
-  std::snprintf(line, sizeof(line), "crowdlab benchmark: scene=%s N=%zu median_step_ms=%.3f fps=%.1f steps=%zu gl=\"%s\" cpu=\"%s\"",
-                f.scene.c_str(), f.agents, f.medianStepMs, f.fps, f.steps, f.gl.c_str(), cpuName().c_str());
+  std::snprintf(line, sizeof(line),
+                "crowdlab benchmark: scene=%s N=%zu median_step_ms=%.3f fps=%.1f steps=%zu gl=\"%s\" cpu=\"%s\" window=%dx%d vsync=%s",
+                f.scene.c_str(), f.agents, f.medianStepMs, f.fps, f.steps, f.gl.c_str(), cpuName().c_str(), f.width, f.height,
+                f.vsync ? "on" : "off");
   return f.background.empty() ? std::string(line) : std::string(line) + " background=" + f.background;
 }
 

@@ -17,10 +17,14 @@ struct BenchmarkFigures {
   // Work that ran beside the scene on the other cores the whole run ("sweep", "tuning", both; ""
   // none): its figures are then not a quiet machine's, and the line says so.
   std::string background;
+  // The window's drawable size and whether frames waited for the display (vsync): a 60 Hz display
+  // with vsync on reads 60 FPS whatever the machine.
+  int width = 0, height = 0;
+  bool vsync = false;
 };
 
-// "crowdlab benchmark: scene=... N=... median_step_ms=... fps=... steps=... gl=\"...\" cpu=\"...\"",
-// then " background=..." when work ran beside the scene.
+// "crowdlab benchmark: scene=... N=... median_step_ms=... fps=... steps=... gl=\"...\" cpu=\"...\"
+// window=WxH vsync=on|off", then " background=..." when work ran beside the scene.
 std::string benchmarkLine(const BenchmarkFigures& figures);
 
 // The CPU's model name from /proc/cpuinfo; "unknown" where there is none (not Linux, a container

@@ -7,11 +7,14 @@
 #include "app/run_report.hpp"
 
 TEST(RunReport, TheBenchmarkLineNamesEveryFigureAndTheCpu) {
-  const std::string line = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5", ""});
+  const std::string line = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5", "", 1920, 1080, false});
   EXPECT_EQ(line.rfind("crowdlab benchmark: scene=boids N=300 median_step_ms=0.250 fps=59.5 steps=600 gl=\"llvmpipe 4.5\" cpu=\"", 0), 0u)
       << line;
   EXPECT_NE(line.find("cpu=\"" + app::cpuName() + "\""), std::string::npos) << line;
   EXPECT_FALSE(app::cpuName().empty());
+  EXPECT_NE(line.find(" window=1920x1080 vsync=off"), std::string::npos) << line;
+  const std::string synced = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5", "", 1280, 720, true});
+  EXPECT_NE(synced.find(" window=1280x720 vsync=on"), std::string::npos) << synced;
 }
 
 // What stops a run (app/app_bench): each change of what its figures stand for, named; and a run in
@@ -48,8 +51,8 @@ TEST(RunReport, ARunStopsOnEachChangeOfWhatItMeasuresAndNeverReportsAMedianOfNoS
 // Work beside the scene (a sweep, a search) on the other cores the whole run: the line says so at its
 // end, so figures from a busy machine are not read as a quiet one's.
 TEST(RunReport, TheLineNamesWorkThatRanBesideTheScene) {
-  const std::string quiet = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5", ""});
+  const std::string quiet = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5", "", 1280, 720, false});
   EXPECT_EQ(quiet.find("background="), std::string::npos) << quiet;
-  const std::string busy = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5", "sweep+tuning"});
+  const std::string busy = app::benchmarkLine({"boids", 300, 0.25, 59.5, 600, "llvmpipe 4.5", "sweep+tuning", 1280, 720, false});
   EXPECT_EQ(busy, quiet + " background=sweep+tuning");
 }

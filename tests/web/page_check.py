@@ -21,6 +21,8 @@ For each scene it opens the threaded page at index.html?scene=NAME, waits until
 the app has stepped, takes a screenshot (OUT_DIR/web-NAME.png) and checks that
   - the world area shows agents' colours (a blank or single-colour canvas fails),
   - the page's console has no errors and no uncaught exceptions,
+and once that ?fps=quick runs `crowdlab fps --quick` in the page and gives a result with exactly the
+desktop's JSON keys (`crowdlab fps --keys` of the native program) and its line, shown on the page;
 and once that a parameter given in the URL reaches the simulation (window.crowdlab.state()) and that
 ?claim=ID opens the experiment. It also prints the gzip size of crowdlab.wasm + crowdlab.js (must
 stay under 4 MB, for each page) and how long the first, uncached load took until the app ran (must stay
@@ -207,6 +209,52 @@ def program_scenes(program):
     return names
 
 
+def json_keys(value, prefix=""):
+    """The key paths of a result as `crowdlab fps --keys` prints them: "machine.cpu", "cases[].fps_median"."""
+    if isinstance(value, dict):
+        keys = set()
+        for k, v in value.items():
+            keys |= json_keys(v, f"{prefix}.{k}" if prefix else k)
+        return keys
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        keys = set()
+        for v in value:
+            keys |= json_keys(v, prefix + "[]")
+        return keys
+    return {prefix}
+
+
+def check_fps_page(browser, base, program, timeout):
+    """?fps=quick: the page runs the standard cases and shows the line; its JSON has the desktop's keys."""
+    failures = []
+    browser.events.clear()
+    t0 = time.monotonic()
+    browser.call("Page.navigate", session=True, url=base + "?fps=quick")
+    result = None
+    while time.monotonic() - t0 < timeout:
+        got = browser.evaluate("window.crowdlabFps ? JSON.stringify(window.crowdlabFps) : null")
+        if got:
+            result = json.loads(got)
+            break
+        time.sleep(0.5)
+    if not result:
+        return [f"?fps=quick gave no result within {timeout:.0f} s"] + [f"fps page: {e}" for e in browser.errors()]
+    desktop = set(subprocess.run([program, "fps", "--keys"], capture_output=True, text=True, check=True).stdout.split())
+    page = json_keys(result["result"])
+    print(f"?fps=quick: {time.monotonic() - t0:.1f} s, the page's line:\n  {result['line']}")
+    if page != desktop:
+        failures.append(f"the page's fps JSON keys differ from the desktop's: only the page {sorted(page - desktop)}, "
+                        f"only the desktop {sorted(desktop - page)}")
+    if not result["line"].startswith("crowdlab-fps ") or result["result"].get("line") != result["line"]:
+        failures.append(f"the page's fps line is not a result's line: {result['line']!r}")
+    ran = [c for c in result["result"].get("cases", []) if not c.get("skipped")]
+    if not ran or any(c.get("fps_median", 0) <= 0 for c in ran):
+        failures.append(f"the page's fps run measured no case: {result['result'].get('cases')}")
+    if not browser.evaluate("document.getElementById('fps-result') ? document.getElementById('fps-result').innerText : null"):
+        failures.append("the page does not show the fps result")
+    return failures + [f"fps page: {e}" for e in browser.errors()]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("site", nargs="?")
@@ -217,6 +265,7 @@ def main():
     ap.add_argument("--print-scenes", action="store_true", help="print the scenes it would open, and stop")
     ap.add_argument("--zip", help="check this zip's content (scripts/package.sh's crowdlab-web.zip) as the site; "
                     "then the only positional argument is OUT_DIR")
+    ap.add_argument("--only-fps", action="store_true", help="only the ?fps=quick check (the page's frame-rate run)")
     ap.add_argument("--timeout", type=float, default=120,
                     help="seconds a page may take to step (a page that steps goes on at once)")
     a = ap.parse_args()
@@ -243,6 +292,17 @@ def main():
         sys.exit("page_check: needs Pillow (Debian: python3-pil)")
     os.makedirs(a.out, exist_ok=True)
     failures = []
+    if a.only_fps:
+        server = serve(a.site, os.path.exists(os.path.join(a.site, "crowdlab-mt.js")))
+        browser = Browser(1920, 1080)
+        try:
+            failures = check_fps_page(browser, f"http://127.0.0.1:{server.server_address[1]}/index.html", a.program, 300)
+        finally:
+            browser.close()
+            server.shutdown()
+        for f in failures:
+            print("FAIL " + f)
+        return 1 if failures else 0
     # Each page's download: the one-thread build, and the threaded one with its worker script.
     for files in (("crowdlab.wasm", "crowdlab.js"), ("crowdlab-mt.wasm", "crowdlab-mt.js", "crowdlab-mt.worker.js")):
         compressed = sum(len(gzip.compress(open(os.path.join(a.site, f), "rb").read(), 9)) for f in files)
@@ -294,6 +354,8 @@ def main():
             if share < 0.002 or not state.get("agents"):
                 failures.append(f"{scene}: the world shows no agents ({share * 100:.3f} % of the pixels)")
             failures += [f"{scene}: {e}" for e in browser.errors()]
+
+        failures += check_fps_page(browser, base, a.program, 300)
 
         # A parameter from the URL reaches the simulation, read back through the page's hook.
         state, _ = open_page("?scene=orca-corridor&groupSize=40&width=2.5", min_steps=2)
