@@ -18,13 +18,15 @@ constexpr Method kMethods[] = {
     {"separation", "Separation"}, {"orca", "ORCA"}, {"orca-lanes", "ORCA + lanes"}, {"social-force", "Social force"}};
 constexpr int kMethodCount = 4;
 
-// Measured on `crowdlab claims --seeds 5 --first-seed 40` (docs/crowds.md): which of these hold.
+// Measured on `crowdlab claims --seeds 5 --first-seed 40` and on seeds 11-12 (docs/crowds.md): the
+// claims that hold on all of them must hold; the rest report what the method does.
 // Corridor speed within 20 % of Weidmann's at 1, 2, 3 /m^2, per method.
-constexpr bool kSpeedHolds[kMethodCount][3] = {{false, false, false}, {false, false, false}, {false, false, false}, {false, false, false}};
+constexpr bool kSpeedHolds[kMethodCount][3] = {{false, false, false}, {false, false, false}, {true, false, false}, {false, false, false}};
 // Specific flow inside 1.6-2.2 /(m s) at widths 0.8, 1.2, 2.4 m, per method.
-constexpr bool kFlowHolds[kMethodCount][3] = {{false, false, false}, {false, false, false}, {false, false, false}, {false, false, false}};
+constexpr bool kFlowHolds[kMethodCount][3] = {{false, false, false}, {false, false, false}, {false, false, false}, {true, false, false}};
 // Lanes without a lanes rule (ORCA + lanes has one: its claim is the reference, not a test).
-constexpr bool kLanesHold[kMethodCount] = {false, false, false, false};
+// Separation's holds on seeds 40-44 (0.65-0.92) but not on every seed (0.58 on seed 11): not a must.
+constexpr bool kLanesHold[kMethodCount] = {false, true, true, false};
 
 constexpr double kWeidmannTolerance = 0.2;
 constexpr double kLaneOrder = 0.6;  // band order: 0 a random mixture, 1 every band one way
