@@ -50,7 +50,7 @@ std::vector<Claim> pedestriansClaims() {
               keep(std::string("Walking speed at ") + densities[d] + " persons/m^2 within 20 % of Weidmann's"), "",
               {"setup=corridor", methodSet, keep(std::string("density=") + densities[d])}, "", 40.0, 35.0,
               atMost("weidmann_error", Reduce::Final, kWeidmannTolerance), kSpeedHolds[m][d]};
-      c.also = {"mean_speed", "weidmann_speed", "density"};
+      c.also = {"walking_speed", "weidmann_speed", "density"};
       c.unit = "";
       c.result = "Mean speed {a0:1} m/s against Weidmann's {a1:1} m/s at {a2:1} /m^2: off by {v:%}";
       out.push_back(c);
@@ -69,7 +69,7 @@ std::vector<Claim> pedestriansClaims() {
             m == 2 ? "Counter-flow: lanes form (with the keep-right rule)" : "Counter-flow: lanes form without a lanes rule", "",
             {"setup=counter-flow", methodSet, "density=1"}, "", 40.0, 35.0,
             atLeast("lane_order", Reduce::Final, kLaneOrder), kLanesHold[m]};
-    c.also = {"lanes", "mean_speed"};
+    c.also = {"lanes", "walking_speed"};
     if (m == 2) c.fix = "lanes: keep to the right-hand half";
     c.result = "Band order {v:1} (0 mixed, 1 lanes), {a0:1} lanes across, mean speed {a1:1} m/s";
     out.push_back(c);

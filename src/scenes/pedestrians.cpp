@@ -109,7 +109,7 @@ class Pedestrians final : public scenes::Scene {
                     metrics_["specific_flow"]);
     else
       std::snprintf(text, sizeof text, "%s   density %.2f /m^2   speed %.2f m/s (Weidmann %.2f)   lanes %.1f", sim::pedMethodName(p.method),
-                    metrics_["density"], metrics_["mean_speed"], metrics_["weidmann_speed"], metrics_["lanes"]);
+                    metrics_["density"], metrics_["walking_speed"], metrics_["weidmann_speed"], metrics_["lanes"]);
     const Vec2 corner = p.setup == sim::PedSetup::Bottleneck ? Vec2{-sim_.roomDepth(), sim_.roomHalfHeight() + 0.3f}
                                                              : Vec2{-sim_.halfLength(), sim_.halfWidth() + 0.3f};
     debug.statusLine(toView(corner), text, render::rgba(220, 225, 235));
@@ -131,7 +131,7 @@ class Pedestrians final : public scenes::Scene {
     }
     scenes::sectionTitle("Fundamental diagram (Weidmann 1993)");
     fundamentalDiagram();
-    ImGui::Text("density %.2f /m^2   speed %.2f m/s", metrics_["density"], metrics_["mean_speed"]);
+    ImGui::Text("density %.2f /m^2   speed %.2f m/s", metrics_["density"], metrics_["walking_speed"]);
     ImGui::Text("Weidmann %.2f m/s: off by %.0f %%", metrics_["weidmann_speed"], 100.0 * metrics_["weidmann_error"]);
     ImGui::Text("specific flow %.2f /(m s)   touching %.0f %%", metrics_["specific_flow"], 100.0 * metrics_["overlap_share"]);
     if (sim_.time() < p.warmup) ImGui::TextDisabled("transient: the measurement opens at %.0f s", double(p.warmup));
@@ -226,7 +226,7 @@ class Pedestrians final : public scenes::Scene {
       dl->AddCircleFilled(at(now.x, now.y), 4.0f, kNowColor);
     }
     if (metrics_["density"] > 0)
-      dl->AddCircleFilled(at(float(metrics_["density"]), float(metrics_["mean_speed"])), 6.0f, kMeanColor);
+      dl->AddCircleFilled(at(float(metrics_["density"]), float(metrics_["walking_speed"])), 6.0f, kMeanColor);
     dl->AddText(ImVec2(o.x + 6, o.y - ph + 2), ink, "speed (m/s) against density (/m^2)");
     scenes::legend({{"Weidmann", kCurveColor}, {"area now", kNowColor}, {"mean since the transient", kMeanColor}});
   }

@@ -153,8 +153,8 @@ Vec2 PedestrianSim::desired(size_t i) const {
   return e * v0;
 }
 
-void PedestrianSim::buildGrid() {
-  grid_.build(pos_, box_, kCellSize);
+void PedestrianSim::buildGrid(float cellSize) {
+  grid_.build(pos_, box_, cellSize);
   const auto order = grid_.order();
   const size_t n = pos_.size();
   parallelFor(n, [&](size_t k) { velByCell_[k] = vel_[order[k]]; }, 1024);
@@ -173,7 +173,7 @@ void PedestrianSim::step(float dt) {
 }
 
 void PedestrianSim::socialForceStep(float h) {
-  buildGrid();
+  buildGrid(0.5f * params_.social.cutoff);
   const size_t n = pos_.size();
   const sfm::Params& sp = params_.social;
   const float r = params_.radius, cutoff = sp.cutoff, vmax = params_.maxSpeed, accel = h / sp.mass;
@@ -188,6 +188,10 @@ void PedestrianSim::socialForceStep(float h) {
       if (d2 > 0.0f) f += sfm::pairForce(off, std::sqrt(d2), 2.0f * r, v, velByCell_[j], heading, sp);
     });
     for (const orca::Segment& w : walls_) {
+      // Most walls are farther than the cutoff along one axis: no distance to compute.
+      if (std::min(w.a.x, w.b.x) - p.x > cutoff || p.x - std::max(w.a.x, w.b.x) > cutoff ||
+          std::min(w.a.y, w.b.y) - p.y > cutoff || p.y - std::max(w.a.y, w.b.y) > cutoff)
+        continue;
       Vec2 q;
       const float d = orca::distanceToSegment(pos_[i], w, &q);
       if (d < cutoff && d > 0.0f) f += sfm::wallForce(q - pos_[i], d, r, v, sp);
@@ -202,7 +206,7 @@ void PedestrianSim::socialForceStep(float h) {
 }
 
 void PedestrianSim::velocityStep(float dt) {
-  buildGrid();
+  buildGrid(kCellSize);
   const size_t n = pos_.size();
   const float r = params_.radius, vmax = params_.maxSpeed;
   const auto sorted = grid_.sortedPositions();
@@ -372,7 +376,7 @@ void PedestrianSim::measure(float /*dt*/) {
 void PedestrianSim::appendMetrics(std::vector<Metric>& out) const {
   const PedestrianMetrics& m = metrics_;
   out.push_back({"density", m.density});
-  out.push_back({"mean_speed", m.meanSpeed});
+  out.push_back({"walking_speed", m.meanSpeed});
   out.push_back({"specific_flow", m.specificFlow});
   out.push_back({"weidmann_speed", m.weidmann});
   out.push_back({"weidmann_error", m.weidmannError});

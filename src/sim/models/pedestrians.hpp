@@ -102,7 +102,7 @@ class PedestrianSim {
  private:
   void buildGeometry();
   void spawn();
-  void buildGrid();
+  void buildGrid(float cellSize);
   Vec2 desired(size_t i) const;  // preferred velocity
   void socialForceStep(float h);
   void velocityStep(float dt);   // separation and ORCA

@@ -45,7 +45,7 @@ inline Vec2 drivingForce(const Vec2& desired, const Vec2& velocity, const Params
 // heading: i's unit heading for the field-of-view weight (zero: weight 1).
 inline Vec2 pairForce(const Vec2& offset, float distance, float radiusSum, const Vec2& vi, const Vec2& vj,
                       const Vec2& heading, const Params& p) {
-  const Vec2 n = -offset / distance;  // from j to i
+  const Vec2 n = offset * (-1.0f / distance);  // from j to i; one division, not two
   const float overlap = radiusSum - distance;
   float repulsion = p.A * std::exp(overlap / p.B);
   if (p.lambda < 1.0f) {
@@ -62,7 +62,7 @@ inline Vec2 pairForce(const Vec2& offset, float distance, float radiusSum, const
 
 // Force on i from a wall whose nearest point is at offset `toWall` (= point - x_i), distance > 0.
 inline Vec2 wallForce(const Vec2& toWall, float distance, float radius, const Vec2& vi, const Params& p) {
-  const Vec2 n = -toWall / distance;  // from the wall to i
+  const Vec2 n = toWall * (-1.0f / distance);  // from the wall to i
   const float overlap = radius - distance;
   Vec2 f = n * (p.wallA * std::exp(overlap / p.wallB));
   if (overlap > 0.0f) {
