@@ -64,7 +64,7 @@ class Pedestrians final : public scenes::Scene {
 
   static constexpr const char* kAbout =
       "Do these rules move like people? Pedestrian dynamics answers with two measurements: the fundamental diagram "
-      "(walking speed against density, Weidmann 1993: 1.06 m/s at 1 person/m^2, 0.60 at 2, 0.28 at 3) and the flow "
+      "(walking speed against density, Weidmann 1993: 1.06 m/s at 1 person/m^2, 0.61 at 2, 0.33 at 3) and the flow "
       "through a bottleneck (it grows linearly with the door's width, about 1.6-2.2 persons per metre per second). "
       "Here the corridor runs in metres and seconds, measured as the experiments did: speed and density in the "
       "yellow measurement area after a transient. The panel draws Weidmann's curve and the live crowd's point on it. "
@@ -108,8 +108,9 @@ class Pedestrians final : public scenes::Scene {
                     sim::pedMethodName(p.method), p.doorWidth, metrics_["exited"], p.people, metrics_["flow"],
                     metrics_["specific_flow"]);
     else
-      std::snprintf(text, sizeof text, "%s   density %.2f /m^2   speed %.2f m/s (Weidmann %.2f)   lanes %.1f", sim::pedMethodName(p.method),
-                    metrics_["density"], metrics_["walking_speed"], metrics_["weidmann_speed"], metrics_["lanes"]);
+      std::snprintf(text, sizeof text, "%s   density %.2f /m^2   speed %.2f m/s (Weidmann %.2f)%s", sim::pedMethodName(p.method),
+                    metrics_["density"], metrics_["walking_speed"], metrics_["weidmann_speed"],
+                    p.setup == sim::PedSetup::CounterFlow ? "   lanes measured in the panel" : "");
     const Vec2 corner = p.setup == sim::PedSetup::Bottleneck ? Vec2{-sim_.roomDepth(), sim_.roomHalfHeight() + 0.3f}
                                                              : Vec2{-sim_.halfLength(), sim_.halfWidth() + 0.3f};
     debug.statusLine(toView(corner), text, render::rgba(220, 225, 235));
@@ -197,7 +198,7 @@ class Pedestrians final : public scenes::Scene {
       return ImVec2(o.x + pw * std::clamp(rho / kMaxDensity, 0.0f, 1.0f), o.y - ph * std::clamp(v / kMaxSpeed, 0.0f, 1.0f));
     };
     dl->AddRectFilled(ImVec2(o.x, o.y - ph), ImVec2(o.x + pw, o.y), lightTheme() ? IM_COL32(250, 250, 252, 255) : IM_COL32(14, 16, 22, 255));
-    const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const ImU32 grid = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     for (int k = 0; k <= 5; ++k) {
       dl->AddLine(at(float(k), 0), at(float(k), kMaxSpeed), (grid & 0x00FFFFFFu) | 0x40000000u);
       char t[8];
@@ -227,7 +228,7 @@ class Pedestrians final : public scenes::Scene {
     }
     if (metrics_["density"] > 0)
       dl->AddCircleFilled(at(float(metrics_["density"]), float(metrics_["walking_speed"])), 6.0f, kMeanColor);
-    dl->AddText(ImVec2(o.x + 6, o.y - ph + 2), ink, "speed (m/s) against density (/m^2)");
+    ImGui::TextDisabled("speed (m/s) against density (persons/m^2)");
     scenes::legend({{"Weidmann", kCurveColor}, {"area now", kNowColor}, {"mean since the transient", kMeanColor}});
   }
 
