@@ -23,7 +23,8 @@ constexpr int kMethodCount = 4;
 // Corridor speed within 20 % of Weidmann's at 1, 2, 3 /m^2, per method.
 constexpr bool kSpeedHolds[kMethodCount][3] = {{false, false, false}, {false, false, false}, {true, false, false}, {false, false, false}};
 // Specific flow inside 1.6-2.2 /(m s) at widths 0.8, 1.2, 2.4 m, per method.
-constexpr bool kFlowHolds[kMethodCount][3] = {{false, false, false}, {false, false, false}, {false, false, false}, {true, false, false}};
+// (The social force model at 0.8 m: 2.03-2.23 on seeds 40-44, in the band on four of five: not a must.)
+constexpr bool kFlowHolds[kMethodCount][3] = {{false, false, false}, {false, false, false}, {false, false, false}, {false, false, false}};
 // Lanes without a lanes rule (ORCA + lanes has one: its claim is the reference, not a test).
 // Separation's holds on seeds 40-44 (0.65-0.92) but not on every seed (0.58 on seed 11): not a must.
 constexpr bool kLanesHold[kMethodCount] = {false, true, true, false};
