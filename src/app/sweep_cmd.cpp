@@ -22,7 +22,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: crowdlab sweep --scene S --vary NAME=FROM:TO:STEP [--vary NAME2=...] [--set k=v]... "
     "--metric M[,M...] [--reduce mean|final|min|max] [--window FROM:TO] [--seeds N] [--first-seed S] "
-    "[--series LABEL:k=v;...]... [--threads T] [--csv FILE] [--plot FILE.svg] [--log x|y|xy] [--shard I/N] [--resume]"
+    "[--series LABEL:k=v;...]... [--threads T] [--csv FILE] [--plot FILE.svg] [--log x|y|xy] [--reference weidmann|bottleneck] [--shard I/N] [--resume]"
     " | crowdlab sweep --builtin NAME [...] | crowdlab sweep --list-builtins"
     " | crowdlab sweep --merge A.csv B.csv ... [--csv OUT] [--plot FILE.svg]";
 

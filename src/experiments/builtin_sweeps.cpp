@@ -1,6 +1,6 @@
 // The sweeps the lecture needs, as `crowdlab sweep` arguments: one place for the panel's one-click
 // set-ups, `crowdlab sweep --builtin NAME` and the README's commands. Sized to run in about a minute
-// on two cores.
+// on two cores (the pedestrians' two in a few).
 #include "experiments/sweep.hpp"
 
 namespace experiments {
@@ -29,6 +29,16 @@ const std::vector<BuiltinSweep>& builtinSweeps() {
        {"--scene", "finale", "--vary", "N=250:8000:x2", "--series", "hash on:hash=true", "--series",
         "hash off:hash=false", "--set", "orca=false", "--set", "threads=1", "--metric", "step_ms:min", "--window", "0.05:0.3", "--seeds", "1",
         "--log", "xy", "--slopes", "1,2", "--title", "Finale: step time against N (log-log)"}},
+      {"fundamental-diagram", "pedestrians", "Speed against density, four methods and Weidmann",
+       {"--scene", "pedestrians", "--vary", "density=0.25:4:0.25", "--set", "setup=corridor",
+        "--series", "separation:method=separation", "--series", "ORCA:method=orca", "--series", "ORCA + lanes:method=orca-lanes",
+        "--series", "social force:method=social-force", "--metric", "walking_speed:final", "--window", "10:40", "--seeds", "2",
+        "--reference", "weidmann", "--title", "Pedestrians: the fundamental diagram against Weidmann (1993)"}},
+      {"bottleneck-width", "pedestrians", "Bottleneck flow against door width, four methods",
+       {"--scene", "pedestrians", "--vary", "doorWidth=0.8:2.4:0.2", "--set", "setup=bottleneck",
+        "--series", "separation:method=separation", "--series", "ORCA:method=orca", "--series", "ORCA + lanes:method=orca-lanes",
+        "--series", "social force:method=social-force", "--metric", "flow:final,specific_flow:final", "--window", "0:90",
+        "--seeds", "2", "--reference", "bottleneck", "--title", "Pedestrians: bottleneck flow against door width (100 people)"}},
   };
   return sweeps;
 }

@@ -83,7 +83,7 @@ bool cleanLabel(const std::string& s) {
 }
 
 const char* const kSweepFlags[] = {"--scene", "--vary",  "--series", "--set",  "--preset", "--start", "--metric",
-                                   "--reduce", "--window", "--seeds", "--first-seed", "--log", "--slopes", "--title"};
+                                   "--reduce", "--window", "--seeds", "--first-seed", "--log", "--slopes", "--reference", "--title"};
 
 }  // namespace
 
@@ -260,6 +260,19 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
           return false;
         }
         spec.slopes.push_back(k);
+      }
+    } else if (a == "--reference") {
+      for (const std::string& t : split(v, ',')) {
+        bool known = false;
+        for (const ReferenceData& r : referenceData()) known = known || t == r.name;
+        if (!known || spec.references.size() >= 8) {
+          std::string names;
+          for (const ReferenceData& r : referenceData())
+            if (names.find(r.name) == std::string::npos) names += (names.empty() ? "" : ", ") + std::string(r.name);
+          error = "--reference expects names of measured data (" + names + "), got " + io::quoteText(v);
+          return false;
+        }
+        spec.references.push_back(t);
       }
     }
   }

@@ -45,11 +45,23 @@ struct SweepSpec {
   uint64_t firstSeed = 1;
   bool logX = false, logY = false;   // axes of the figure
   std::vector<double> slopes;        // dashed guides of these slopes on log-log axes (--slopes 1,2)
+  std::vector<std::string> references;  // measured data drawn under the curves (--reference weidmann)
   std::string title;                 // the figure's title ("" one from the sweep)
 };
 
+// Data from experiments a figure can draw under a metric's curves: a curve, or a band between two
+// (one entry per metric it applies to; several entries may share a name).
+struct ReferenceData {
+  const char* name;    // --reference NAME
+  const char* metric;  // the panel it is drawn in
+  const char* label;   // the legend's words
+  double (*low)(double x);
+  double (*high)(double x);  // nullptr: a curve (low); else a band from low to high
+};
+std::span<const ReferenceData> referenceData();
+
 // The flags that define a sweep, as `crowdlab sweep` takes them: --scene --vary --series --set
-// --preset --start --metric --reduce --window --seeds --first-seed --log --slopes --title (each followed by
+// --preset --start --metric --reduce --window --seeds --first-seed --log --slopes --reference --title (each followed by
 // its value). Every value is checked against the scene's declarations (range, type, metric names)
 // and the grid's size: false with one line.
 bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::string& error);
@@ -114,6 +126,7 @@ struct PlotOptions {
   std::vector<std::string> axisLabels;   // per parameter column ("" its name)
   bool logX = false, logY = false;
   std::vector<double> slopes;            // guide k runs through curve k's first point (log-log only)
+  std::vector<std::string> references;   // names in referenceData()
   std::string note;                      // the subtitle's end: window, reduction, fixed settings
   int width = 1200;                      // SVG user units; each metric gets a panel
 };

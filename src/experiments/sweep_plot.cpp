@@ -7,6 +7,7 @@
 #include <memory>
 #include "experiments/sweep.hpp"
 #include "scenes/scene.hpp"
+#include "sim/models/pedestrians.hpp"
 
 namespace experiments {
 
@@ -148,6 +149,17 @@ int seedsOf(const SweepTable& t) {
 
 }  // namespace
 
+std::span<const ReferenceData> referenceData() {
+  static const ReferenceData data[] = {
+      {"weidmann", "walking_speed", "Weidmann (1993)", [](double rho) { return sim::weidmannSpeed(rho); }, nullptr},
+      {"bottleneck", "flow", "experiments: 1.6-2.2 /(m s)",
+       [](double w) { return sim::kBottleneckFlowLow * w; }, [](double w) { return sim::kBottleneckFlowHigh * w; }},
+      {"bottleneck", "specific_flow", "experiments: 1.6-2.2 /(m s)", [](double) { return sim::kBottleneckFlowLow; },
+       [](double) { return sim::kBottleneckFlowHigh; }},
+  };
+  return data;
+}
+
 std::string metricLabel(const std::string& metric) {
   static const std::map<std::string, std::string> labels = {
       {"throughput_per_min", "throughput (agents per minute)"},
@@ -163,6 +175,10 @@ std::string metricLabel(const std::string& metric) {
       {"mean_nn_distance", "nearest-neighbour distance (world units)"},
       {"mean_speed", "mean speed (world units/s)"},
       {"settled_share", "settled (share of agents)"},
+      {"walking_speed", "walking speed (m/s)"},
+      {"flow", "flow (persons/s)"},
+      {"specific_flow", "specific flow (persons/(m s))"},
+      {"lane_order", "lane order (0 mixed, 1 lanes)"},
   };
   const auto it = labels.find(metric);
   if (it != labels.end()) return it->second;
@@ -176,6 +192,7 @@ std::string paramUnit(const std::string& name) {
   static const std::map<std::string, std::string> units = {
       {"width", "agent diameters"}, {"cellSize", "world units"}, {"N", "agents"}, {"perception", "world units"},
       {"radius", "world units"},    {"k", "birds"},              {"tau", "s"},   {"maxSpeed", "world units/s"},
+      {"doorWidth", "m"},
   };
   const auto it = units.find(name);
   return it == units.end() ? std::string() : it->second;
@@ -214,6 +231,7 @@ PlotOptions plotOptionsOf(const SweepSpec& spec) {
   o.logX = spec.logX;
   o.logY = spec.logY;
   o.slopes = spec.slopes;
+  o.references = spec.references;
   o.title = spec.title;
   char note[160];
   std::string reductions;
@@ -275,6 +293,17 @@ std::string sweepSvg(const SweepTable& table, const PlotOptions& options) {
         }
       }
     const std::string xTitle = options.axisLabels.size() > 0 ? options.axisLabels[0] : table.params[0];
+    // The measured data drawn in this panel (a curve or a band over the sweep's x range).
+    std::vector<const ReferenceData*> refs;
+    if (!heat)
+      for (const std::string& name : options.references)
+        for (const ReferenceData& r : referenceData())
+          if (name == r.name && table.metrics[m] == r.metric) refs.push_back(&r);
+    for (const ReferenceData* r : refs)
+      for (double x : xs) {
+        vs.push_back(r->low(x));
+        if (r->high) vs.push_back(r->high(x));
+      }
     svg.out += "<g>\n";
     if (!heat) {
       Scale sx{0, 1, x0, x1}, sy{0, 1, y1, y0};
@@ -316,6 +345,32 @@ std::string sweepSvg(const SweepTable& table, const PlotOptions& options) {
       svg.text((x0 + x1) / 2, y1 + 68, xTitle, 22, "middle");
       svg.text(0, 0, metricLabel(table.metrics[m]), 22, "middle",
                (" transform=\"translate(" + num(34) + "," + num((y0 + y1) / 2) + ") rotate(-90)\"").c_str());
+      // Reference data first, under the curves, clipped to the frame.
+      const std::string clip = "clip" + std::to_string(m);
+      if (!refs.empty())
+        svg.out += "<clipPath id=\"" + clip + "\"><rect x=\"" + num(x0) + "\" y=\"" + num(y0) + "\" width=\"" +
+                   num(x1 - x0) + "\" height=\"" + num(y1 - y0) + "\"/></clipPath>\n";
+      for (const ReferenceData* r : refs) {
+        constexpr int kSamples = 120;
+        std::string lowLine, highLine;
+        for (int k = 0; k <= kSamples; ++k) {
+          const double x = sx.lo + (sx.hi - sx.lo) * double(k) / kSamples;
+          if (sx.log && !(x > 0)) continue;
+          lowLine += num(sx(x)) + "," + num(sy(r->low(x))) + " ";
+        }
+        if (r->high) {
+          for (int k = kSamples; k >= 0; --k) {
+            const double x = sx.lo + (sx.hi - sx.lo) * double(k) / kSamples;
+            if (sx.log && !(x > 0)) continue;
+            highLine += num(sx(x)) + "," + num(sy(r->high(x))) + " ";
+          }
+          svg.out += "<polygon clip-path=\"url(#" + clip + ")\" points=\"" + lowLine + highLine +
+                     "\" fill=\"#2ca02c\" fill-opacity=\"0.15\" stroke=\"#2ca02c\" stroke-width=\"1.5\" stroke-dasharray=\"6,4\"/>\n";
+        } else {
+          svg.out += "<polyline clip-path=\"url(#" + clip + ")\" points=\"" + lowLine +
+                     "\" fill=\"none\" stroke=\"#222\" stroke-width=\"3\" stroke-dasharray=\"10,6\"/>\n";
+        }
+      }
       auto visible = [&](const SweepPoint& p) {
         return p.seeds > 0 && (!sx.log || p.x > 0) && (!sy.log || (p.min > 0 && p.max > 0));
       };
@@ -370,6 +425,22 @@ std::string sweepSvg(const SweepTable& table, const PlotOptions& options) {
         svg.line(lx, ly, lx + 36, ly, colour, 3);
         svg.out += "<circle cx=\"" + num(lx + 18) + "\" cy=\"" + num(ly) + "\" r=\"5.5\" fill=\"" + colour + "\"/>\n";
         svg.text(lx + 46, ly + 7, curves[c].series.empty() ? "mean over seeds" : curves[c].series, 19);
+        ly += 32;
+      }
+      for (const ReferenceData* r : refs) {
+        if (r->high)
+          svg.out += "<rect x=\"" + num(lx) + "\" y=\"" + num(ly - 10) +
+                     "\" width=\"36\" height=\"20\" fill=\"#2ca02c\" fill-opacity=\"0.15\" stroke=\"#2ca02c\" stroke-dasharray=\"6,4\"/>\n";
+        else
+          svg.line(lx, ly, lx + 36, ly, "#222", 3, " stroke-dasharray=\"10,6\"");
+        // Long labels on two lines: the legend column is narrow.
+        const std::string label = r->label;
+        const size_t cut = label.size() > 18 ? label.rfind(' ', 18) : std::string::npos;
+        svg.text(lx + 46, ly + 7, cut == std::string::npos ? label : label.substr(0, cut), 19);
+        if (cut != std::string::npos) {
+          svg.text(lx + 46, ly + 31, label.substr(cut + 1), 19);
+          ly += 24;
+        }
         ly += 32;
       }
       if (seeds > 1) {

@@ -89,7 +89,7 @@ TEST(LectureHall, LightThemeLightsTheWorldTooAndPanelTextMeetsWcagAA) {
 }
 
 TEST(LectureHall, PanelsLieBesideTheWorldAndHomeKeepsEveryAgentInIt) {
-  for (const char* scene : {"boids", "spatial-hash", "orca-corridor", "steering", "finale"}) {
+  for (const char* scene : {"boids", "spatial-hash", "orca-corridor", "steering", "finale", "pedestrians"}) {
     apptest::RunResult r = run(std::string("--scene ") + scene + " --width 1600 --height 900 --keys Home --frames 4", "1.5");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const Area area = worldArea(r);

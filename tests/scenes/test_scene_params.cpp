@@ -116,6 +116,10 @@ TEST(SceneParams, EachModelParameterChangesWhatTheAgentsDo) {
       {"steering.wEvade", {{"evade=true"}}},
       {"steering.wContain", {{"wander=true", "arrive=false", "containMargin=200"}, 600}},  // wanderers near the edge
       {"finale.lodRadius", {{"lod=true"}}},
+      {"pedestrians.people", {{"setup=bottleneck"}}},
+      {"pedestrians.doorWidth", {{"setup=bottleneck"}, 240}},  // once the first reach the door
+      {"pedestrians.tau", {{"method=orca"}}},
+      {"pedestrians.warmup", {{}, 40, "0.2"}},  // the measurement opens within the run
   };
   auto contextOf = [&](const std::string& scene, const std::string& param) {
     if (auto it = contexts.find(scene + "." + param); it != contexts.end()) return it->second;
