@@ -139,11 +139,14 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     if (s.metricsMs >= 0.005) ImGui::TextDisabled("metric sampling %.2f ms/step, apart from the step", s.metricsMs);
     ImGui::TextWrapped("draw calls %d (agents: %d)   agents %zu", s.stats.drawCalls, s.stats.agentDrawCalls, s.stats.agents);
     ImGui::TextWrapped("steps %llu%s", static_cast<unsigned long long>(s.steps), s.paused ? "   PAUSED" : "");
-    // The warning's two lines are kept free when it is not shown, so the controls below never jump.
+    // The warning's lines are kept free when it is not shown, so the controls below never jump.
     {
       const Rgb warn = readableAccent({1, 0.55f, 0.3f});
       const ImVec2 at = ImGui::GetCursorPos();
-      const float room = 2.0f * ImGui::GetTextLineHeightWithSpacing();
+      // As tall as the longest warning wraps to at this width, whether it shows or not.
+      const std::string longest = behindRealTimeWarning(1.0) + " (one step takes 100000 ms, stepping...)";
+      const float room = ImGui::CalcTextSize(longest.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
+                         ImGui::GetStyle().ItemSpacing.y;
       if (s.behindRealTime) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(warn.r, warn.g, warn.b, 1));
         ImGui::TextWrapped("%s (one step takes %.0f ms%s)", behindRealTimeWarning(s.realTimeShare).c_str(),
