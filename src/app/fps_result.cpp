@@ -55,7 +55,11 @@ double percentile(std::vector<double> v, double p) {
   const size_t lo = size_t(std::floor(at)), hi = std::min(v.size() - 1, lo + 1);
   return v[lo] + (v[hi] - v[lo]) * (at - double(lo));
 }
-double rounded(double v, double step) { return std::round(v / step) * step; }
+// To `step` (0.01, 0.001), by dividing by a whole number: 560 * 0.01 would print as 5.6000000000000005.
+double rounded(double v, double step) {
+  const double scale = std::round(1.0 / step);
+  return std::round(v * scale) / scale;
+}
 std::string fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);

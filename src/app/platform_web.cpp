@@ -51,7 +51,7 @@ EM_JS(void, syncStorageToIndexedDb, (), {
 EM_JS(double, cssDevicePixelRatio, (), { return window.devicePixelRatio || 1; });
 EM_JS(int, coarsePointer, (), { return window.matchMedia && window.matchMedia('(pointer: coarse)').matches ? 1 : 0; });
 
-EM_JS(void, userAgentInto, (char* buffer, int size), { stringToUTF8(navigator.userAgent || '', buffer, size); });
+EM_JS(void, userAgentInto, (char* buffer, int size), { stringToUTF8(navigator.userAgent || "", buffer, size); });
 
 // The run's result over the canvas: the line to copy, a Copy button, the JSON to download; and
 // window.crowdlabFps for scripts (tests/web/page_check.py reads it).

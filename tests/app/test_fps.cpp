@@ -57,10 +57,10 @@ std::string pastedLine(const std::string& cases, const std::string& cpu) {
 apptest::RunResult fpsOnOwnDisplay(const std::string& name, const std::string& args, const std::string& beside = "") {
   const std::string dir = apptest::freshDir("fps-" + name);
   std::ofstream script(dir + "/run.sh");
-  if (!beside.empty()) script << beside << " &\nloop=$!\n";
+  // Every job the script started ends with it (a loop left behind would hold the test's pipes and a core).
+  if (!beside.empty()) script << "trap 'kill $(jobs -p) 2>/dev/null' EXIT\n" << beside << " &\n";
   script << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' fps " << args << " >'" << dir << "/out' 2>'" << dir << "/err'\n"
          << "code=$?\n";
-  if (!beside.empty()) script << "kill $loop\n";
   script << "exit $code\n";
   script.close();
   const int status = std::system(apptest::onOwnDisplay(dir + "/run.sh", "1920x1080").c_str());
