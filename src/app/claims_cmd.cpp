@@ -13,7 +13,7 @@
 #include <sstream>
 #include "app/subprocess.hpp"
 #include "app/window.hpp"
-#include "io/atomic_file.hpp"
+#include "io/output_file.hpp"
 #include "scenes/claims.hpp"
 #include "io/user_files.hpp"
 #include <filesystem>
@@ -97,6 +97,7 @@ constexpr const char* kUsage = "usage: crowdlab claims [--scene NAME] [--seeds N
 
 struct ClaimsOptions {
   std::string scene, csv;
+  bool help = false;
   int seeds = 3;
   uint64_t firstSeed = 1;  // seeds firstSeed .. firstSeed + seeds - 1
 };
@@ -108,6 +109,11 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
     if (flags.peek() == "--list") {  // alone it lists the ids (runClaims)
       error = "--list takes no other options";
       return false;
+    }
+    if (flags.nextIs({"--help", "-h"})) {
+      if (!flags.takeSwitch({"--help", "-h"}, a, error)) return false;
+      o.help = true;
+      continue;
     }
     if (!flags.take({"--scene", "--seeds", "--first-seed", "--csv"}, {}, a, v, error)) return false;
     if (a == "--scene") {
@@ -177,6 +183,7 @@ std::string number(double v) {
 
 int runClaims(const std::vector<std::string>& args) {
   if (args.size() == 1 && args[0] == "--list") {  // the ids, one a line, in the registry's order (scripts read it)
+    if (FlagReader::parseOnly()) return 0;
     for (const scenes::Claim& claim : scenes::allClaims()) std::printf("%s\n", claim.id);
     return 0;
   }
@@ -186,8 +193,18 @@ int runClaims(const std::vector<std::string>& args) {
     std::fprintf(stderr, "crowdlab claims: %s (%s)\n", error.c_str(), kUsage);
     return 2;
   }
-  // The CSV path is checked before the claims run (minutes), not after them.
-  if (!o.csv.empty() && !io::checkWritable(o.csv, error)) {
+  if (FlagReader::parseOnly()) return 0;
+  if (o.help) {
+    std::printf("%s\n  --scene NAME   only this scene's claims (default: every scene's)\n"
+                "  --seeds N      seeds per claim (default 3)\n  --first-seed S the first seed (default 1)\n"
+                "  --csv FILE     also write one row per claim and metric\n  --list         the claims' ids, one a line\n",
+                kUsage);
+    return 0;
+  }
+  // The CSV is opened before the claims run (minutes), not after them: a FIFO nobody reads or a
+  // link someone else owns fails now.
+  io::OutputFile csvFile;
+  if (!o.csv.empty() && !csvFile.open(o.csv, {}, error)) {
     std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
     return 1;
   }
@@ -338,7 +355,8 @@ int runClaims(const std::vector<std::string>& args) {
       line(r, r.claim->rule.metric, r.values);
       for (size_t a = 0; a < r.claim->also.size(); ++a) line(r, r.claim->also[a], r.also[a]);
     }
-    if (!io::writeFileAtomically(o.csv, f.str(), error)) {
+    csvFile.write(f.str());
+    if (!csvFile.commit(error)) {
       std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
       return 1;
     }
