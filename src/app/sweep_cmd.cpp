@@ -264,7 +264,11 @@ int merge(const RunFlags& f) {
       return 1;
     }
   }
-  if (!openPlot(f, plot, error) || !io::distinctOutputs({{"--csv", &out}, {"--plot", &plot}}, error)) {
+  if (!openPlot(f, plot, error)) {
+    std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+    return 1;
+  }
+  if (!io::distinctOutputs({{"--csv", &out}, {"--plot", &plot}}, error)) {
     std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
     return 2;
   }
@@ -366,6 +370,10 @@ int runSweep(const std::vector<std::string>& args) {
   bool rewrite = false;  // the rows are out of job order or repeated: the file is written again in order
   experiments::SweepTable table = experiments::tableOf(spec);
   io::OutputFile out, plot;
+  if (!openPlot(f, plot, error)) {
+    std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+    return 1;
+  }
   if (!f.csv.empty()) {
     struct stat st {};
     const bool exists = ::stat(f.csv.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
@@ -418,14 +426,13 @@ int runSweep(const std::vector<std::string>& args) {
       std::fprintf(stderr, "crowdlab sweep: %s\n", why.c_str());
       return 1;
     }
-  } else {
-    std::fputs(header.c_str(), stdout);
   }
-  if (!openPlot(f, plot, error) || !io::distinctOutputs({{"--csv", &out}, {"--plot", &plot}}, error)) {
+  if (!io::distinctOutputs({{"--csv", &out}, {"--plot", &plot}}, error)) {
     std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
     out.discard();
     return 2;
   }
+  if (!out.isOpen()) std::fputs(header.c_str(), stdout);
   std::vector<experiments::Job> jobs;
   std::vector<size_t> index;  // the sweep's job number of each job run here
   for (size_t i = f.shard; i < all.size(); i += f.shards)
