@@ -165,7 +165,7 @@ int writePlot(io::OutputFile& plot, const experiments::SweepTable& table, const 
 // The rows of one experiment in job order, one per job: an identical repeat is dropped, two different
 // rows of one job are refused. False with the reason.
 bool collectRows(const experiments::SweepTable& t, const std::string& label, const std::string& experiment,
-                 std::map<size_t, const experiments::SweepTable::Row*>& byJob, std::string& error) {
+                 std::string& scene, std::map<size_t, const experiments::SweepTable::Row*>& byJob, std::string& error) {
   if (!t.hasExperiment) {
     error = label + " names no experiment (made by an older crowdlab); run the sweep again";
     return false;
@@ -177,9 +177,10 @@ bool collectRows(const experiments::SweepTable& t, const std::string& label, con
               "): another scene, grid, seeds, first seed, window, reduction, --set, preset, series or program version";
       return false;
     }
-    if (!t.rows.empty() && r.scene != t.rows.front().scene) {
+    if (scene.empty()) scene = r.scene;  // the first row's, of the first file
+    if (r.scene != scene) {
       error = label + ": the row of job " + std::to_string(r.job) + " names scene " + io::quoteText(r.scene) + ", not " +
-              t.rows.front().scene;
+              scene;
       return false;
     }
     if (r.job >= experiments::experimentJobs(experiment)) {
@@ -213,7 +214,7 @@ int merge(const RunFlags& f) {
   std::string error;
   std::vector<experiments::SweepTable> tables(f.mergeFiles.size());
   std::map<size_t, const experiments::SweepTable::Row*> byJob;
-  std::string experiment;
+  std::string experiment, scene;
   for (size_t i = 0; i < f.mergeFiles.size(); ++i) {
     size_t partial = 0;
     if (!experiments::readSweepCsv(f.mergeFiles[i], tables[i], error, &partial)) {
@@ -229,7 +230,7 @@ int merge(const RunFlags& f) {
       return 2;
     }
     if (experiment.empty() && !tables[i].rows.empty()) experiment = tables[i].rows.front().experiment;
-    if (!collectRows(tables[i], f.mergeFiles[i], experiment, byJob, error)) {
+    if (!collectRows(tables[i], f.mergeFiles[i], experiment, scene, byJob, error)) {
       std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
       return 2;
     }
@@ -253,7 +254,7 @@ int merge(const RunFlags& f) {
       std::string ignored;
       std::map<size_t, const experiments::SweepTable::Row*> oldRows;
       if (!experiments::parseSweepCsv(text, f.csv, old, ignored) || old.header != tables[0].header ||
-          !collectRows(old, f.csv, experiment, oldRows, ignored)) {
+          !collectRows(old, f.csv, experiment, scene, oldRows, ignored)) {
         std::fprintf(stderr, "crowdlab sweep: %s exists and is not this sweep's merge; give another --csv file\n",
                      f.csv.c_str());
         return 2;
@@ -382,7 +383,8 @@ int runSweep(const std::vector<std::string>& args) {
       size_t partial = 0;
       if (!experiments::readSweepCsv(f.csv, old, error, &partial)) return bad(error);
       if (old.header + "\n" != header) return bad(f.csv + " holds another sweep (its header is " + io::quoteText(old.header) + ")");
-      if (!collectRows(old, f.csv, experiment, kept, error)) return bad(error);
+      std::string scene = spec.scene;
+      if (!collectRows(old, f.csv, experiment, scene, kept, error)) return bad(error);
       for (const experiments::SweepTable::Row& r : old.rows) {
         // The row's job, scene, series, values and seed must be this sweep's: all before the metrics.
         experiments::SweepTable expect = experiments::tableOf(spec);
