@@ -102,6 +102,15 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
     error = "--plot writes SVG: give a FILE.svg, got " + io::quoteText(f.plot);
     return false;
   }
+  for (const std::string* path : {&f.plot, &f.csv}) {
+    if (path->empty()) continue;
+    const std::filesystem::path dir = std::filesystem::path(*path).parent_path();
+    std::error_code ec;
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+      error = "no folder " + io::quoteText(dir.string()) + " for " + io::quoteText(*path);
+      return false;
+    }
+  }
   return true;
 }
 
@@ -371,9 +380,10 @@ int runSweep(const std::vector<std::string>& args) {
   bool rewrite = false;  // the rows are out of job order or repeated: the file is written again in order
   experiments::SweepTable table = experiments::tableOf(spec);
   io::OutputFile out, plot;
+  // Outputs that cannot be written are refused before any job, as a bad flag is (exit 2).
   if (!openPlot(f, plot, error)) {
     std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
-    return 1;
+    return 2;
   }
   if (!f.csv.empty()) {
     struct stat st {};
@@ -420,7 +430,7 @@ int runSweep(const std::vector<std::string>& args) {
     // killed sweep keeps every row it finished.
     if (!out.open(f.csv, {exists ? io::OutputFile::Mode::Append : io::OutputFile::Mode::Stream, !exists}, error)) {
       std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
-      return 1;
+      return 2;
     }
     if (!exists && !out.write(header)) {
       std::string why;
