@@ -148,7 +148,7 @@ int runTune(const std::vector<std::string>& args) {
   if ((!o.csv.empty() && !csvFile.open(o.csv, {}, error)) ||
       (!o.presetOut.empty() && !presetFile.open(o.presetOut, {}, error))) {
     std::fprintf(stderr, "crowdlab tune: %s\n", error.c_str());
-    return 1;
+    return 2;  // refused before any work, as a bad flag is
   }
   if (!io::distinctOutputs({{"--csv", &csvFile}, {"--preset-out", &presetFile}}, error)) {
     std::fprintf(stderr, "crowdlab tune: %s\n", error.c_str());
