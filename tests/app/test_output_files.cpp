@@ -250,6 +250,12 @@ TEST(SweepExperiment, MergeNamesMissingJobsAndRefusesStrangers) {
 TEST(SweepExperiment, SmallRefusals) {
   apptest::RunResult r = apptest::expectRefused(kSweep + " --series 'a:wSep=1' --series 'a:wSep=2'", "is given twice");
   r = apptest::expectRefused(kSweep + " --seeds 4 --first-seed 4611686018427387902", "runs past the largest seed");
+  // A CSV over the sweep's cap is named as what it is, not as a preset or settings file.
+  const std::string dir = apptest::freshDir("sweep-too-large");
+  write(dir + "/huge.csv", "job,scene\n");
+  fs::resize_file(dir + "/huge.csv", size_t(65) << 20);
+  r = apptest::expectRefused("sweep --merge '" + dir + "/huge.csv'", "a file of this kind is read up to 64 MB");
+  EXPECT_EQ(r.err.find("preset or settings"), std::string::npos) << r.err;
 }
 
 // SIGTERM and SIGHUP stop a tune as Ctrl+C does: the best so far is written.
