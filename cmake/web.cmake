@@ -87,7 +87,7 @@ endfunction()
 #   node --no-experimental-fetch build-web/crowdlab_bench_node.js --case finale   (node 18+ needs the flag)
 function(crowdlab_web_bench)
   add_executable(crowdlab_bench_node EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/web/bench_node.cpp)
-  target_link_libraries(crowdlab_bench_node PRIVATE crowdlab_bench crowdlab_io)  # bench reads flags, writes CSV via io
+  target_link_libraries(crowdlab_bench_node PRIVATE crowdlab_bench)
   set_target_properties(crowdlab_bench_node PROPERTIES SUFFIX ".js")
   target_link_options(crowdlab_bench_node PRIVATE -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
     -sNODERAWFS=1 --profiling-funcs)
