@@ -3,7 +3,7 @@ cmake_policy(VERSION 3.20)
 #   sim     -> the standard library, GLM, oneTBB (no io, render, scenes, app, ImGui, GL, SDL)
 #   io      -> the standard library, nlohmann-json, stb (none of the program's layers: all of them may use it)
 #   render  -> sim (no scenes, app)
-#   bench   -> sim only (no io)
+#   bench   -> sim, io (its flags and its CSV go through io's reader and writer)
 #   scenes  -> sim, io, render, ImGui (no experiments, bench, app, SDL)
 #   experiments -> sim, io, scenes (no render, app, GL, SDL)
 #   app     -> everything below it (nothing includes app)
@@ -15,7 +15,7 @@ set(rules
   "sim/models|io/|render/|scenes/|app/|bench/|imgui|SDL|glad|GL/"
   "io|sim/|render/|scenes/|app/|bench/|experiments/|imgui|SDL|glad|GL/"
   "render|scenes/|app/|bench/"
-  "bench|io/|render/|scenes/|app/|imgui|SDL|glad|GL/"
+  "bench|render/|scenes/|app/|experiments/|imgui|SDL|glad|GL/"
   "scenes|experiments/|bench/|app/|SDL"
   "experiments|render/|app/|bench/|SDL|glad|GL/")
 # Every folder of src/ must have a rule above (app's is that no other folder includes it): a new

@@ -403,8 +403,13 @@ class App {
     sceneName_ = name;
     following_ = false;  // the new scene has no selection yet
     const bool panelCollapsed = panel_.collapsed;
+    // Each scene's sweep and search stay, running or done (sweep_panel.hpp, tune_panel.hpp).
+    SweepSection sweeps = std::move(panel_.sweep);
+    std::shared_ptr<TunePanel> searches = panel_.tune;
     panel_ = PanelMemory{};  // the new scene's panel: scrolled to the top, default preset name, no old status line
     panel_.collapsed = panelCollapsed;
+    panel_.sweep = std::move(sweeps);
+    panel_.tune = std::move(searches);
     afterSceneCreated();
     return true;
   }

@@ -16,7 +16,7 @@
 #include <sstream>
 #include "app/subprocess.hpp"
 #include "app/window.hpp"
-#include "io/atomic_file.hpp"
+#include "io/output_file.hpp"
 #include "scenes/claims.hpp"
 #include "io/user_files.hpp"
 #include <filesystem>
@@ -101,6 +101,7 @@ constexpr const char* kUsage =
 
 struct ClaimsOptions {
   std::string scene, csv, markdown;
+  bool help = false;
   int seeds = 3;
   uint64_t firstSeed = 1;  // seeds firstSeed .. firstSeed + seeds - 1
 };
@@ -112,6 +113,11 @@ bool parse(const std::vector<std::string>& args, ClaimsOptions& o, std::string& 
     if (flags.peek() == "--list") {  // alone it lists the ids (runClaims)
       error = "--list takes no other options";
       return false;
+    }
+    if (flags.nextIs({"--help", "-h"})) {
+      if (!flags.takeSwitch({"--help", "-h"}, a, error)) return false;
+      o.help = true;
+      continue;
     }
     if (!flags.take({"--scene", "--seeds", "--first-seed", "--csv", "--markdown"}, {}, a, v, error)) return false;
     if (a == "--scene") {
@@ -206,6 +212,7 @@ std::string todayUtc() {
 
 int runClaims(const std::vector<std::string>& args) {
   if (args.size() == 1 && args[0] == "--list") {  // the ids, one a line, in the registry's order (scripts read it)
+    if (FlagReader::parseOnly()) return 0;
     for (const scenes::Claim& claim : scenes::allClaims()) std::printf("%s\n", claim.id);
     return 0;
   }
@@ -215,12 +222,26 @@ int runClaims(const std::vector<std::string>& args) {
     std::fprintf(stderr, "crowdlab claims: %s (%s)\n", error.c_str(), kUsage);
     return 2;
   }
-  // The output paths are checked before the claims run (minutes), not after them.
-  for (const std::string* path : {&o.csv, &o.markdown})
-    if (!path->empty() && !io::checkWritable(*path, error)) {
-      std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
-      return 1;
-    }
+  if (FlagReader::parseOnly()) return 0;
+  if (o.help) {
+    std::printf("%s\n  --scene NAME   only this scene's claims (default: every scene's)\n"
+                "  --seeds N      seeds per claim (default 3)\n  --first-seed S the first seed (default 1)\n"
+                "  --csv FILE     also write one row per claim and metric\n"
+                "  --markdown FILE  also write docs/claims.md's table (command, CPU, date at the top)\n  --list         the claims' ids, one a line\n",
+                kUsage);
+    return 0;
+  }
+  // The CSV is opened before the claims run (minutes), not after them: a FIFO nobody reads or a
+  // link someone else owns fails now.
+  io::OutputFile csvFile;
+  if (!o.csv.empty() && !csvFile.open(o.csv, {}, error)) {
+    std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
+    return 1;
+  }
+  if (!o.markdown.empty() && !io::checkWritable(o.markdown, error)) {
+    std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
+    return 1;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   // Every claim's seeds are jobs for the experiment runner, on every core; a ratio claim's baseline
   // runs before it (a hidden row when it is not printed itself). Results come back in job order, so
@@ -358,7 +379,8 @@ int runClaims(const std::vector<std::string>& args) {
       line(r, r.claim->rule.metric, r.values);
       for (size_t a = 0; a < r.claim->also.size(); ++a) line(r, r.claim->also[a], r.also[a]);
     }
-    if (!io::writeFileAtomically(o.csv, f.str(), error)) {
+    csvFile.write(f.str());
+    if (!csvFile.commit(error)) {
       std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
       return 1;
     }

@@ -1,7 +1,7 @@
 #include "app/cli.hpp"
+#include "app/flag_reader.hpp"
 
 #include <cstdlib>
-#include <set>
 #include <sstream>
 #include "scenes/claims.hpp"
 #include "scenes/scene.hpp"
@@ -61,84 +61,72 @@ bool parseInt(const std::string& flag, const std::string& text, long long lo, lo
 }  // namespace
 
 bool parseOptions(const std::vector<std::string>& args, Options& o, std::string& error) {
-  std::set<std::string> seen;  // flags that take one value or none: a second one is a mistake, not an override
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("--", 0) == 0 && a != "--set" && !seen.insert(a).second) {
-      error = a + " is given more than once";
-      return false;
+  FlagReader flags(args);  // flags that take one value or none: a second one is a mistake, not an override
+  std::string a, v;
+  while (!flags.done()) {
+    if (flags.nextIs({"--help", "-h", "--fullscreen", "--hidden", "--headless", "--list-params", "--list-scenes"})) {
+      if (!flags.takeSwitch({"--help", "-h", "--fullscreen", "--hidden", "--headless", "--list-params", "--list-scenes"},
+                            a, error))
+        return false;
+      (a == "--fullscreen" ? o.fullscreen
+       : a == "--hidden"   ? o.hidden
+       : a == "--headless" ? o.headless
+       : a == "--list-params" ? o.listParams
+       : a == "--list-scenes" ? o.listScenes
+                              : o.help) = true;
+      continue;
     }
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size() || (args[i + 1].rfind("--", 0) == 0 && args[i + 1].size() > 2)) {
-        error = a + " needs a value";
-        return false;
-      }
-      out = args[++i];
-      if (out.empty()) {  // an empty name would silently mean "not given"
-        error = a + " needs a value, got an empty one";
-        return false;
-      }
-      return true;
-    };
-    std::string v;
+    if (!flags.take({"--scene", "--seed", "--preset", "--frames", "--screenshot", "--width", "--height", "--vsync",
+                     "--max-fps", "--steps", "--metrics-csv", "--record", "--record-dir", "--keys", "--claim", "--lesson",
+                     "--state-out", "--tune"},
+                    {"--set"}, a, v, error))
+      return false;
     long long n = 0;
-    if (a == "--help" || a == "-h") o.help = true;
-    else if (a == "--scene") { if (!value(o.scene)) return false; }
+    if (a == "--scene") o.scene = v;
     else if (a == "--seed") {
-      if (!value(v) || !parseInt(a, v, 0, (1LL << 62), n, error)) return false;
+      if (!parseInt(a, v, 0, (1LL << 62), n, error)) return false;
       o.seed = uint64_t(n);
     } else if (a == "--set") {
-      if (!value(v)) return false;
       if (v.find('=') == std::string::npos) { error = "--set expects name=value, got " + io::quoteText(v); return false; }
       o.sets.push_back(v);
-    } else if (a == "--preset") { if (!value(o.preset)) return false; }
+    } else if (a == "--preset") o.preset = v;
     else if (a == "--frames") {
-      if (!value(v) || !parseInt(a, v, 1, 100000000, n, error)) return false;
+      if (!parseInt(a, v, 1, 100000000, n, error)) return false;
       o.frames = int(n);
-    } else if (a == "--screenshot") { if (!value(o.screenshot)) return false; }
+    } else if (a == "--screenshot") o.screenshot = v;
     else if (a == "--width") {
-      if (!value(v) || !parseInt(a, v, 320, 16384, n, error)) return false;
+      if (!parseInt(a, v, 320, 16384, n, error)) return false;
       o.width = int(n); o.sizeGiven = true;
     } else if (a == "--height") {
-      if (!value(v) || !parseInt(a, v, 240, 16384, n, error)) return false;
+      if (!parseInt(a, v, 240, 16384, n, error)) return false;
       o.height = int(n); o.sizeGiven = true;
     } else if (a == "--vsync") {
-      if (!value(v)) return false;
       if (v == "on") o.vsync = true;
       else if (v == "off") o.vsync = false;
       else { error = "--vsync expects on or off, got " + io::quoteText(v); return false; }
     } else if (a == "--max-fps") {
-      if (!value(v) || !parseInt(a, v, 0, 1000, n, error)) return false;
+      if (!parseInt(a, v, 0, 1000, n, error)) return false;
       o.maxFps = int(n);
-    } else if (a == "--fullscreen") o.fullscreen = true;
-    else if (a == "--hidden") o.hidden = true;
-    else if (a == "--headless") o.headless = true;
-    else if (a == "--steps") {
-      if (!value(v) || !parseInt(a, v, 1, 100000000, n, error)) return false;
+    } else if (a == "--steps") {
+      if (!parseInt(a, v, 1, 100000000, n, error)) return false;
       o.steps = int(n);
-    } else if (a == "--metrics-csv") { if (!value(o.metricsCsv)) return false; }
-    else if (a == "--list-params") o.listParams = true;
-    else if (a == "--list-scenes") o.listScenes = true;
+    } else if (a == "--metrics-csv") o.metricsCsv = v;
     else if (a == "--record") {
-      if (!value(v) || !parseInt(a, v, 1, 100000, n, error)) return false;
+      if (!parseInt(a, v, 1, 100000, n, error)) return false;
       o.recordFrames = int(n);
-    } else if (a == "--record-dir") { if (!value(o.recordDir)) return false; }
+    } else if (a == "--record-dir") o.recordDir = v;
     else if (a == "--keys") {
-      if (!value(v)) return false;
       std::istringstream list(v);
       for (std::string key; std::getline(list, key, ',');)
         if (!key.empty()) o.keys.push_back(key);
-    } else if (a == "--claim") { if (!value(o.claim)) return false; }
-    else if (a == "--lesson") { if (!value(o.lesson)) return false; }
-    else if (a == "--state-out") { if (!value(o.stateOut)) return false; }
-    else if (a == "--tune") { if (!value(o.tune)) return false; }
-    else {
-      error = "unknown option " + io::quoteText(a);
-      return false;
-    }
+    } else if (a == "--claim") o.claim = v;
+    else if (a == "--state-out") o.stateOut = v;
+    else if (a == "--tune") o.tune = v;
+    else if (a == "--lesson") o.lesson = v;
   }
+  auto seen = [&](const std::string& flag) { return flags.given(flag); };
   // The environment's frame cap, where the command line gives none (the window tests set it).
-  if (const char* env = std::getenv("CROWDLAB_MAX_FPS"); !seen.count("--max-fps") && env && *env) {
+  if (const char* env = std::getenv("CROWDLAB_MAX_FPS"); !seen("--max-fps") && env && *env) {
     long long n = 0;
     if (!parseInt("CROWDLAB_MAX_FPS", env, 0, 1000, n, error)) return false;
     o.maxFps = int(n);
@@ -149,7 +137,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::string&
     if (!o.claim.empty()) { error = "--claim opens a window; `crowdlab claims` runs the claims headless"; return false; }
     for (const char* windowFlag : {"--frames", "--screenshot", "--record", "--record-dir", "--keys", "--fullscreen", "--width",
                                    "--height", "--vsync", "--max-fps", "--hidden"})
-      if (seen.count(windowFlag)) {
+      if (seen(windowFlag)) {
         error = std::string(windowFlag) + " needs a window; drop --headless";
         return false;
       }

@@ -11,6 +11,7 @@
 #include "app/stepper.hpp"
 #include "app/stop_signals.hpp"
 #include "io/atomic_file.hpp"
+#include "io/output_file.hpp"
 #include "io/user_files.hpp"
 #include "sim/core/parallel.hpp"
 
@@ -86,15 +87,23 @@ int runHeadless(const Options& o) {
     if (o.scene == "gpu" && std::string(p.name) == "sim" && p.get() != 0)
       std::fprintf(stderr, "crowdlab: sim=gpu needs a window (OpenGL compute shaders); this headless run steps the "
                            "flock on the CPU (gpu_sim=0)\n");
-  MetricsCsvStream csv;  // opened before the run: a path that cannot be written costs no waiting
-  if ((!o.metricsCsv.empty() && !csv.open(o.metricsCsv, error)) || !checkOutputPaths(o, error)) {
+  // Both files are opened before the run: a path that cannot be written costs no waiting.
+  MetricsCsvStream csv;
+  io::OutputFile state;
+  if ((!o.metricsCsv.empty() && !csv.open(o.metricsCsv, error)) ||
+      (!o.stateOut.empty() && !state.open(o.stateOut, {}, error))) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
+  }
+  if (!io::distinctOutputs({{"--metrics-csv", &csv.file()}, {"--state-out", &state}}, error)) {
+    std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+    csv.discard();
+    return 2;
   }
   // SIGINT / SIGTERM during the run: the step under way finishes, its row is written, the CSV is
   // flushed and closed, and the run ends with 128 + the signal. A second signal ends it at once (the
   // file still holds whole rows only: they are written whole).
-  const StopSignals stops{SIGINT, SIGTERM};  // until the run's files are written
+  const StopSignals stops{SIGINT, SIGTERM, SIGHUP};  // until the run's files are written
   const std::atomic<bool>& stopRequested = StopSignals::stopRequested();
   const float dt = 1.0f / 60.0f;
   std::vector<sim::Metric> metrics;
@@ -133,12 +142,17 @@ int runHeadless(const Options& o) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     code = 1;
   }
-  if (!o.stateOut.empty() && !io::writeFileAtomically(o.stateOut, headlessStateJson(*scene, o.scene, stepsRun, ctx.simTime, metrics) + "\n", error)) {
-    std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
-    code = 1;
+  if (state.isOpen()) {
+    state.write(headlessStateJson(*scene, o.scene, stepsRun, ctx.simTime, metrics) + "\n");
+    if (!state.commit(error)) {
+      std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+      code = 1;
+    }
   }
   if (const int stopSignal = StopSignals::received()) {
-    std::fprintf(stderr, "crowdlab: stopped by %s after step %d of %d%s\n", stopSignal == SIGINT ? "SIGINT" : "SIGTERM",
+    std::fprintf(stderr, "crowdlab: stopped by %s after step %d of %d%s\n", stopSignal == SIGINT    ? "SIGINT"
+                                                                       : stopSignal == SIGTERM ? "SIGTERM"
+                                                                                               : "SIGHUP",
                  stepsRun, o.steps, o.metricsCsv.empty() ? "" : "; the CSV holds every step up to it, whole rows only");
     return 128 + stopSignal;
   }

@@ -1,11 +1,6 @@
 #include "app/metrics_log.hpp"
 #include "io/atomic_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 
 namespace app {
 
@@ -82,14 +77,8 @@ MetricsCsvStream::~MetricsCsvStream() {
 bool MetricsCsvStream::open(const std::string& path, std::string& error) {
   std::string ignored;
   close(ignored);
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
-  if (fd_ < 0) {
-    error = path + ": cannot write (" + std::strerror(errno) + ")";
-    return false;
-  }
-  path_ = path;
+  if (!file_.open(path, {io::OutputFile::Mode::Stream}, error)) return false;
   headerWritten_ = false;
-  writeErrno_ = 0;
   pending_.clear();
   pending_.reserve(kFlushBytes + 4096);
   lastFlush_ = std::chrono::steady_clock::now();
@@ -97,15 +86,14 @@ bool MetricsCsvStream::open(const std::string& path, std::string& error) {
 }
 
 void MetricsCsvStream::restart() {
-  if (fd_ < 0) return;
+  if (!isOpen()) return;
   pending_.clear();
-  // The file starts again, empty (a pipe or a device cannot be emptied: it just goes on).
-  if (::ftruncate(fd_, 0) == 0) ::lseek(fd_, 0, SEEK_SET);
+  file_.truncate();  // the file starts again, empty (a pipe or a device just goes on)
   headerWritten_ = false;
 }
 
 void MetricsCsvStream::write(uint64_t step, double simTime, const std::vector<sim::Metric>& metrics) {
-  if (fd_ < 0 || writeErrno_) return;
+  if (!isOpen()) return;
   if (!headerWritten_) {
     names_.clear();
     for (const sim::Metric& m : metrics) names_.emplace_back(m.name);
@@ -120,37 +108,22 @@ void MetricsCsvStream::write(uint64_t step, double simTime, const std::vector<si
 }
 
 void MetricsCsvStream::flushIfDue() {
-  if (fd_ < 0 || writeErrno_) return;
+  if (!isOpen()) return;
   if (std::chrono::steady_clock::now() - lastFlush_ < std::chrono::seconds(1)) return;
   flush();
 }
 
 void MetricsCsvStream::flush() {
   lastFlush_ = std::chrono::steady_clock::now();
-  if (fd_ < 0 || writeErrno_ || pending_.empty()) return;
-  size_t done = 0;
-  while (done < pending_.size()) {
-    const ssize_t n = ::write(fd_, pending_.data() + done, pending_.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      writeErrno_ = n < 0 ? errno : EIO;
-      break;
-    }
-    done += size_t(n);
-  }
+  if (!isOpen() || pending_.empty()) return;
+  file_.write(pending_);  // whole rows in one write(); after an error the file keeps it for close()
   pending_.clear();
 }
 
 bool MetricsCsvStream::close(std::string& error) {
-  if (fd_ >= 0) {
-    flush();
-    if (::close(fd_) != 0 && !writeErrno_) writeErrno_ = errno;
-    fd_ = -1;
-  }
-  if (!writeErrno_) return true;
-  error = path_ + ": write failed (" + std::strerror(writeErrno_) + ")";
-  writeErrno_ = 0;
-  return false;
+  if (!isOpen()) return true;
+  flush();
+  return file_.commit(error);
 }
 
 }  // namespace app

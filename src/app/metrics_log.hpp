@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 #include "io/atomic_file.hpp"
+#include "io/output_file.hpp"
 #include "sim/core/metric.hpp"
 
 namespace app {
@@ -36,8 +37,8 @@ class MetricsLog {
 };
 
 // --metrics-csv, headless and in a window: rows go to the file as they are measured and are flushed
-// every second, so a run that is killed keeps what it measured, and a path that cannot be written
-// fails before the run. It holds every row: no limit. Only whole rows ever reach the file: rows are
+// every second, so a run that is killed keeps what it measured (a file it replaces is replaced only
+// when the run ends: io::OutputFile's Stream), and a path that cannot be written fails before the run. It holds every row: no limit. Only whole rows ever reach the file: rows are
 // gathered in memory and handed to the file system in one write() each flush (stdio would cut a
 // row wherever its buffer filled, and a kill then left half a row that still parses as a number).
 class MetricsCsvStream {
@@ -47,9 +48,10 @@ class MetricsCsvStream {
   MetricsCsvStream& operator=(const MetricsCsvStream&) = delete;
   ~MetricsCsvStream();
 
-  // Creates (truncates) the file now; false with the path and the reason.
+  // Opens the file now (io::OutputFile, Stream); false with the path and the reason.
   bool open(const std::string& path, std::string& error);
-  bool isOpen() const { return fd_ >= 0; }
+  bool isOpen() const { return file_.isOpen(); }
+  const io::OutputFile& file() const { return file_; }  // for the same-file check against other outputs
   // Starts the file again, empty (a new scene or a restart: the file holds the last run).
   void restart();
   // The header goes with the first row; metrics must keep their names until restart().
@@ -59,16 +61,16 @@ class MetricsCsvStream {
   void flushIfDue();
   // Hands every gathered row to the file now (before a run ends on a signal).
   void flush();
+  // Closes without writing more; a file it created is removed (a run refused before it started).
+  void discard() { pending_.clear(); file_.discard(); }
   // Flushes and closes; false with the path and the first write error's reason.
   bool close(std::string& error);
 
  private:
   static constexpr size_t kFlushBytes = 1 << 16;  // a long step between flushes never grows memory much
 
-  std::string path_;
-  int fd_ = -1;
+  io::OutputFile file_;
   bool headerWritten_ = false;
-  int writeErrno_ = 0;
   std::string pending_;  // whole rows not yet written
   std::vector<std::string> names_;  // the header's
   std::chrono::steady_clock::time_point lastFlush_{};

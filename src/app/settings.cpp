@@ -86,7 +86,8 @@ Settings loadSettings(const std::string& path, std::string& warning) {
   }
   if (!warning.empty()) {
     const std::string kept = keepAside(path);
-    warning += kept.empty() ? "; the file is left as it is" : "; the file is kept as " + kept;
+    warning += kept.empty() ? "; the file is left as it is and not saved over" : "; the file is kept as " + kept;
+    s.keepFile = kept.empty();
   }
   return s;
 }
@@ -133,6 +134,10 @@ Settings parseSettings(const std::string& text, const std::string& label, std::s
 }
 
 bool saveSettings(const std::string& path, const Settings& s, std::string& error) {
+  if (s.keepFile) {
+    error = path + " could not be read whole at start and is left as it is (fix or remove it to save settings again)";
+    return false;
+  }
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (!dir.empty() && !makeDirectories(dir, error)) return false;
   nlohmann::json j = {{"lastScene", s.lastScene}, {"windowX", s.windowX},         {"windowY", s.windowY},

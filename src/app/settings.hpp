@@ -13,6 +13,9 @@ struct Settings {
   float uiScale = 0.0f;            // 1.0 - 3.0; 0: never chosen, the first run picks one from the display
   bool vsync = true;
   bool darkTheme = true;
+  // The file could not be taken whole and could not be moved aside (a link, as a dotfiles folder
+  // makes): it stays as the user wrote it, and saveSettings never writes defaults over it.
+  bool keepFile = false;
 };
 
 // $CROWDLAB_CONFIG_DIR if set (tests), else the platform's per-user config folder + "/crowdlab".
@@ -26,7 +29,8 @@ std::string userPresetDir(const std::string& scene);
 Settings loadSettings(const std::string& path, std::string& warning);
 // The same from text in memory; `label` names the source in the warning.
 Settings parseSettings(const std::string& text, const std::string& label, std::string& warning);
-// Written to a temporary file, then renamed: never a half-written settings file.
+// Written to a temporary file, then renamed: never a half-written settings file. Refused (false,
+// with the reason) for settings whose file is kept (keepFile).
 bool saveSettings(const std::string& path, const Settings& s, std::string& error);
 
 // Whether a window at (x, y) of w x h would show a grip of its title bar (64 x 32 points of its top

@@ -52,5 +52,6 @@ StopSignals::~StopSignals() {
 
 const std::atomic<bool>& StopSignals::stopRequested() { return gStop; }
 int StopSignals::received() { return gSignal.load(); }
+void StopSignals::requestStop() { gStop.store(true); }
 
 }  // namespace app

@@ -1,5 +1,5 @@
-// Ctrl+C and SIGTERM for a command that stops cleanly (a headless run, a tuning run): the first
-// signal asks it to stop, a second one ends the program at once.
+// Ctrl+C, SIGTERM and SIGHUP for a command that stops cleanly (a headless run, a sweep, a tuning run):
+// the first signal asks it to stop, a second one ends the program at once.
 #pragma once
 #include <atomic>
 #include <initializer_list>
@@ -20,6 +20,8 @@ class StopSignals {
 
   static const std::atomic<bool>& stopRequested();  // a cancel flag for the experiment runner
   static int received();                            // the first signal's number, 0 if none
+  // Sets stopRequested() without a signal (a job failed: the others stop too); received() stays 0.
+  static void requestStop();
 
  private:
   int signals_[4] = {};

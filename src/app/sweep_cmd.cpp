@@ -1,9 +1,14 @@
 #include "app/sweep_cmd.hpp"
 #include "app/flag_reader.hpp"
+#include "app/stop_signals.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <cstdio>
@@ -12,6 +17,7 @@
 #include <sys/stat.h>
 #include "experiments/sweep.hpp"
 #include "io/atomic_file.hpp"
+#include "io/output_file.hpp"
 #include "io/user_files.hpp"
 #include "sim/core/parallel.hpp"
 
@@ -40,14 +46,14 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
   std::string a, v;
   while (!flags.done()) {
     const std::string& next = flags.peek();
-    if (next == "--help" || next == "-h" || next == "--resume" || next == "--list-builtins") {
-      (next == "--resume" ? f.resume : next == "--list-builtins" ? f.listBuiltins : f.help) = true;
-      flags.skip();
+    if (flags.nextIs({"--help", "-h", "--resume", "--list-builtins"})) {
+      if (!flags.takeSwitch({"--help", "-h", "--resume", "--list-builtins"}, a, error)) return false;
+      (a == "--resume" ? f.resume : a == "--list-builtins" ? f.listBuiltins : f.help) = true;
       continue;
     }
     if (next == "--merge") {
+      if (!flags.takeSwitch({"--merge"}, a, error)) return false;
       f.merge = true;
-      flags.skip();
       for (std::string file; flags.nextPlain(file);) f.mergeFiles.push_back(file);
       if (f.mergeFiles.empty()) {
         error = "--merge needs the shards' CSV files";
@@ -96,7 +102,6 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
     error = "--plot writes SVG: give a FILE.svg, got " + io::quoteText(f.plot);
     return false;
   }
-  // A figure or table that could not be written at the end would cost the whole run: say so now.
   for (const std::string* path : {&f.plot, &f.csv}) {
     if (path->empty()) continue;
     const std::filesystem::path dir = std::filesystem::path(*path).parent_path();
@@ -105,9 +110,15 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
       error = "no folder " + io::quoteText(dir.string()) + " for " + io::quoteText(*path);
       return false;
     }
-    if (!io::checkWritable(*path, error)) return false;  // a folder we may not write, a read-only disk
   }
   return true;
+}
+
+// A figure or table that could not be written at the end would cost the whole run: every output is
+// opened before the first job (a FIFO nobody reads, a link someone else owns, a folder that is not
+// there fail now), and two outputs may not name one file.
+bool openPlot(const RunFlags& f, io::OutputFile& plot, std::string& error) {
+  return f.plot.empty() || plot.open(f.plot, {io::OutputFile::Mode::Whole}, error);
 }
 
 std::string clock(double seconds) {
@@ -144,30 +155,75 @@ class Progress {
   size_t lastDone_ = size_t(-1);
 };
 
-std::string withoutMetrics(std::string line, size_t metrics) {
-  for (size_t m = 0; m < metrics; ++m) line = line.substr(0, line.rfind(','));
-  return line;
-}
-
-int writePlot(const std::string& path, const experiments::SweepTable& table, const experiments::PlotOptions& options) {
-  if (path.empty()) return 0;
+int writePlot(io::OutputFile& plot, const experiments::SweepTable& table, const experiments::PlotOptions& options) {
+  if (!plot.isOpen()) return 0;
   std::string error;
   if (table.rows.empty()) {
-    std::fprintf(stderr, "crowdlab sweep: no rows to plot; %s not written\n", path.c_str());
+    std::fprintf(stderr, "crowdlab sweep: no rows to plot; %s not written\n", plot.path().c_str());
+    plot.abandon();
     return 1;
   }
-  if (!io::writeFileAtomically(path, experiments::sweepSvg(table, options), error)) {
+  plot.write(experiments::sweepSvg(table, options));
+  if (!plot.commit(error)) {
     std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
     return 1;
   }
   return 0;
 }
 
+// The rows of one experiment in job order, one per job: an identical repeat is dropped, two different
+// rows of one job are refused. False with the reason.
+bool collectRows(const experiments::SweepTable& t, const std::string& label, const std::string& experiment,
+                 std::string& scene, std::map<size_t, const experiments::SweepTable::Row*>& byJob, std::string& error) {
+  if (!t.hasExperiment) {
+    error = label + " names no experiment (made by an older crowdlab); run the sweep again";
+    return false;
+  }
+  for (const experiments::SweepTable::Row& r : t.rows) {
+    if (r.experiment != experiment) {
+      error = label + ": the row of job " + std::to_string(r.job) + " is from another experiment (" +
+              io::quoteText(r.experiment) + ", not " + experiment +
+              "): another scene, grid, seeds, first seed, window, reduction, --set, preset, series or program version";
+      return false;
+    }
+    if (scene.empty()) scene = r.scene;  // the first row's, of the first file
+    if (r.scene != scene) {
+      error = label + ": the row of job " + std::to_string(r.job) + " names scene " + io::quoteText(r.scene) + ", not " +
+              scene;
+      return false;
+    }
+    if (r.job >= experiments::experimentJobs(experiment)) {
+      error = label + ": job " + std::to_string(r.job) + " is past the experiment's " +
+              std::to_string(experiments::experimentJobs(experiment)) + " jobs";
+      return false;
+    }
+    auto [it, fresh] = byJob.emplace(r.job, &r);
+    if (!fresh && it->second->line != r.line) {
+      error = label + ": job " + std::to_string(r.job) + " has two different rows";
+      return false;
+    }
+  }
+  return true;
+}
+
+// "3, 7, 12-15": job numbers, ranges joined, cut after a few dozen.
+std::string jobList(const std::vector<size_t>& jobs) {
+  std::string text;
+  size_t shown = 0;
+  for (size_t i = 0; i < jobs.size() && shown < 24; ++shown) {
+    size_t j = i;
+    while (j + 1 < jobs.size() && jobs[j + 1] == jobs[j] + 1) ++j;
+    text += (text.empty() ? "" : ", ") + std::to_string(jobs[i]) + (j > i ? "-" + std::to_string(jobs[j]) : "");
+    i = j + 1;
+  }
+  return shown < jobs.size() && text.size() ? text + ", ..." : text;
+}
+
 int merge(const RunFlags& f) {
   std::string error;
-  experiments::SweepTable merged;
-  std::map<size_t, const experiments::SweepTable::Row*> byJob;
   std::vector<experiments::SweepTable> tables(f.mergeFiles.size());
+  std::map<size_t, const experiments::SweepTable::Row*> byJob;
+  std::string experiment, scene;
   for (size_t i = 0; i < f.mergeFiles.size(); ++i) {
     size_t partial = 0;
     if (!experiments::readSweepCsv(f.mergeFiles[i], tables[i], error, &partial)) {
@@ -175,44 +231,87 @@ int merge(const RunFlags& f) {
       return 2;
     }
     if (partial)
-      std::fprintf(stderr, "crowdlab sweep: %s ends in a half-written row (%zu bytes), left out\n", f.mergeFiles[i].c_str(), partial);
+      std::fprintf(stderr, "crowdlab sweep: %s ends in a half-written row (%zu bytes): its job counts as missing\n",
+                   f.mergeFiles[i].c_str(), partial);
     if (i && tables[i].header != tables[0].header) {
       std::fprintf(stderr, "crowdlab sweep: %s is another sweep's (its header differs from %s's)\n",
                    f.mergeFiles[i].c_str(), f.mergeFiles[0].c_str());
       return 2;
     }
-    for (const experiments::SweepTable::Row& r : tables[i].rows) {
-      auto [it, fresh] = byJob.emplace(r.job, &r);
-      if (!fresh && it->second->line != r.line) {
-        std::fprintf(stderr, "crowdlab sweep: job %zu differs between two files (%s)\n", r.job, f.mergeFiles[i].c_str());
+    if (experiment.empty() && !tables[i].rows.empty()) experiment = tables[i].rows.front().experiment;
+    if (!collectRows(tables[i], f.mergeFiles[i], experiment, scene, byJob, error)) {
+      std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+      return 2;
+    }
+  }
+  if (byJob.empty()) {
+    std::fprintf(stderr, "crowdlab sweep: the files hold no rows\n");
+    return 1;
+  }
+  // The output: an existing file is replaced only when it is this experiment's (a merge run again).
+  io::OutputFile out, plot;
+  if (!f.csv.empty()) {
+    experiments::SweepTable old;
+    std::string why, text;
+    const io::ReadStatus status = io::readUserFile(f.csv, text, why, size_t(64) << 20);
+    std::error_code ec;
+    if (status == io::ReadStatus::Failed && std::filesystem::is_regular_file(f.csv, ec)) {
+      std::fprintf(stderr, "crowdlab sweep: %s\n", why.c_str());
+      return 2;
+    }
+    if (status == io::ReadStatus::Ok && !text.empty()) {
+      std::string ignored;
+      std::map<size_t, const experiments::SweepTable::Row*> oldRows;
+      if (!experiments::parseSweepCsv(text, f.csv, old, ignored) || old.header != tables[0].header ||
+          !collectRows(old, f.csv, experiment, scene, oldRows, ignored)) {
+        std::fprintf(stderr, "crowdlab sweep: %s exists and is not this sweep's merge; give another --csv file\n",
+                     f.csv.c_str());
         return 2;
       }
     }
+    if (!out.open(f.csv, {io::OutputFile::Mode::Whole}, error)) {
+      std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+      return 1;
+    }
   }
+  if (!openPlot(f, plot, error)) {
+    std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+    return 1;
+  }
+  if (!io::distinctOutputs({{"--csv", &out}, {"--plot", &plot}}, error)) {
+    std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+    return 2;
+  }
+  experiments::SweepTable merged;
   merged.header = tables[0].header;
   merged.params = tables[0].params;
   merged.metrics = tables[0].metrics;
   merged.hasSeries = tables[0].hasSeries;
-  std::string out = merged.header + "\n";
-  size_t expected = 0, missing = 0;
+  merged.hasExperiment = true;
+  std::string text = merged.header + "\n";
   for (const auto& [job, row] : byJob) {
-    missing += job - expected;
-    expected = job + 1;
     merged.rows.push_back(*row);
-    out += row->line + "\n";
+    text += row->line + "\n";
   }
-  if (!f.csv.empty()) {
-    if (!io::writeFileAtomically(f.csv, out, error)) {
+  std::vector<size_t> missing;
+  for (size_t job = 0; job < experiments::experimentJobs(experiment); ++job)
+    if (!byJob.count(job)) missing.push_back(job);
+  if (out.isOpen()) {
+    out.write(text);
+    if (!out.commit(error)) {
       std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
       return 1;
     }
   } else {
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fwrite(text.data(), 1, text.size(), stdout);
   }
-  std::fprintf(stderr, "sweep: merged %zu rows from %zu files%s\n", merged.rows.size(), f.mergeFiles.size(),
-               missing ? (", " + std::to_string(missing) + " jobs missing before the last").c_str() : "");
-  if (writePlot(f.plot, merged, experiments::plotOptionsOf(merged))) return 1;
-  return missing ? 1 : 0;
+  std::fprintf(stderr, "sweep: merged %zu of %zu jobs from %zu files\n", merged.rows.size(),
+               experiments::experimentJobs(experiment), f.mergeFiles.size());
+  if (!missing.empty())
+    std::fprintf(stderr, "crowdlab sweep: %zu jobs missing: %s (run their shards again, or --resume them)\n",
+                 missing.size(), jobList(missing).c_str());
+  if (writePlot(plot, merged, experiments::plotOptionsOf(merged))) return 1;
+  return missing.empty() ? 0 : 1;
 }
 
 }  // namespace
@@ -225,6 +324,7 @@ int runSweep(const std::vector<std::string>& args) {
     return 2;
   };
   if (!parseFlags(args, f, error)) return bad(error);
+  if (FlagReader::parseOnly() && (f.help || f.listBuiltins || f.merge)) return 0;
   if (f.help) {
     std::printf("%s\n(flags in docs/sweeps.md; `crowdlab --scene NAME --list-params` lists the parameters)\n", kUsage);
     return 0;
@@ -268,41 +368,83 @@ int runSweep(const std::vector<std::string>& args) {
   if (f.shard >= all.size())
     return bad("shard " + std::to_string(f.shard + 1) + "/" + std::to_string(f.shards) + " has no jobs (the sweep has " +
                std::to_string(all.size()) + ")");
+  if (FlagReader::parseOnly()) return 0;
   const std::string header = experiments::csvHeader(spec);
+  const std::string experiment = experiments::sweepExperiment(spec);
 
-  // What the file already holds (--resume), checked against this sweep.
+  // What the file already holds (--resume), checked against this sweep: the same experiment, each
+  // row this sweep's job, one row a job.
   std::set<size_t> done;
+  std::map<size_t, const experiments::SweepTable::Row*> kept;
+  experiments::SweepTable old;
+  bool rewrite = false;  // the rows are out of job order or repeated: the file is written again in order
   experiments::SweepTable table = experiments::tableOf(spec);
+  io::OutputFile out, plot;
+  // Outputs that cannot be written are refused before any job, as a bad flag is (exit 2).
+  if (!openPlot(f, plot, error)) {
+    std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+    return 2;
+  }
   if (!f.csv.empty()) {
     struct stat st {};
-    const bool exists = ::stat(f.csv.c_str(), &st) == 0;
-    if (exists && !f.resume && st.st_size > 0)
-      return bad(f.csv + " exists; --resume continues it, or give another file");
-    if (exists && f.resume && st.st_size > 0) {
-      experiments::SweepTable old;
+    const bool exists = ::stat(f.csv.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+    if (exists && !f.resume) return bad(f.csv + " exists; --resume continues it, or give another file");
+    if (exists) {
       size_t partial = 0;
       if (!experiments::readSweepCsv(f.csv, old, error, &partial)) return bad(error);
       if (old.header + "\n" != header) return bad(f.csv + " holds another sweep (its header is " + io::quoteText(old.header) + ")");
+      std::string scene = spec.scene;
+      if (!collectRows(old, f.csv, experiment, scene, kept, error)) return bad(error);
       for (const experiments::SweepTable::Row& r : old.rows) {
         // The row's job, scene, series, values and seed must be this sweep's: all before the metrics.
-        const std::string expect =
-            r.job < all.size() ? experiments::csvRow(spec, all[r.job], r.job, {}) : std::string();
-        if (expect.empty() || withoutMetrics(expect.substr(0, expect.size() - 1), spec.metrics.size()) !=
-                                  withoutMetrics(r.line, spec.metrics.size()))
+        experiments::SweepTable expect = experiments::tableOf(spec);
+        std::string ignored;
+        const std::string line = experiments::csvRow(spec, all[r.job], r.job, {});
+        if (!experiments::addRow(expect, line.substr(0, line.size() - 1), ignored) ||
+            expect.rows[0].scene != r.scene || expect.rows[0].series != r.series ||
+            expect.rows[0].paramTexts != r.paramTexts || expect.rows[0].seed != r.seed)
           return bad(f.csv + ": the row of job " + std::to_string(r.job) + " is not this sweep's job");
-        done.insert(r.job);
-        table.rows.push_back(r);
       }
-      if (partial) {
-        // A killed run's half row: cut it, so the rows appended now start on a line of their own.
-        if (::truncate(f.csv.c_str(), off_t(st.st_size) - off_t(partial)) != 0) {
-          std::fprintf(stderr, "crowdlab sweep: cannot cut the half-written last row of %s\n", f.csv.c_str());
+      size_t previous = 0;
+      for (size_t i = 0; i < old.rows.size(); ++i) {
+        rewrite = rewrite || (i && old.rows[i].job <= previous);
+        previous = old.rows[i].job;
+      }
+      rewrite = rewrite || partial;  // a killed run's half row is cut
+      for (const auto& [job, row] : kept) {
+        done.insert(job);
+        table.rows.push_back(*row);
+      }
+      if (rewrite) {
+        std::string text = header;
+        for (const auto& [job, row] : kept) text += row->line + "\n";
+        if (!io::writeFileAtomically(f.csv, text, error)) {
+          std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
           return 1;
         }
-        std::fprintf(stderr, "sweep: %s ended in a half-written row; it runs again\n", f.csv.c_str());
+        std::fprintf(stderr, "sweep: %s put in job order, %zu rows kept%s\n", f.csv.c_str(), kept.size(),
+                     partial ? " (a half-written last row cut; its job runs again)" : "");
       }
     }
+    // Rows are added to a file being continued; a new file is written in place, row by row, so a
+    // killed sweep keeps every row it finished.
+    if (!out.open(f.csv, {exists ? io::OutputFile::Mode::Append : io::OutputFile::Mode::Stream, !exists}, error)) {
+      std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+      return 2;
+    }
+    if (!exists && !out.write(header)) {
+      std::string why;
+      out.commit(why);
+      std::fprintf(stderr, "crowdlab sweep: %s\n", why.c_str());
+      return 1;
+    }
   }
+  if (!io::distinctOutputs({{"--csv", &out}, {"--plot", &plot}}, error)) {
+    std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+    out.discard();
+    return 2;
+  }
+  if (!out.isOpen()) std::fputs(header.c_str(), stdout);
   std::vector<experiments::Job> jobs;
   std::vector<size_t> index;  // the sweep's job number of each job run here
   for (size_t i = f.shard; i < all.size(); i += f.shards)
@@ -310,23 +452,9 @@ int runSweep(const std::vector<std::string>& args) {
       jobs.push_back(all[i]);
       index.push_back(i);
     }
+  const size_t lastKept = kept.empty() ? 0 : kept.rbegin()->first;
+  const bool inOrder = jobs.empty() || kept.empty() || index.front() > lastKept;
 
-  std::FILE* out = stdout;
-  if (!f.csv.empty()) {
-    const bool append = !done.empty();
-    out = std::fopen(f.csv.c_str(), append ? "ab" : "wb");
-    if (!out) {
-      std::fprintf(stderr, "crowdlab sweep: cannot write %s\n", f.csv.c_str());
-      return 1;
-    }
-    if (!append && (std::fputs(header.c_str(), out) < 0 || std::fflush(out) != 0)) {
-      std::fprintf(stderr, "crowdlab sweep: cannot write %s\n", f.csv.c_str());
-      std::fclose(out);
-      return 1;
-    }
-  } else {
-    std::fputs(header.c_str(), stdout);
-  }
   const int threads = f.threads ? f.threads : sim::hardwareThreads();
   std::fprintf(stderr, "sweep: %s, %zu of %zu jobs to run%s on %d thread%s\n", spec.scene.c_str(), jobs.size(),
                all.size(), f.shards > 1 ? (" (shard " + std::to_string(f.shard + 1) + "/" + std::to_string(f.shards) + ")").c_str() : "",
@@ -334,22 +462,27 @@ int runSweep(const std::vector<std::string>& args) {
   Progress progress(jobs.size());
   size_t finished = 0;
   std::string failure;
-  std::atomic<bool> stop{false};
+  bool writeFailed = false;  // the file's own error comes from commit()
+  // Ctrl+C, SIGTERM (timeout, a batch scheduler) and SIGHUP stop the jobs under way; every finished
+  // row is in the file.
+  const StopSignals stops{SIGINT, SIGTERM, SIGHUP};
   experiments::RunOptions run;
   run.threads = threads;
-  run.cancel = &stop;
+  run.cancel = &StopSignals::stopRequested();
   experiments::runJobs(jobs, run, [&](const experiments::Result& r) {
-    if (!failure.empty()) return;
+    if (!failure.empty() || writeFailed) return;
     if (!r.ok) {
+      if (StopSignals::received()) return;  // a job cut short by the stop
       failure = "job " + std::to_string(index[r.job]) + ": " + r.error;
-      stop = true;
+      StopSignals::requestStop();
       return;
     }
     const std::string row = experiments::csvRow(spec, jobs[r.job], index[r.job], r);
-    // Flushed row by row: a killed sweep keeps every row it finished.
-    if (std::fputs(row.c_str(), out) < 0 || std::fflush(out) != 0) {
-      failure = "cannot write " + (f.csv.empty() ? std::string("the output") : f.csv);
-      stop = true;
+    // Written row by row, each whole in one write(): a killed sweep keeps every row it finished.
+    if (out.isOpen() ? !out.write(row) : (std::fputs(row.c_str(), stdout) < 0 || std::fflush(stdout) != 0)) {
+      if (!out.isOpen()) failure = "stdout: write failed (" + std::string(std::strerror(errno)) + ")";
+      writeFailed = true;
+      StopSignals::requestStop();
       return;
     }
     std::string ignored;
@@ -357,12 +490,27 @@ int runSweep(const std::vector<std::string>& args) {
     progress.update(++finished);
   });
   progress.update(finished, true);
-  if (out != stdout && std::fclose(out) != 0 && failure.empty()) failure = "cannot write " + f.csv;
+  if (out.isOpen() && !out.commit(error)) failure = error;
   if (!failure.empty()) {
     std::fprintf(stderr, "crowdlab sweep: %s\n", failure.c_str());
     return 1;
   }
-  return writePlot(f.plot, table, experiments::plotOptionsOf(spec));
+  if (const int sig = StopSignals::received()) {
+    std::fprintf(stderr, "crowdlab sweep: stopped by signal %d after %zu of %zu jobs; --resume continues it\n", sig,
+                 finished, jobs.size());
+    return 128 + sig;
+  }
+  // Jobs that were missing before the last kept row were added after it: the file goes in job order.
+  if (!inOrder && !f.csv.empty()) {
+    std::sort(table.rows.begin(), table.rows.end(), [](const auto& a, const auto& b) { return a.job < b.job; });
+    std::string text = header;
+    for (const experiments::SweepTable::Row& r : table.rows) text += r.line + "\n";
+    if (!io::writeFileAtomically(f.csv, text, error)) {
+      std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  return writePlot(plot, table, experiments::plotOptionsOf(spec));
 }
 
 }  // namespace app

@@ -38,6 +38,7 @@ class SweepPanel {
   std::string stateLines() const;
   std::string progress();
   bool running();
+  const std::string& scene() const { return scene_; }
 
  private:
   // The sweep as set up in the controls (one parameter, one metric) or a built-in's.
@@ -481,12 +482,28 @@ SweepSection::SweepSection(SweepSection&&) noexcept = default;
 SweepSection& SweepSection::operator=(SweepSection&&) noexcept = default;
 
 bool drawSweepSection(SweepSection& section, scenes::Scene& scene, const std::string& sceneName) {
+  if (!section.panel->scene().empty() && section.panel->scene() != sceneName) {
+    // Another scene: this one's sweep is put aside as it is, the other's taken up (or a new one).
+    std::unique_ptr<SweepPanel>& shelf = section.others[section.panel->scene()];
+    shelf = std::move(section.panel);
+    auto it = section.others.find(sceneName);
+    if (it != section.others.end()) {
+      section.panel = std::move(it->second);
+      section.others.erase(it);
+    } else {
+      section.panel = std::make_unique<SweepPanel>();
+    }
+  }
   return section.panel->draw(scene, sceneName);
 }
 
 std::string sweepProgress(SweepSection& section) { return section.panel->progress(); }
 
-bool sweepRunning(SweepSection& section) { return section.panel->running(); }
+bool sweepRunning(SweepSection& section) {
+  bool any = section.panel->running();  // also takes in the shown sweep's points
+  for (auto& [name, panel] : section.others) any = panel->running() || any;
+  return any;
+}
 
 std::string sweepStateLines(const SweepSection& section) { return section.panel->stateLines(); }
 

@@ -3,6 +3,7 @@
 // the curve grows point by point, a hover shows a point's numbers, a click sets that value in the
 // live scene, Stop cancels, Export writes the CSV and the SVG `crowdlab sweep` writes.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include "scenes/scene.hpp"
@@ -11,13 +12,16 @@ namespace app {
 
 class SweepPanel;
 
-// Owns the panel's sweep (a running one is stopped and joined when this goes).
+// Owns the panel's sweeps, one per scene: a scene switch keeps each scene's sweep, finished or running
+// (it goes on behind, and its curve is there on coming back), and never waits for a job's step.
+// Running ones are stopped and joined when this goes.
 struct SweepSection {
   SweepSection();
   ~SweepSection();
   SweepSection(SweepSection&&) noexcept;
   SweepSection& operator=(SweepSection&&) noexcept;
-  std::unique_ptr<SweepPanel> panel;
+  std::unique_ptr<SweepPanel> panel;  // the shown scene's
+  std::map<std::string, std::unique_ptr<SweepPanel>> others;  // the other scenes', by name
 };
 
 // Draws the section; true when a click on a point changed the live scene's parameters.

@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <sstream>
 #include "experiments/tuner.hpp"
-#include "io/atomic_file.hpp"
+#include "io/output_file.hpp"
 #include "io/user_files.hpp"
 
 namespace app {
@@ -36,9 +36,9 @@ bool parse(const std::vector<std::string>& args, TuneOptions& o, std::string& er
   FlagReader flags(args);
   std::string a, v;
   while (!flags.done()) {
-    if (const std::string& next = flags.peek(); next == "--list" || next == "--help" || next == "-h") {
-      (next == "--list" ? o.list : o.help) = true;
-      flags.skip();
+    if (flags.nextIs({"--list", "--help", "-h"})) {
+      if (!flags.takeSwitch({"--list", "--help", "-h"}, a, error)) return false;
+      (a == "--list" ? o.list : o.help) = true;
       continue;
     }
     if (!flags.take({"--scene", "--objective", "--params", "--budget", "--seeds", "--test-seeds", "--threads", "--seed",
@@ -83,9 +83,6 @@ bool parse(const std::vector<std::string>& args, TuneOptions& o, std::string& er
   if (o.list || o.help) return true;
   if (o.settings.scene.empty()) { error = "--scene S is needed (crowdlab tune --list shows the objectives)"; return false; }
   if (o.settings.objective.empty()) { error = "--objective NAME is needed (crowdlab tune --list shows them)"; return false; }
-  // Written at the end of a run that may take hours: a path that cannot be written is said now.
-  for (const std::string* path : {&o.csv, &o.presetOut})
-    if (!path->empty() && !io::checkWritable(*path, error)) return false;
   return true;
 }
 
@@ -130,6 +127,7 @@ int runTune(const std::vector<std::string>& args) {
     std::fprintf(stderr, "crowdlab tune: %s (crowdlab tune --help shows the usage)\n", error.c_str());
     return 2;
   }
+  if (FlagReader::parseOnly() && (o.help || o.list)) return 0;
   if (o.help) {
     std::printf("%s\n", kUsage);
     return 0;
@@ -141,6 +139,19 @@ int runTune(const std::vector<std::string>& args) {
   experiments::Tuner tuner(o.settings);
   if (!tuner.error().empty()) {
     std::fprintf(stderr, "crowdlab tune: %s\n", tuner.error().c_str());
+    return 2;
+  }
+  if (FlagReader::parseOnly()) return 0;
+  // Written at the end of a run that may take hours: both files are opened now (a path that cannot be
+  // written, a FIFO nobody reads, one file named twice fail before the first evaluation).
+  io::OutputFile csvFile, presetFile;
+  if ((!o.csv.empty() && !csvFile.open(o.csv, {}, error)) ||
+      (!o.presetOut.empty() && !presetFile.open(o.presetOut, {}, error))) {
+    std::fprintf(stderr, "crowdlab tune: %s\n", error.c_str());
+    return 2;  // refused before any work, as a bad flag is
+  }
+  if (!io::distinctOutputs({{"--csv", &csvFile}, {"--preset-out", &presetFile}}, error)) {
+    std::fprintf(stderr, "crowdlab tune: %s\n", error.c_str());
     return 2;
   }
   const experiments::Objective& obj = tuner.objective();
@@ -176,8 +187,9 @@ int runTune(const std::vector<std::string>& args) {
     csv += "\n";
   };
 
-  // Ctrl+C: the generation under way stops, the best so far is written; a second one ends it at once.
-  const StopSignals stops{SIGINT};
+  // Ctrl+C, SIGTERM (timeout, a batch scheduler) or SIGHUP: the generation under way stops, the best so
+  // far is written; a second one ends it at once.
+  const StopSignals stops{SIGINT, SIGTERM, SIGHUP};
   const std::atomic<bool>& interruptRequested = StopSignals::stopRequested();
   const auto t0 = std::chrono::steady_clock::now();
   while (tuner.step(&interruptRequested, csvRow)) {
@@ -194,7 +206,9 @@ int runTune(const std::vector<std::string>& args) {
   const bool searched = tuner.hasBest();
   const std::vector<double> best = searched ? tuner.best() : tuner.startValues();
   experiments::Score training = tuner.bestScore();
-  if (!searched) training = tuner.scoreOn(best, 1, s.seeds, nullptr);
+  // Stopped in the first generation: the start values are scored unless a stop came (then it would
+  // run every seed again before the program could end).
+  if (!searched && !interruptRequested.load()) training = tuner.scoreOn(best, 1, s.seeds, &interruptRequested);
   int status = 0;
   experiments::Score heldOut, start;
   if (!interrupted && s.testSeeds > 0) {
@@ -224,24 +238,25 @@ int runTune(const std::vector<std::string>& args) {
     std::printf("interrupted: not scored on held-out seeds\n");
   }
 
-  if (!o.csv.empty()) {
-    if (!io::writeFileAtomically(o.csv, csv, error)) {
+  if (csvFile.isOpen()) {
+    csvFile.write(csv);
+    if (!csvFile.commit(error)) {
       std::fprintf(stderr, "crowdlab tune: %s\n", error.c_str());
       status = 1;
     } else {
       std::printf("wrote every evaluation to %s\n", o.csv.c_str());
     }
   }
-  if (!o.presetOut.empty()) {
-    const std::string text = tuner.presetText(best, training, heldOut.ok ? &heldOut : nullptr, command);
-    if (!io::writeFileAtomically(o.presetOut, text, error)) {
+  if (presetFile.isOpen()) {
+    presetFile.write(tuner.presetText(best, training, heldOut.ok ? &heldOut : nullptr, command));
+    if (!presetFile.commit(error)) {
       std::fprintf(stderr, "crowdlab tune: %s\n", error.c_str());
       status = 1;
     } else {
       std::printf("wrote the %s preset to %s\n", searched ? "best" : "start", o.presetOut.c_str());
     }
   }
-  return interrupted ? 130 : status;
+  return interrupted ? 128 + (StopSignals::received() ? StopSignals::received() : SIGINT) : status;
 }
 
 }  // namespace app

@@ -179,8 +179,14 @@ struct TunePanel::Impl {
 };
 
 TunePanel::TunePanel() : impl_(std::make_unique<Impl>()) {}
-TunePanel::~TunePanel() { impl_->stop(); }
-void TunePanel::stop() { impl_->stop(); }
+TunePanel::~TunePanel() { stop(); }
+void TunePanel::stop() {
+  // Every search is asked first, then each is waited for: the waits overlap.
+  impl_->cancel.store(true);
+  for (auto& [name, m] : shelved_) m->cancel.store(true);
+  impl_->stop();
+  for (auto& [name, m] : shelved_) m->stop();
+}
 
 void TunePanel::open(const std::string& objective) {
   impl_->openRequested = true;
@@ -188,9 +194,23 @@ void TunePanel::open(const std::string& objective) {
 }
 
 bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
-  Impl& m = *impl_;
   const std::vector<const experiments::Objective*> objectives = experiments::objectivesOf(sceneName);
   if (objectives.empty()) return false;
+  if (!impl_->scene.empty() && impl_->scene != sceneName) {
+    // Another scene: this scene's search is put aside as it is, the other's taken up (or a new one).
+    std::unique_ptr<Impl> shown = std::move(impl_);
+    auto it = shelved_.find(sceneName);
+    if (it != shelved_.end()) {
+      impl_ = std::move(it->second);
+      shelved_.erase(it);
+    } else {
+      impl_ = std::make_unique<Impl>();
+      impl_->openRequested = shown->openRequested;
+      impl_->requestedObjective = shown->requestedObjective;
+    }
+    shelved_[shown->scene] = std::move(shown);
+  }
+  Impl& m = *impl_;
   if (m.scene != sceneName) {
     m.stop();
     m.scene = sceneName;
@@ -317,9 +337,13 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
 }
 
 bool TunePanel::running() const {
-  Impl::Shared& sh = *impl_->shared;
-  const std::lock_guard<std::mutex> lock(sh.mutex);
-  return sh.running;
+  auto runs = [](const Impl& m) {
+    const std::lock_guard<std::mutex> lock(m.shared->mutex);
+    return m.shared->running;
+  };
+  bool any = runs(*impl_);
+  for (const auto& [name, m] : shelved_) any = any || runs(*m);  // a shelved scene's search uses the cores too
+  return any;
 }
 
 std::string TunePanel::progress() const {

@@ -3,6 +3,7 @@
 // the best and median score per generation are plotted, "Apply best" puts the best so far into the
 // live scene, "Save as preset" writes it with its objective, scores and seeds.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <nlohmann/json_fwd.hpp>
@@ -13,7 +14,7 @@ namespace app {
 class TunePanel {
  public:
   TunePanel();
-  ~TunePanel();  // stops a running search and waits for it (a step of one job at most)
+  ~TunePanel();  // stops the running searches and waits for them (a step of one job at most)
   TunePanel(const TunePanel&) = delete;
   TunePanel& operator=(const TunePanel&) = delete;
 
@@ -22,7 +23,7 @@ class TunePanel {
   bool draw(scenes::Scene& scene, const std::string& sceneName);
   // --tune NAME: the section opens with this objective chosen.
   void open(const std::string& objective);
-  void stop();
+  void stop();  // every scene's search
   // For --state-out: the search's state, and where the section's header and buttons were drawn
   // (screen points, their centres) so tests can click them.
   void writeState(nlohmann::json& out) const;
@@ -33,7 +34,10 @@ class TunePanel {
 
  private:
   struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Impl> impl_;  // the shown scene's search
+  // The other scenes' searches, by scene: a scene switch keeps each one (a running search goes on
+  // behind, its results are there on coming back) and never waits for it.
+  std::map<std::string, std::unique_ptr<Impl>> shelved_;
 };
 
 }  // namespace app

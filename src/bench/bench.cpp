@@ -18,6 +18,8 @@
 #include <vector>
 #include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
+#include "io/flag_reader.hpp"
+#include "io/output_file.hpp"
 
 namespace bench {
 namespace {
@@ -191,19 +193,12 @@ std::string csvField(const std::string& s) {
   return q + "\"";
 }
 
-// One row, flushed at once (a long benchmark keeps what it measured); false when the file system
-// refused it (a full disk, /dev/full), with errno saying why.
-bool writeCsvRow(std::FILE* f, const Row& r) {
-  std::fprintf(f, "%s,%zu,%s,%d,%d,%.6f,%.3f,%.3f,%.4f,%s\n", csvField(r.caseName).c_str(), r.n,
-               csvField(r.mode).c_str(), r.threads, r.steps, r.medianMsPerStep, r.nsPerAgentStep(), r.checksPerAgent,
-               r.neighborsPerAgent, csvField(r.extra).c_str());
-  return std::fflush(f) == 0 && !std::ferror(f);
-}
-
-// The CSV's write error, once: the path, the reason, exit 1 (the table on stdout is complete).
-int csvFailed(const std::string& path, int why) {
-  std::fprintf(stderr, "crowdlab bench: %s: write failed (%s)\n", path.c_str(), std::strerror(why ? why : EIO));
-  return 1;
+// One CSV row, written at once (a long benchmark keeps what it measured).
+std::string csvRow(const Row& r) {
+  char numbers[256];
+  std::snprintf(numbers, sizeof numbers, ",%zu,%s,%d,%d,%.6f,%.3f,%.3f,%.4f,", r.n, csvField(r.mode).c_str(), r.threads,
+                r.steps, r.medianMsPerStep, r.nsPerAgentStep(), r.checksPerAgent, r.neighborsPerAgent);
+  return csvField(r.caseName) + numbers + csvField(r.extra) + "\n";
 }
 
 // The message as a terminal should see it: user text in it may hold control bytes (an escape
@@ -306,83 +301,56 @@ std::vector<int> threadCounts(const Options& options) {
   return unique;
 }
 
-int run(const std::vector<std::string>& args, const std::string& reportHeader) {
+int run(const std::vector<std::string>& args, const std::function<std::string()>& reportHeader) {
   Options o;
   bool list = false, help = false;
-  std::vector<std::string> seen;  // --n and --threads add up; any other flag twice is a mistake
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string flag = args[i], value;
-    bool hasValue = false;
-    if (size_t eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = flag.substr(eq + 1);
-      flag = flag.substr(0, eq);
-      hasValue = true;
+  io::FlagReader flags(args);  // --n and --threads add up; any other flag twice is a mistake
+  std::string flag, value, error;
+  while (!flags.done()) {
+    if (flags.nextIs({"--help", "-h", "--list", "--report"})) {
+      if (!flags.takeSwitch({"--help", "-h", "--list", "--report"}, flag, error)) return fail(error);
+      (flag == "--list" ? list : flag == "--report" ? o.report : help) = true;
+      continue;
     }
-    if (flag != "--n" && flag != "--threads" && flag.rfind("--", 0) == 0) {
-      if (std::find(seen.begin(), seen.end(), flag) != seen.end()) return fail(flag + " is given more than once");
-      seen.push_back(flag);
-    }
-    auto needValue = [&]() -> bool {
-      if (hasValue) return true;
-      if (i + 1 >= args.size()) return false;
-      value = args[++i];
-      return true;
-    };
-    auto noValue = [&]() { return !hasValue; };
-    if (flag == "--help" || flag == "-h") {
-      if (!noValue()) return fail(flag + " takes no value");
-      help = true;
-    } else if (flag == "--list") {
-      if (!noValue()) return fail(flag + " takes no value");
-      list = true;
-    } else if (flag == "--report") {
-      if (!noValue()) return fail(flag + " takes no value");
-      o.report = true;
-    } else if (flag == "--case") {
-      if (!needValue() || value.empty()) return fail("--case needs a case name");
+    if (!flags.take({"--case", "--steps", "--warmup", "--mode", "--lanes", "--max-memory", "--csv"}, {"--n", "--threads"},
+                    flag, value, error))
+      return fail(error);
+    if (flag == "--case") {
       o.caseName = value;
     } else if (flag == "--n") {
       std::vector<uint64_t> v;
-      if (!needValue()) return fail("--n needs an agent count");
       if (!parseList(value, 1, 50000000, v)) return fail("--n: '" + value + "' is not a list of agent counts 1..50000000");
       for (uint64_t x : v) o.n.push_back(size_t(x));
     } else if (flag == "--threads") {
       std::vector<uint64_t> v;
-      if (!needValue()) return fail("--threads needs a thread count");
       if (!parseList(value, 0, 1024, v)) return fail("--threads: '" + value + "' is not a list of thread counts 0..1024");
       for (uint64_t x : v) o.threads.push_back(int(x));
     } else if (flag == "--steps" || flag == "--warmup") {
       uint64_t v = 0;
-      if (!needValue()) return fail(flag + " needs a number");
       const uint64_t min = flag == "--steps" ? 1 : 0;
       if (!parseCount(value, 1000000, v) || v < min)
         return fail(flag + ": '" + value + "' is not a whole number " + std::to_string(min) + "..1000000");
       (flag == "--steps" ? o.steps : o.warmup) = int(v);
     } else if (flag == "--mode") {
-      if (!needValue()) return fail("--mode needs " + modesText());
       if (!knownMode(value)) return fail("--mode: '" + value + "' is not " + modesText());
       o.mode = value;
     } else if (flag == "--lanes") {
-      if (!needValue()) return fail("--lanes needs auto, avx2 or baseline");
       if (value != "auto" && value != "avx2" && value != "baseline")
         return fail("--lanes: '" + value + "' is not auto, avx2 or baseline");
       o.lanes = value == "baseline" ? sim::lanes::Level::Baseline
                 : value == "avx2"   ? sim::lanes::Level::Avx2
                                     : sim::lanes::Level::Avx512;
     } else if (flag == "--max-memory") {
-      if (!needValue()) return fail("--max-memory needs a size in GB");
       char* end = nullptr;
-      const double gb = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
-      if (value.empty() || *end != '\0' || !(gb > 0.0 && gb <= 1e6))
+      const double gb = std::strtod(value.c_str(), &end);
+      if (*end != '\0' || !(gb > 0.0 && gb <= 1e6))
         return fail("--max-memory: '" + value + "' is not a size in GB above 0 (e.g. 8 or 0.5)");
       o.maxMemoryBytes = gb * 1e9;
     } else if (flag == "--csv") {
-      if (!needValue() || value.empty()) return fail("--csv needs a file name");
       o.csvPath = value;
-    } else {
-      return fail("unknown option '" + args[i] + "'");
     }
   }
+  if (io::FlagReader::parseOnly()) return 0;
   if (help) {
     std::printf("crowdlab bench — benchmark cases over the simulation core, no window\n%s", kUsage);
     return 0;
@@ -428,22 +396,23 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
         std::fprintf(stderr, "crowdlab bench: %s at n=%zu will use about %s of memory%s%s%s\n", c->name, n,
                      gigabytes(need).c_str(), available > 0 ? " (" : "", available > 0 ? gigabytes(available).c_str() : "",
                      available > 0 ? " available)" : "");
-  std::FILE* csv = nullptr;
+  // Opened before any row runs: a path that cannot be written (a FIFO nobody reads, a link someone
+  // else owns) fails now; a file it replaces is replaced only when the run ends.
+  io::OutputFile csv;
   if (!o.csvPath.empty()) {
-    csv = std::fopen(o.csvPath.c_str(), "w");
-    if (!csv) {
-      std::fprintf(stderr, "crowdlab bench: %s: cannot write (%s)\n", o.csvPath.c_str(), std::strerror(errno));
+    if (!csv.open(o.csvPath, {io::OutputFile::Mode::Stream}, error)) {
+      std::fprintf(stderr, "crowdlab bench: %s\n", error.c_str());
       return 1;
     }
-    std::fputs(kCsvHeader, csv);
+    csv.write(kCsvHeader);  // a write error is kept for the end: the benchmark goes on, the exit code says so
   }
-  int csvErrno = 0;  // the first write error; the benchmark goes on, the exit code says so
 
   sim::lanes::setLevel(o.lanes);
   const std::vector<int> threads = threadCounts(o);
   if (o.report) {
-    std::printf("%s", reportHeader.c_str());
-    if (!reportHeader.empty() && reportHeader.back() != '\n') std::printf("\n");
+    const std::string header = reportHeader ? reportHeader() : std::string();
+    std::printf("%s", header.c_str());
+    if (!header.empty() && header.back() != '\n') std::printf("\n");
     std::printf("CPU: %s\nhardware threads: %d\n", cpuModel().c_str(), sim::hardwareThreads());
     if (const double ns = coreToCoreNs(); ns > 0)
       std::printf("cache line between two cores: %.2f us one way\n", ns / 1000.0);
@@ -460,7 +429,7 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
       c->run(o, rows);
     } catch (const std::bad_alloc&) {  // the estimate is an estimate; a limit (ulimit -v) may be lower
       std::fprintf(stderr, "crowdlab bench: %s ran out of memory; the rows above are complete\n", c->name);
-      if (csv) std::fclose(csv);
+      if (csv.isOpen() && !csv.commit(error)) std::fprintf(stderr, "crowdlab bench: %s\n", error.c_str());
       return 1;
     }
     for (Row& r : rows) {
@@ -468,17 +437,15 @@ int run(const std::vector<std::string>& args, const std::string& reportHeader) {
       r.extra += "threads_at_work=";
       r.extra += std::to_string(r.threadsAtWork);
       printRow(r);
-      errno = 0;
-      if (csv && !csvErrno && !writeCsvRow(csv, r)) csvErrno = errno ? errno : EIO;
+      if (csv.isOpen()) csv.write(csvRow(r));
     }
   }
   sim::setThreadCount(0);
   sim::lanes::setWide(true);
-  if (csv) {
-    errno = 0;
-    if ((std::fflush(csv) != 0 || std::ferror(csv)) && !csvErrno) csvErrno = errno ? errno : EIO;
-    if (std::fclose(csv) != 0 && !csvErrno) csvErrno = errno ? errno : EIO;
-    if (csvErrno) return csvFailed(o.csvPath, csvErrno);
+  // The CSV's write error, once: the path, the reason, exit 1 (the table on stdout is complete).
+  if (csv.isOpen() && !csv.commit(error)) {
+    std::fprintf(stderr, "crowdlab bench: %s\n", error.c_str());
+    return 1;
   }
   return 0;
 }

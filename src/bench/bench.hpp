@@ -95,9 +95,10 @@ void startRow(int threads);
 // The thread counts a case runs: --threads (0 = all cores), or 1 and all cores; no repeats.
 std::vector<int> threadCounts(const Options& options);
 
-// Runs `crowdlab bench ARGS...` (args exclude the word "bench"). `reportHeader` holds lines the app
-// adds to --report (GL renderer and vendor when a context could be made). Returns the exit code:
-// 0 ok, 2 bad flag or value (one line saying what is wrong, then the usage, on stderr).
-int run(const std::vector<std::string>& args, const std::string& reportHeader = {});
+// Runs `crowdlab bench ARGS...` (args exclude the word "bench"). `reportHeader`, called under --report
+// only, gives lines the app adds (GL renderer and vendor when a context could be made). Returns the
+// exit code: 0 ok, 1 a file could not be written, 2 bad flag or value (one line saying what is wrong,
+// then the usage, on stderr).
+int run(const std::vector<std::string>& args, const std::function<std::string()>& reportHeader = {});
 
 }  // namespace bench

@@ -8,6 +8,11 @@
 #include <memory>
 #include <set>
 #include "io/user_files.hpp"
+#include "scenes/presets.hpp"
+
+#ifndef CROWDLAB_VERSION_TEXT
+#define CROWDLAB_VERSION_TEXT "unknown"
+#endif
 
 namespace experiments {
 
@@ -231,6 +236,11 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
       }
       for (const std::string& set : split(v.substr(colon + 1), ';'))
         if (!set.empty()) s.sets.push_back(set);
+      for (const SweepSeries& other : spec.series)
+        if (other.label == s.label) {  // two curves under one label would be drawn and read back as one
+          error = "--series " + io::quoteText(s.label) + " is given twice; give each series its own label";
+          return false;
+        }
       spec.series.push_back(s);
     } else if (a == "--seeds") {
       if (!parseWhole(v, 1000, n) || n < 1) {
@@ -277,6 +287,12 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
     }
   }
   (void)seeded;
+  // Every seed must read back from the CSV (seeds up to 2^62), or the file would refuse its own rows.
+  if (spec.firstSeed + uint64_t(spec.seeds) - 1 > (1ULL << 62)) {
+    error = "--first-seed " + std::to_string(spec.firstSeed) + " with --seeds " + std::to_string(spec.seeds) +
+            " runs past the largest seed, 2^62 = " + std::to_string(1ULL << 62);
+    return false;
+  }
   if (spec.scene.empty()) {
     error = "sweep needs --scene NAME (scenes: " + scenes::sceneNames() + ")";
     return false;
@@ -416,7 +432,43 @@ std::string csvHeader(const SweepSpec& spec) {
   for (const SweepAxis& a : spec.axes) h += "," + a.param;
   h += ",seed";
   for (const MetricSpec& m : spec.metrics) h += "," + m.name;
-  return h + "\n";
+  return h + "," + kExperimentColumn + "\n";
+}
+
+std::string sweepExperiment(const SweepSpec& spec) {
+  // Everything that decides which jobs the rows are and what they measure, in one canonical text.
+  std::string text = "crowdlab-sweep 1\nprogram " CROWDLAB_VERSION_TEXT "\nscene " + spec.scene + "\npreset " +
+                     spec.preset + "\n";
+  for (const scenes::BuiltinPreset& p : scenes::builtinPresets(spec.scene))
+    if (spec.preset == p.file || spec.preset + ".json" == std::string(p.file)) text += std::string("preset-json ") + p.json + "\n";
+  text += "start " + spec.start + "\n";
+  for (const std::string& set : spec.sets) text += "set " + set + "\n";
+  for (const SweepAxis& a : spec.axes) {
+    text += "axis " + a.param;
+    for (const std::string& t : a.texts) text += " " + t;
+    text += "\n";
+  }
+  for (const SweepSeries& s : spec.series) {
+    text += "series " + s.label;
+    for (const std::string& set : s.sets) text += " " + set;
+    text += "\n";
+  }
+  for (const MetricSpec& m : spec.metrics)
+    text += "metric " + m.name + " " + scenes::reduceName(m.reduce) + " " + exact(m.level) + "\n";
+  text += "window " + exact(spec.from) + " " + exact(spec.to) + "\nseeds " + std::to_string(spec.seeds) + " from " +
+          std::to_string(spec.firstSeed) + "\n";
+  uint64_t h = 1469598103934665603ULL;  // FNV-1a, 64 bits
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return std::string(hex) + "/" + std::to_string(sweepJobCount(spec));
+}
+
+size_t experimentJobs(const std::string& experiment) {
+  const size_t slash = experiment.find('/');
+  unsigned long long n = 0;
+  if (slash == std::string::npos || !parseWhole(experiment.substr(slash + 1), kMaxSweepJobs, n)) return 0;
+  return size_t(n);
 }
 
 std::string csvRow(const SweepSpec& spec, const Job& job, size_t jobIndex, const Result& result) {
@@ -433,14 +485,14 @@ std::string csvRow(const SweepSpec& spec, const Job& job, size_t jobIndex, const
   row += "," + std::to_string(job.seed);
   for (size_t m = 0; m < spec.metrics.size(); ++m)
     row += "," + exact(m < result.values.size() ? result.values[m] : std::nan(""));
-  return row + "\n";
+  return row + "," + sweepExperiment(spec) + "\n";
 }
 
 // ---- reading a sweep's CSV ----
 
 bool addRow(SweepTable& t, const std::string& line, std::string& error) {
   const std::vector<std::string> f = split(line, ',');
-  const size_t expected = 3 + (t.hasSeries ? 1 : 0) + t.params.size() + t.metrics.size();
+  const size_t expected = 3 + (t.hasSeries ? 1 : 0) + t.params.size() + t.metrics.size() + (t.hasExperiment ? 1 : 0);
   if (f.size() != expected) {
     error = "has " + std::to_string(f.size()) + " fields, the header " + std::to_string(expected);
     return false;
@@ -471,6 +523,7 @@ bool addRow(SweepTable& t, const std::string& line, std::string& error) {
     }
     r.values.push_back(v);
   }
+  if (t.hasExperiment) r.experiment = f[k++];
   r.line = line;
   t.rows.push_back(std::move(r));
   return true;
@@ -502,8 +555,13 @@ bool parseSweepCsv(const std::string& text, const std::string& label, SweepTable
     error = label + ": the header is not a sweep's (job,scene,[series,]params...,seed,metrics...)";
     return false;
   }
+  t.hasExperiment = cols.back() == kExperimentColumn;
   t.params.assign(cols.begin() + long(firstParam), cols.begin() + long(seedAt));
-  t.metrics.assign(cols.begin() + long(seedAt) + 1, cols.end());
+  t.metrics.assign(cols.begin() + long(seedAt) + 1, cols.end() - (t.hasExperiment ? 1 : 0));
+  if (t.metrics.empty()) {
+    error = label + ": the header is not a sweep's (job,scene,[series,]params...,seed,metrics...)";
+    return false;
+  }
   for (size_t i = 1; i < lines.size(); ++i) {
     if (lines[i].empty()) {
       if (i + 1 == lines.size()) break;  // the split's tail after the last '\n'

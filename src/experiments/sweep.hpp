@@ -75,8 +75,16 @@ bool parseAxis(std::span<const scenes::Param> params, const std::string& text, S
 size_t sweepJobCount(const SweepSpec& spec);
 std::vector<Job> sweepJobs(const SweepSpec& spec);
 
-// The CSV header line and one job's row (each ending in '\n').
+// The CSV header line and one job's row (each ending in '\n'). The last column, `experiment`, names
+// the experiment the row belongs to: "<fingerprint>/<jobs>", a hash of everything that defines the
+// jobs (scene, preset and its content, start, sets, grid, series, metrics with their reductions,
+// window, seeds and first seed, program version) and the sweep's job count. --resume and --merge
+// take only rows of one experiment, and --merge knows from it which jobs are missing.
+inline constexpr const char* kExperimentColumn = "experiment";
 std::string csvHeader(const SweepSpec& spec);
+std::string sweepExperiment(const SweepSpec& spec);
+// The job count an experiment field names; 0 when it is malformed.
+size_t experimentJobs(const std::string& experiment);
 std::string csvRow(const SweepSpec& spec, const Job& job, size_t jobIndex, const Result& result);
 
 // A sweep's CSV read back: for merging shards, resuming and drawing.
@@ -85,12 +93,14 @@ struct SweepTable {
   std::vector<std::string> params;    // parameter column names
   std::vector<std::string> metrics;   // metric column names
   bool hasSeries = false;
+  bool hasExperiment = false;         // the last column is `experiment` (files of older versions lack it)
   struct Row {
     size_t job = 0;
     std::string scene, series;
     std::vector<std::string> paramTexts;
     uint64_t seed = 0;
     std::vector<double> values;       // per metric
+    std::string experiment;           // sweepExperiment() of the sweep that wrote it
     std::string line;                 // the row as written, without '\n'
   };
   std::vector<Row> rows;

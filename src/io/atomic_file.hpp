@@ -1,29 +1,14 @@
-// Files written so that none is ever half-written under its real name: presets, settings, the
-// metrics CSV, screenshots and state files all go through here.
-//
-// What a target path may be, and what happens to it:
-//  - a regular file or nothing: the bytes go to a new temporary file beside it, created exclusively
-//    under an unpredictable name (O_EXCL | O_NOFOLLOW, so a planted link is never followed), which
-//    is then renamed over the target; a replaced file keeps its permissions;
-//  - a device, a FIFO (pipe) or the program's own output (/dev/stdout, /dev/fd/N): written directly,
-//    never replaced (`--state-out /dev/stdout` prints the state); a FIFO with no reader and a socket
-//    are refused with a clear line;
-//  - a symbolic link: followed on purpose when it is the user's own or root's (the file it points to
-//    is replaced atomically, the link stays); a link someone else owns is refused, as the kernel's
-//    protected_symlinks does in shared folders;
-//  - a folder: refused.
+// Whole files written at once (presets, settings, state files, screenshots), on top of
+// io::OutputFile (output_file.hpp), which says what a path may be and what happens to it: never a
+// half-written file under the real name; links, FIFOs, devices and folders handled there.
 #pragma once
 #include <cstdio>
 #include <functional>
 #include <string>
 #include <string_view>
+#include "io/output_file.hpp"
 
 namespace io {
-
-// Replace: an existing file is replaced (settings, presets after a confirmation, --state-out).
-// Keep: the write fails with "<path>: already exists" rather than replace anything (names the
-// program picked itself: screenshots, exports).
-enum class Existing { Replace, Keep };
 
 // Writes `bytes` to `path` as described above. On failure the temporary is removed, an existing file
 // at `path` is left as it was, and `error` names `path` and why ("cannot write (...)", "write failed

@@ -17,8 +17,12 @@ namespace io {
 
 namespace {
 std::string tooBig(const std::string& path, unsigned long long bytes, size_t maxBytes) {
-  return path + ": too large (" + (bytes ? std::to_string(bytes) + " bytes" : std::string("more")) + "; at most " +
-         std::to_string(maxBytes / 1024) + " KB is read from a preset or settings file)";
+  // The cap of the kind of file being read (a preset, a settings file, a sweep's CSV), not one kind's.
+  const std::string cap = maxBytes >= (size_t(1) << 20) && maxBytes % (size_t(1) << 20) == 0
+                              ? std::to_string(maxBytes >> 20) + " MB"
+                              : std::to_string(maxBytes / 1024) + " KB";
+  return path + ": too large (" + (bytes ? std::to_string(bytes) + " bytes" : std::string("more")) +
+         "; a file of this kind is read up to " + cap + ")";
 }
 }  // namespace
 

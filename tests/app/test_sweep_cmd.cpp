@@ -41,7 +41,7 @@ TEST(SweepCmd, SameCsvAtOneAndTwoThreads) {
   ASSERT_EQ(two.exitCode, 0) << two.err;
   const std::string a = apptest::slurp(dir + "/one.csv"), b = apptest::slurp(dir + "/two.csv");
   EXPECT_EQ(lines(a), 11u) << a;  // header + 5 x 2 jobs
-  EXPECT_EQ(a.substr(0, a.find('\n')), "job,scene,wAli,seed,polarization,groups");
+  EXPECT_EQ(a.substr(0, a.find('\n')), "job,scene,wAli,seed,polarization,groups,experiment");
   EXPECT_EQ(a, b);
   EXPECT_NE(one.err.find("10/10 jobs"), std::string::npos) << "a progress line: " << one.err;
   // Without --csv the rows go to stdout, the same bytes.

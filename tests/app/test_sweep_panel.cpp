@@ -113,3 +113,29 @@ TEST(SweepPanel, ABenchmarkRunWithASweepBesideItSaysSo) {
   const bool named = line.find("median_step_ms") != std::string::npos && line.find(" background=sweep") != std::string::npos;
   EXPECT_TRUE(stopped || named) << line;
 }
+
+// A scene switch keeps each scene's sweep: one finished in boids is there, whole, after a visit to
+// the spatial hash scene (key 3) and back (key 2); it used to be thrown away (and a running one
+// stopped, with the window waiting for the job's step).
+TEST(SweepPanel, EachSceneKeepsItsSweepAcrossASwitch) {
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
+  const apptest::RunResult layout = driven("keep-layout", kArgs, kScrollDown);
+  const std::string header = at(layout.value("sweep_header_at"));
+  ASSERT_FALSE(header.empty()) << layout.out;
+  const std::string open = kScrollDown + "click " + header + "\n" + kScrollDown;
+  const apptest::RunResult opened = driven("keep-opened", kArgs, open);
+  const std::string start = at(opened.value("sweep_start_at"));
+  ASSERT_FALSE(start.empty()) << opened.out;
+  const apptest::RunResult r =
+      driven("keep-switched", kArgs,
+             open + "click " + start + "\nwaitTitle 'sweep done' 30\nxdotool mousemove --window $id 640 360\n"
+                    "press 3\nsleep 1\nwaitTitle 'Spatial hash' 5\npress 2\nsleep 1\nwaitTitle 'Boids' 5\n" + kScrollDown);
+  const int jobs = std::atoi(r.value("sweep_jobs").c_str());
+  ASSERT_GT(jobs, 4) << r.out;
+  EXPECT_EQ(r.value("sweep_rows"), std::to_string(jobs)) << r.out;
+  // The last title noted: back in boids, after the switch.
+  const size_t last = r.out.rfind("\ntitle=");
+  ASSERT_NE(last, std::string::npos) << r.out;
+  const std::string title = r.out.substr(last + 7, r.out.find('\n', last + 1) - last - 7);
+  EXPECT_EQ(title, "crowdlab - Boids playground - sweep done " + std::to_string(jobs) + "/" + std::to_string(jobs)) << r.out;
+}
