@@ -334,6 +334,7 @@ int runFps(const std::vector<std::string>& args) {
     std::fprintf(stderr, "crowdlab fps: %s\n%s", error.c_str(), kUsage);
     return 2;
   }
+  if (FlagReader::parseOnly()) return 0;
   if (f.help) {
     std::printf("%s", kUsage);
     return 0;

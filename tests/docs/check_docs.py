@@ -21,7 +21,7 @@ import tempfile
 
 # Pages other branches add (the lesson plan, `crowdlab fps`, the crowd experiments, the rules for
 # output files): a link to one of them only warns while it is missing. Empty this once they are in.
-PENDING = {"docs/lecture.md", "docs/fps.md", "docs/crowds.md", "docs/output-files.md"}
+PENDING = set()
 
 
 def doc_files(source):
