@@ -11,7 +11,7 @@ std::vector<Claim> murmurationClaims() {
   std::vector<Claim> c;
   c.push_back({"murmuration.k1-chains", "murmuration", "k = 1: chains and pairs (2D)",
                "With k = 1 the flock breaks into chains and pairs", "",
-               {"mode2D=true", "k=1", "roostPull=0", "roostRadius=500", "colorGroups=true", "showLinks=true", "fitFlock=true", "flockZoom=2.5", "agentScale=2"}, "", 20.0, 10.0,
+               {"mode2D=true", "k=1", "roostPull=0", "roostRadius=500", "colorGroups=true", "showLinks=true", "fitFlock=true", "agentScale=4"}, "", 20.0, 10.0,
                atMost("largest_group_share", Reduce::Mean, 0.5), true});
   c.back().result = "The flock broke into {a0:0} groups; the largest holds {v:%} of the birds";
   c.back().also = {"groups"};
