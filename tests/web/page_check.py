@@ -288,8 +288,6 @@ def main():
         print(f"the site: {a.zip}, unzipped ({', '.join(sorted(os.listdir(unzipped)))})")
     if not a.site or not a.out:
         ap.error("SITE_DIR and OUT_DIR are needed")
-    if Image is None:
-        sys.exit("page_check: needs Pillow (Debian: python3-pil)")
     os.makedirs(a.out, exist_ok=True)
     failures = []
     if a.only_fps:
@@ -303,6 +301,8 @@ def main():
         for f in failures:
             print("FAIL " + f)
         return 1 if failures else 0
+    if Image is None:
+        sys.exit("page_check: needs Pillow (Debian: python3-pil)")
     # Each page's download: the one-thread build, and the threaded one with its worker script.
     for files in (("crowdlab.wasm", "crowdlab.js"), ("crowdlab-mt.wasm", "crowdlab-mt.js", "crowdlab-mt.worker.js")):
         compressed = sum(len(gzip.compress(open(os.path.join(a.site, f), "rb").read(), 9)) for f in files)
