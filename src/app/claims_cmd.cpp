@@ -238,7 +238,9 @@ int runClaims(const std::vector<std::string>& args) {
     std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
     return 1;
   }
-  if (!o.markdown.empty() && !io::checkWritable(o.markdown, error)) {
+  io::OutputFile markdownFile;
+  if ((!o.markdown.empty() && !markdownFile.open(o.markdown, {}, error)) ||
+      !io::distinctOutputs({{"--csv", &csvFile}, {"--markdown", &markdownFile}}, error)) {
     std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
     return 1;
   }
@@ -429,7 +431,8 @@ int runClaims(const std::vector<std::string>& args) {
     f << "\n**" << held << " of " << rows.size() << " claims hold** (" << o.seeds << " seeds each)"
       << (notMeasured ? "; " + std::to_string(notMeasured) + " not measured here" : std::string())
       << (mustHoldFailed ? "; a must-hold claim FAILED" : "; every must-hold claim holds") << ".\n";
-    if (!io::writeFileAtomically(o.markdown, f.str(), error)) {
+    markdownFile.write(f.str());
+    if (!markdownFile.commit(error)) {
       std::fprintf(stderr, "crowdlab claims: %s\n", error.c_str());
       return 1;
     }
