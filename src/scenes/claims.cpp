@@ -158,7 +158,7 @@ int fastForward(const Claim& claim, double simTime, bool done) {
   if (done || claim.needsWindow) return 1;
   // About 75 frames of settling (8 steps a frame at least) and 200 of window: a software renderer's
   // 60 ms frames at 1080p then give the verdict in about 15 s.
-  constexpr int kSettling = 8, kSettlingFrames = 75, kWindowFrames = 200, kMost = 32;
+  constexpr int kSettling = 8, kSettlingFrames = 75, kWindowFrames = 200, kMost = 80;
   if (simTime + 0.5 * kStep < claim.from)
     return std::clamp(int(std::ceil(claim.from / kStep / kSettlingFrames)), kSettling, kMost);
   return std::clamp(int(std::ceil(claim.window / kStep / kWindowFrames)), 1, kMost);

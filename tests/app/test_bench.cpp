@@ -103,7 +103,7 @@ TEST(Bench, BadOrRepeatedModeIsOneLine) {
   apptest::RunResult r = apptest::runCrowdlab("bench --mode fast");
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--mode: 'fast' is not grid, brute (boids2d); boids, orca, weights (finale); orca, classic "
-                       "(orca-circle); or all"),
+                       "(orca-circle); sfm, orca (social-force); or all"),
             std::string::npos)
       << r.err;
   r = apptest::runCrowdlab("bench --mode grid --mode brute");

@@ -58,8 +58,9 @@ double worldShareOnScreen(const std::string& png, int top) {
 }  // namespace
 
 // At start, at 1920 x 1080 and 1280 x 720 and the 1.5x scale a 1080 p display gets: the world fills
-// the free rectangle beside the scene panel (never under it), at least 38 % of the window (the panel
-// takes 36 % of a 1280 px window's width at 1.5x), and 90 % with Tab. Measured on main before the
+// the free rectangle beside the scene panel (never under it), at least 30 % of the window's area (at
+// 1.5x the panel takes 42 % of a 1280 px window's width; a 16:9 world in the other 58 % fills about
+// 0.58 x 0.58 of the window), and 90 % with Tab. Measured on main before the
 // world was fitted: 23.6 % and 14.8 % with the panels, the same with Tab (no refit).
 TEST(WorldView, FillsTheWindowAtStartWithPanelsAndWithTab) {
   for (const auto& [w, h] : {std::pair{1920, 1080}, std::pair{1280, 720}}) {
@@ -71,7 +72,7 @@ TEST(WorldView, FillsTheWindowAtStartWithPanelsAndWithTab) {
                                  "--frames 4 --screenshot '" + png + "'");
       ASSERT_EQ(r.exitCode, 0) << r.err;
       const double share = worldShareOnScreen(png, box(r, "world_area").y + 1);
-      EXPECT_GE(share, *keys ? 0.90 : 0.38) << png;
+      EXPECT_GE(share, *keys ? 0.90 : 0.30) << png;
       EXPECT_LE(share, 1.0) << png;
     }
   }
