@@ -178,7 +178,8 @@ void BusyWatch::finish(FpsMachine& m) const {
   m.loadAfter = loadAverage();
   const Sample end = sample();
   std::string why;
-  if (start_.ok && end.ok && end.totalTicks > start_.totalTicks) {
+  const bool measured = start_.ok && end.ok && end.totalTicks > start_.totalTicks;
+  if (measured) {
     const double tick = double(sysconf(_SC_CLK_TCK));
     const double cpus = double(end.totalTicks - start_.totalTicks) / tick;  // CPU-seconds the machine had
     const double busy = double(end.busyTicks - start_.busyTicks) / tick;
@@ -192,8 +193,10 @@ void BusyWatch::finish(FpsMachine& m) const {
       why = buf;
     }
   }
+  // The load average only where the CPU time of others could not be measured: it decays over a
+  // minute and counts crowdlab's own run just before (a second run right after a first read busy).
   const long threads = sysconf(_SC_NPROCESSORS_ONLN);
-  if (loadBefore_ && threads > 0 && *loadBefore_ > kBusyLoadPerThread * double(threads)) {
+  if (!measured && loadBefore_ && threads > 0 && *loadBefore_ > kBusyLoadPerThread * double(threads)) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "load average %.2f before the run on %ld hardware threads", *loadBefore_, threads);
     why += (why.empty() ? "" : "; ") + std::string(buf);
