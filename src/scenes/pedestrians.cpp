@@ -201,13 +201,13 @@ class Pedestrians final : public scenes::Scene {
     const ImU32 grid = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     for (int k = 0; k <= 5; ++k) {
       dl->AddLine(at(float(k), 0), at(float(k), kMaxSpeed), (grid & 0x00FFFFFFu) | 0x40000000u);
-      char t[8];
+      char t[16];
       std::snprintf(t, sizeof t, "%d", k);
       dl->AddText(ImVec2(at(float(k), 0).x - 3, o.y + 2), grid, t);
     }
     for (float v : {0.5f, 1.0f, 1.5f}) {
       dl->AddLine(at(0, v), at(kMaxDensity, v), (grid & 0x00FFFFFFu) | 0x40000000u);
-      char t[8];
+      char t[16];
       std::snprintf(t, sizeof t, "%.1f", double(v));
       dl->AddText(ImVec2(lo.x + 2, at(0, v).y - 7), grid, t);
     }
