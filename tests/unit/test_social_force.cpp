@@ -2,10 +2,14 @@
 // wall), and the pedestrian model: the same results at one and two threads, no allocation per step.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
+#include <vector>
 #include "alloc_counter.hpp"
+#include "sim/core/lanes.hpp"
 #include "sim/core/parallel.hpp"
+#include "sim/core/rng.hpp"
 #include "sim/models/pedestrians.hpp"
 #include "sim/rules/social_force.hpp"
 
@@ -65,6 +69,89 @@ TEST(SocialForce, DrivingTermRelaxesToTheDesiredVelocity) {
 }
 
 // 1.34 (1 - exp(-1.913 (1/rho - 1/5.4))) by hand: 1.058 at 1, 0.606 at 2, 0.331 at 3 (not 0.28).
+// The exponential the forces take: as close to std::exp as the float product x log2 e allows
+// (its rounding grows with |x|: 3e-7 relative at the forces' usual |x| < 10), down to 1e-37; and
+// each lane build gives expOne's bits.
+TEST(SocialForce, ExpIsCloseToTheLibrarysAndTheSameInEveryLaneBuild) {
+  std::vector<float> xs;
+  for (float x = -87.0f; x <= 88.0f; x += 0.01370f) xs.push_back(x);
+  for (float x : {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -7.5f, 6.25f}) xs.push_back(x);
+  for (float x : xs) {
+    const double want = std::exp(double(x)), got = lanes::expOne(x);
+    ASSERT_NEAR(got / want, 1.0, 2e-7 + 1e-7 * std::fabs(double(x))) << "x = " << x;
+  }
+  EXPECT_EQ(lanes::expOne(-1000.0f), lanes::expOne(-88.0f));  // held, not 0 or NaN
+  EXPECT_TRUE(std::isfinite(lanes::expOne(1000.0f)));
+  EXPECT_TRUE(std::isfinite(lanes::expOne(NAN)));
+  while (xs.size() % lanes::kLanes) xs.push_back(0.0f);
+  for (const lanes::Level level : lanes::available()) {
+    SCOPED_TRACE(int(level));
+    lanes::setLevel(level);
+    std::vector<float> got(xs.size());
+    for (size_t i = 0; i < xs.size(); i += lanes::kLanes)
+      lanes::dispatchLanes([&](auto kind) CROWDLAB_LANES_INLINE_LAMBDA {
+        using L = typename decltype(kind)::type;
+        const auto v = lanes::exp<L>(L::load(xs.data() + i));
+        std::memcpy(got.data() + i, &v, sizeof v);
+      });
+    for (size_t i = 0; i < xs.size(); ++i) ASSERT_EQ(std::bit_cast<uint32_t>(got[i]), std::bit_cast<uint32_t>(lanes::expOne(xs[i]))) << xs[i];
+  }
+  lanes::setWide(true);
+}
+
+// pairForceSum, the model's kernel, is pairForce summed over the candidates within the cutoff
+// (the body itself and those farther left out), seam shifts and minimum image included, with the
+// same bits on every lane build.
+TEST(SocialForce, TheKernelSumsPairForceOverTheCandidatesInReach) {
+  Rng rng(5, 1);
+  constexpr size_t kCandidates = 29;  // three registers and a part
+  std::vector<float> x(kCandidates + 16), y(kCandidates + 16), vx(kCandidates + 16), vy(kCandidates + 16);
+  const Vec2 self{0.3f, -0.2f}, vi{1.1f, 0.2f}, world{20.0f, 12.0f};
+  for (size_t j = 0; j < kCandidates; ++j) {
+    x[j] = self.x + rng.uniform(-1.3f, 1.3f);
+    y[j] = self.y + rng.uniform(-1.3f, 1.3f);
+    vx[j] = rng.uniform(-1.5f, 1.5f);
+    vy[j] = rng.uniform(-1.5f, 1.5f);
+  }
+  x[3] = self.x, y[3] = self.y;            // the body itself
+  x[7] = self.x + 0.35f, y[7] = self.y;    // in contact
+  x[11] = self.x - 0.2f, y[11] = self.y + 0.2f;
+  const CandidateAxes<2> axes{{x.data(), y.data()}, {vx.data(), vy.data()}};
+  sfm::Params p = kHelbing;
+  for (float lambda : {1.0f, 0.3f}) {
+    p.lambda = lambda;
+    const Vec2 heading = lambda < 1.0f ? safeNormalize(vi) : Vec2{0.0f};
+    // Two runs, the second shifted across a seam (its candidates a world's width to the west).
+    for (size_t j = 20; j < kCandidates; ++j) x[j] += world.x;
+    const CandidateRun<2> runs[] = {{0, 20, Vec2{0.0f}}, {20, uint32_t(kCandidates), Vec2{-world.x, 0.0f}}};
+    Vec2 want{0.0f};
+    int inReach = 0;
+    for (size_t j = 0; j < kCandidates; ++j) {
+      const Vec2 off = Vec2{x[j], y[j]} - self + (j >= 20 ? Vec2{-world.x, 0.0f} : Vec2{0.0f});
+      const float d2 = glm::dot(off, off);
+      if (d2 > 0.0f && d2 <= p.cutoff * p.cutoff) {
+        want += sfm::pairForce(off, std::sqrt(d2), 0.4f, vi, {vx[j], vy[j]}, heading, p);
+        ++inReach;
+      }
+    }
+    ASSERT_GT(inReach, 6);
+    std::vector<Vec2> byLevel;
+    for (const lanes::Level level : lanes::available()) {
+      lanes::setLevel(level);
+      byLevel.push_back(sfm::pairForceSum(self, vi, heading, 0.4f, axes, runs, false, world, p));
+      // The minimum image finds the same neighbours without the shifts.
+      const CandidateRun<2> plain[] = {{0, 20, Vec2{0.0f}}, {20, uint32_t(kCandidates), Vec2{0.0f}}};
+      const Vec2 image = sfm::pairForceSum(self, vi, heading, 0.4f, axes, plain, true, world, p);
+      EXPECT_NEAR(image.x, byLevel.back().x, 1e-3f * glm::length(want));
+      EXPECT_NEAR(image.y, byLevel.back().y, 1e-3f * glm::length(want));
+    }
+    lanes::setWide(true);
+    expectNear(byLevel[0], want);
+    for (const Vec2& f : byLevel) EXPECT_EQ(std::memcmp(&f, &byLevel[0], sizeof f), 0);
+    for (size_t j = 20; j < kCandidates; ++j) x[j] -= world.x;
+  }
+}
+
 TEST(Weidmann, TheFundamentalDiagramsKnownPoints) {
   EXPECT_NEAR(weidmannSpeed(1.0), 1.058, 0.001);
   EXPECT_NEAR(weidmannSpeed(2.0), 0.606, 0.001);

@@ -21,6 +21,21 @@
 
 namespace sim {
 
+// A contiguous run of candidates (one row of a UniformGrid's search block) and the seam shift added to
+// their offsets.
+template <int D>
+struct CandidateRun {
+  uint32_t begin, end;
+  Vec<D> shift;
+};
+
+// Candidates one axis at a time, each array readable a register (lanes::kLanes floats) past its end.
+template <int D>
+struct CandidateAxes {
+  const float* position[D];
+  const float* velocity[D];
+};
+
 // AutoRings visits ceil(r / cellSize) rings of cells around the query cell: exact for any cell size.
 // Classic3x3 always visits one ring (3x3, or 27 cells in 3D): the textbook grid, which loses
 // neighbours when cells are smaller than the radius.

@@ -492,6 +492,46 @@ CROWDLAB_LANES_INLINE void dispatchLanes(Kernel&& kernel) {
   else runBaseline(kernel);
 }
 
+// exp(x) from float arithmetic alone, no library call: the same operations in the same order for one
+// float (expOne) and for a register (exp<L>), so a kernel and its scalar twin give the same bits on
+// every build. 2^(x log2 e) = 2^k 2^f, with k the nearest integer (rounded by adding 1.5 * 2^23, whose
+// float spacing is 1) and f in [-1/2, 1/2]; 2^f by its Taylor series to degree 6 (relative error
+// below 3e-7); 2^k a float built from its exponent bits. x log2 e is held to [-126, 127] (NaN to
+// -126): exp(-87), about 1e-38, stands for anything smaller, and nothing overflows.
+namespace expParts {
+inline constexpr float kLog2e = 1.44269504f, kRound = 12582912.0f, kLow = -126.0f, kHigh = 127.0f;
+// (ln 2)^n / n!
+inline constexpr float kTaylor[7] = {1.0f,          0.693147181f,   0.240226507f,  0.0555041087f,
+                                     0.00961812911f, 0.00133335581f, 0.000154035304f};
+inline constexpr int32_t kBias = 127, kExponentOne = 1 << 23;
+}  // namespace expParts
+
+inline float expOne(float x) {
+  using namespace expParts;
+  float t = x * kLog2e;
+  t = t > kLow ? t : kLow;
+  t = t < kHigh ? t : kHigh;
+  const float big = t + kRound, k = big - kRound, f = t - k;
+  float p = kTaylor[6];
+  for (int n = 5; n >= 0; --n) p = p * f + kTaylor[n];
+  const int32_t e = std::bit_cast<int32_t>(big) - std::bit_cast<int32_t>(kRound) + kBias;  // 1..254
+  return p * std::bit_cast<float>(e * kExponentOne);
+}
+
+template <class L>
+CROWDLAB_LANES_INLINE typename L::Floats exp(typename L::Floats x) {
+  using namespace expParts;
+  const auto low = L::splat(kLow), high = L::splat(kHigh), round = L::splat(kRound);
+  auto t = x * L::splat(kLog2e);
+  t = L::choose(t > low, t, low);
+  t = L::choose(t < high, t, high);
+  const auto big = t + round, k = big - round, f = t - k;
+  auto p = L::splat(kTaylor[6]);
+  for (int n = 5; n >= 0; --n) p = p * f + L::splat(kTaylor[n]);
+  const auto e = L::asInts(big) - L::asInts(round) + L::splat(kBias);
+  return p * L::asFloats(e * L::splat(kExponentOne));
+}
+
 }  // namespace sim::lanes
 
 #if defined(__GNUC__) && !defined(__clang__)

@@ -157,7 +157,13 @@ void PedestrianSim::buildGrid(float cellSize) {
   grid_.build(pos_, box_, cellSize);
   const auto order = grid_.order();
   const size_t n = pos_.size();
-  parallelFor(n, [&](size_t k) { velByCell_[k] = vel_[order[k]]; }, 1024);
+  for (auto& axis : velAxis_) axis.resize(n + UniformGrid<2>::kAxisPadding, 0.0f);
+  parallelFor(n, [&](size_t k) {
+    const Vec2 v = vel_[order[k]];
+    velByCell_[k] = v;
+    velAxis_[0][k] = v.x;
+    velAxis_[1][k] = v.y;
+  }, 1024);
 }
 
 void PedestrianSim::step(float dt) {
@@ -173,32 +179,55 @@ void PedestrianSim::step(float dt) {
 }
 
 void PedestrianSim::socialForceStep(float h) {
-  buildGrid(0.5f * params_.social.cutoff);
-  const size_t n = pos_.size();
   const sfm::Params& sp = params_.social;
+  // Cells as wide as the cutoff: the block is three rows of three cells, each row one run of
+  // candidates that fills a register or two at walking densities.
+  buildGrid(std::max(sp.cutoff, kCellSize));
   const float r = params_.radius, cutoff = sp.cutoff, vmax = params_.maxSpeed, accel = h / sp.mass;
   const auto sorted = grid_.sortedPositions();
   const auto order = grid_.order();
-  parallelFor(n, [&](size_t k) {
-    const uint32_t i = order[k];
-    const Vec2 p = sorted[k], v = velByCell_[k];
-    const Vec2 heading = sp.lambda < 1.0f ? safeNormalize(v) : Vec2{0.0f};
-    Vec2 f = sfm::drivingForce(desired(i), v, sp);
-    grid_.forEachInRadius(uint32_t(k), p, cutoff, [&](uint32_t j, const Vec2& off, float d2) {
-      if (d2 > 0.0f) f += sfm::pairForce(off, std::sqrt(d2), 2.0f * r, v, velByCell_[j], heading, sp);
+  const auto cellStart = grid_.cellStart();
+  const CandidateAxes<2> axes{{grid_.sortedAxis(0).data(), grid_.sortedAxis(1).data()},
+                              {velAxis_[0].data(), velAxis_[1].data()}};
+  const auto rings = grid_.rings(cutoff, SearchMode::AutoRings);
+  // Per cell: its block's runs once, then each of its agents against them.
+  parallelFor(grid_.numCells(), [&](size_t cell) {
+    const uint32_t first = cellStart[cell], last = cellStart[cell + 1];
+    if (first == last) return;
+    const auto block = grid_.block(grid_.cellCoord(uint32_t(cell)), rings);
+    constexpr int kMaxRuns = 16;
+    CandidateRun<2> runs[kMaxRuns];
+    int runCount = 0;
+    bool tooMany = false;
+    grid_.forEachRange(block, [&](uint32_t b, uint32_t e, const Vec2& shift) {
+      if (runCount < kMaxRuns) runs[runCount++] = {b, e, shift};
+      else tooMany = true;
     });
-    for (const orca::Segment& w : walls_) {
-      // Most walls are farther than the cutoff along one axis: no distance to compute.
-      if (std::min(w.a.x, w.b.x) - p.x > cutoff || p.x - std::max(w.a.x, w.b.x) > cutoff ||
-          std::min(w.a.y, w.b.y) - p.y > cutoff || p.y - std::max(w.a.y, w.b.y) > cutoff)
-        continue;
-      Vec2 q;
-      const float d = orca::distanceToSegment(pos_[i], w, &q);
-      if (d < cutoff && d > 0.0f) f += sfm::wallForce(q - pos_[i], d, r, v, sp);
+    // A block of more rows than kMaxRuns (a cutoff many cells wide): every candidate in one run,
+    // each by its minimum image.
+    const CandidateRun<2> all{0, uint32_t(sorted.size()), Vec2{0.0f}};
+    const std::span<const CandidateRun<2>> candidates =
+        tooMany ? std::span<const CandidateRun<2>>(&all, 1) : std::span<const CandidateRun<2>>(runs, size_t(runCount));
+    const bool minImage = tooMany || block.anyWhole();
+    for (uint32_t k = first; k < last; ++k) {
+      const uint32_t i = order[k];
+      const Vec2 p = sorted[k], v = velByCell_[k];
+      const Vec2 heading = sp.lambda < 1.0f ? safeNormalize(v) : Vec2{0.0f};
+      Vec2 f = sfm::drivingForce(desired(i), v, sp);
+      f += sfm::pairForceSum(p, v, heading, 2.0f * r, axes, candidates, minImage, box_.size, sp);
+      for (const orca::Segment& w : walls_) {
+        // Most walls are farther than the cutoff along one axis: no distance to compute.
+        if (std::min(w.a.x, w.b.x) - p.x > cutoff || p.x - std::max(w.a.x, w.b.x) > cutoff ||
+            std::min(w.a.y, w.b.y) - p.y > cutoff || p.y - std::max(w.a.y, w.b.y) > cutoff)
+          continue;
+        Vec2 q;
+        const float d = orca::distanceToSegment(pos_[i], w, &q);
+        if (d < cutoff && d > 0.0f) f += sfm::wallForce(q - pos_[i], d, r, v, sp);
+      }
+      newVel_[i] = clampLength(v + f * accel, vmax);
     }
-    newVel_[i] = clampLength(v + f * accel, vmax);
-  }, 256);
-  parallelFor(n, [&](size_t i) {
+  }, 16);
+  parallelFor(pos_.size(), [&](size_t i) {
     vel_[i] = newVel_[i];
     pos_[i] += vel_[i] * h;
     box_.applyBounds(pos_[i], vel_[i]);

@@ -111,6 +111,7 @@ class PedestrianSim {
 
   PedestrianParams params_;
   std::vector<Vec2> pos_, vel_, newVel_, velByCell_;
+  std::vector<float> velAxis_[2];  // velByCell_ one axis at a time, padded for whole registers
   std::vector<float> speed0_;
   std::vector<int8_t> dir_;
   std::vector<orca::Segment> walls_;

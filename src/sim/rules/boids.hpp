@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include "sim/core/grid.hpp"
 #include "sim/core/math.hpp"
 #include "sim/core/nearest_keys.hpp"
 #include "sim/core/world.hpp"
@@ -133,21 +134,6 @@ inline float squaredBoundOf(float r, bool strict) {
 }
 
 // ---- the same sums over many candidates, a register of lanes at a time (boids.cpp) ----
-
-// A contiguous run of candidates (one row of a grid's search block) and the seam shift added to
-// their offsets.
-template <int D>
-struct CandidateRun {
-  uint32_t begin, end;
-  Vec<D> shift;
-};
-
-// Candidates one axis at a time, each array readable a register (lanes::kLanes floats) past its end.
-template <int D>
-struct CandidateAxes {
-  const float* position[D];
-  const float* velocity[D];
-};
 
 // What laneSums counts, as squared-distance bounds compared with <= (squaredBoundOf turns a radius
 // test into one), and how it pushes.

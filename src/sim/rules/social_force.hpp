@@ -16,7 +16,12 @@
 // The 1995 paper's field of view is the weight w = lambda + (1 - lambda)(1 + cos phi) / 2 on the
 // repulsion (phi: the angle between i's heading and the direction to j), as its later form writes
 // it; lambda = 1 is the 2000 paper's isotropic force.
+// The exponential is lanes::expOne (float arithmetic only), so pairForce and pairForceSum, its twin
+// over a register of neighbours at a time, agree bit for bit on each pair.
 #pragma once
+#include <span>
+#include "sim/core/grid.hpp"
+#include "sim/core/lanes.hpp"
 #include "sim/core/math.hpp"
 
 namespace sim::sfm {
@@ -47,7 +52,7 @@ inline Vec2 pairForce(const Vec2& offset, float distance, float radiusSum, const
                       const Vec2& heading, const Params& p) {
   const Vec2 n = offset * (-1.0f / distance);  // from j to i; one division, not two
   const float overlap = radiusSum - distance;
-  float repulsion = p.A * std::exp(overlap / p.B);
+  float repulsion = p.A * lanes::expOne(overlap / p.B);
   if (p.lambda < 1.0f) {
     const float cosPhi = -glm::dot(heading, n);  // heading against the direction to j
     repulsion *= p.lambda + (1.0f - p.lambda) * 0.5f * (1.0f + cosPhi);
@@ -64,12 +69,20 @@ inline Vec2 pairForce(const Vec2& offset, float distance, float radiusSum, const
 inline Vec2 wallForce(const Vec2& toWall, float distance, float radius, const Vec2& vi, const Params& p) {
   const Vec2 n = toWall * (-1.0f / distance);  // from the wall to i
   const float overlap = radius - distance;
-  Vec2 f = n * (p.wallA * std::exp(overlap / p.wallB));
+  Vec2 f = n * (p.wallA * lanes::expOne(overlap / p.wallB));
   if (overlap > 0.0f) {
     const Vec2 t{-n.y, n.x};
     f += n * (p.k * overlap) - t * (p.kappa * overlap * glm::dot(vi, t));
   }
   return f;
 }
+
+// The sum of pairForce on a body at `self` (velocity vi, heading as pairForce takes it) from the
+// candidates in `runs` (sorted indices into `axes`, whose velocity arrays hold the candidates'
+// velocities), each a register of lanes at a time: candidates at distance 0 (the body itself) or
+// farther than p.cutoff are left out. minImage: offsets by the minimum image (a block wrapping a
+// whole axis), else by each run's shift. The same bits on every lane build (social_force.cpp).
+Vec2 pairForceSum(const Vec2& self, const Vec2& vi, const Vec2& heading, float radiusSum, const CandidateAxes<2>& axes,
+                  std::span<const CandidateRun<2>> runs, bool minImage, const Vec2& worldSize, const Params& p);
 
 }  // namespace sim::sfm
