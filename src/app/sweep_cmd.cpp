@@ -30,7 +30,7 @@ constexpr const char* kUsage =
     "--metric M[,M...] [--reduce mean|final|min|max] [--window FROM:TO] [--seeds N] [--first-seed S] "
     "[--series LABEL:k=v;...]... [--threads T] [--csv FILE] [--plot FILE.svg] [--log x|y|xy] [--reference weidmann|bottleneck] [--shard I/N] [--resume]"
     " | crowdlab sweep --builtin NAME [...] | crowdlab sweep --list-builtins"
-    " | crowdlab sweep --merge A.csv B.csv ... [--csv OUT] [--plot FILE.svg]";
+    " | crowdlab sweep --merge A.csv B.csv ... [--csv OUT] [--plot FILE.svg] [--log, --slopes, --reference, --title]";
 
 struct RunFlags {
   std::string csv, plot, builtin;
@@ -90,10 +90,14 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
       f.shards = size_t(m);
     }
   }
-  if (f.merge && (!f.builtin.empty() || !f.sweepArgs.empty() || f.resume || f.shards > 1 || f.threads)) {
-    error = "--merge takes only the shards' files, --csv and --plot";
+  bool onlyDrawing = true;
+  for (size_t i = 0; i < f.sweepArgs.size(); i += 2) onlyDrawing = onlyDrawing && experiments::isPlotFlag(f.sweepArgs[i]);
+  if (f.merge && (!f.builtin.empty() || !onlyDrawing || f.resume || f.shards > 1 || f.threads)) {
+    error = "--merge takes only the shards' files, --csv, --plot and the drawing flags --log, --slopes, --reference, --title";
     return false;
   }
+  experiments::PlotOptions drawing;
+  if (f.merge && !experiments::readPlotFlags(f.sweepArgs, drawing, error)) return false;  // bad values: before any work
   if (f.resume && f.csv.empty()) {
     error = "--resume needs --csv FILE (the file to continue)";
     return false;
@@ -310,7 +314,12 @@ int merge(const RunFlags& f) {
   if (!missing.empty())
     std::fprintf(stderr, "crowdlab sweep: %zu jobs missing: %s (run their shards again, or --resume them)\n",
                  missing.size(), jobList(missing).c_str());
-  if (writePlot(plot, merged, experiments::plotOptionsOf(merged))) return 1;
+  experiments::PlotOptions drawing = experiments::plotOptionsOf(merged);
+  if (!experiments::readPlotFlags(f.sweepArgs, drawing, error)) {
+    std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
+    return 2;
+  }
+  if (writePlot(plot, merged, drawing)) return 1;
   return missing.empty() ? 0 : 1;
 }
 

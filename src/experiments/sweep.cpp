@@ -92,6 +92,10 @@ const char* const kSweepFlags[] = {"--scene", "--vary",  "--series", "--set",  "
 
 }  // namespace
 
+bool isPlotFlag(const std::string& flag) {
+  return flag == "--log" || flag == "--slopes" || flag == "--reference" || flag == "--title";
+}
+
 bool isSweepFlag(const std::string& flag) {
   for (const char* f : kSweepFlags)
     if (flag == f) return true;
@@ -195,6 +199,43 @@ bool parseAxis(std::span<const scenes::Param> params, const std::string& text, S
   return true;
 }
 
+// One drawing flag (isPlotFlag) onto the spec: a sweep and a merge read them alike.
+static bool readPlotFlag(const std::string& a, const std::string& v, SweepSpec& spec, std::string& error) {
+  if (a == "--title") {
+    spec.title = v;
+  } else if (a == "--log") {
+    if (v != "x" && v != "y" && v != "xy") {
+      error = "--log expects x, y or xy, got " + io::quoteText(v);
+      return false;
+    }
+    spec.logX = v != "y";
+    spec.logY = v != "x";
+  } else if (a == "--slopes") {
+    for (const std::string& t : split(v, ',')) {
+      double k = 0;
+      if (!parseDouble(t, k) || !std::isfinite(k) || std::fabs(k) > 10 || spec.slopes.size() >= 8) {
+        error = "--slopes expects up to 8 numbers between -10 and 10, got " + io::quoteText(v);
+        return false;
+      }
+      spec.slopes.push_back(k);
+    }
+  } else if (a == "--reference") {
+    for (const std::string& t : split(v, ',')) {
+      bool known = false;
+      for (const ReferenceData& r : referenceData()) known = known || t == r.name;
+      if (!known || spec.references.size() >= 8) {
+        std::string names;
+        for (const ReferenceData& r : referenceData())
+          if (names.find(r.name) == std::string::npos) names += (names.empty() ? "" : ", ") + std::string(r.name);
+        error = "--reference expects names of measured data (" + names + "), got " + io::quoteText(v);
+        return false;
+      }
+      spec.references.push_back(t);
+    }
+  }
+  return true;
+}
+
 bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::string& error) {
   spec = SweepSpec();
   std::vector<std::string> varies, metricNames;
@@ -222,7 +263,6 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
     else if (a == "--set") spec.sets.push_back(v);
     else if (a == "--preset") spec.preset = v;
     else if (a == "--start") spec.start = v;
-    else if (a == "--title") spec.title = v;
     else if (a == "--metric") metricNames = split(v, ',');
     else if (a == "--reduce") reduce = v;
     else if (a == "--window") window = v;
@@ -255,35 +295,8 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
         return false;
       }
       spec.firstSeed = n;
-    } else if (a == "--log") {
-      if (v != "x" && v != "y" && v != "xy") {
-        error = "--log expects x, y or xy, got " + io::quoteText(v);
-        return false;
-      }
-      spec.logX = v != "y";
-      spec.logY = v != "x";
-    } else if (a == "--slopes") {
-      for (const std::string& t : split(v, ',')) {
-        double k = 0;
-        if (!parseDouble(t, k) || !std::isfinite(k) || std::fabs(k) > 10 || spec.slopes.size() >= 8) {
-          error = "--slopes expects up to 8 numbers between -10 and 10, got " + io::quoteText(v);
-          return false;
-        }
-        spec.slopes.push_back(k);
-      }
-    } else if (a == "--reference") {
-      for (const std::string& t : split(v, ',')) {
-        bool known = false;
-        for (const ReferenceData& r : referenceData()) known = known || t == r.name;
-        if (!known || spec.references.size() >= 8) {
-          std::string names;
-          for (const ReferenceData& r : referenceData())
-            if (names.find(r.name) == std::string::npos) names += (names.empty() ? "" : ", ") + std::string(r.name);
-          error = "--reference expects names of measured data (" + names + "), got " + io::quoteText(v);
-          return false;
-        }
-        spec.references.push_back(t);
-      }
+    } else if (isPlotFlag(a)) {
+      if (!readPlotFlag(a, v, spec, error)) return false;
     }
   }
   (void)seeded;
@@ -390,6 +403,33 @@ bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::
   const size_t perSeries = all.size() / std::max<size_t>(spec.series.size(), 1);
   for (size_t k = 0; k < all.size(); k += perSeries)
     if (!checkJob(all[k], error)) return false;
+  return true;
+}
+
+bool readPlotFlags(const std::vector<std::string>& args, PlotOptions& options, std::string& error) {
+  SweepSpec spec;
+  std::set<std::string> once;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (!isPlotFlag(a)) {
+      error = a + " defines the sweep's jobs; a merge takes them from the shards (only --log, --slopes, --reference and --title draw)";
+      return false;
+    }
+    if (!once.insert(a).second) {
+      error = a + " is given more than once";
+      return false;
+    }
+    if (i + 1 >= args.size()) {
+      error = a + " needs a value";
+      return false;
+    }
+    if (!readPlotFlag(a, args[++i], spec, error)) return false;
+  }
+  options.logX = spec.logX;
+  options.logY = spec.logY;
+  options.slopes = spec.slopes;
+  options.references = spec.references;
+  if (!spec.title.empty()) options.title = spec.title;
   return true;
 }
 

@@ -67,6 +67,8 @@ std::span<const ReferenceData> referenceData();
 bool parseSweepArgs(const std::vector<std::string>& args, SweepSpec& spec, std::string& error);
 // True for the flags parseSweepArgs takes (all of them take a value).
 bool isSweepFlag(const std::string& flag);
+// The flags of those that only draw: --log, --slopes, --reference, --title.
+bool isPlotFlag(const std::string& flag);
 
 // "NAME=FROM:TO:STEP", "NAME=FROM:TO:xFACTOR" (geometric) or "NAME=V1,V2,..." for the scene's
 // parameter list; every value within the parameter's declared limits.
@@ -146,6 +148,9 @@ std::string sweepSvg(const SweepTable& table, const PlotOptions& options);
 PlotOptions plotOptionsOf(const SweepSpec& spec);
 // From a table alone (merged shards): its scene's parameter labels.
 PlotOptions plotOptionsOf(const SweepTable& table);
+// The drawing flags given to a merge (isPlotFlag's, with their values) onto `options`; false with
+// the reason for any other flag or a bad value.
+bool readPlotFlags(const std::vector<std::string>& args, PlotOptions& options, std::string& error);
 
 // An axis title for a metric: its words and unit ("throughput (agents per minute)").
 std::string metricLabel(const std::string& metric);

@@ -78,6 +78,25 @@ TEST(SweepReferences, TheFigureDrawsWeidmannsCurveOnlyWhenAsked) {
   EXPECT_EQ(experiments::sweepSvg(table, options).find("experiments: 1.6-2.2"), std::string::npos);
 }
 
+// Merged shards draw what the merge is told to: --reference and the other drawing flags; a flag that
+// defines jobs is refused, as is a bad value.
+TEST(SweepReferences, AMergeDrawsTheReferenceItIsGiven) {
+  experiments::SweepTable table;
+  std::string error;
+  ASSERT_TRUE(experiments::parseSweepCsv("job,scene,density,seed,walking_speed\n0,pedestrians,1,1,1.2\n1,pedestrians,2,1,1.1\n",
+                                         "test", table, error))
+      << error;
+  experiments::PlotOptions options = experiments::plotOptionsOf(table);
+  ASSERT_TRUE(experiments::readPlotFlags({"--reference", "weidmann", "--title", "Merged"}, options, error)) << error;
+  const std::string svg = experiments::sweepSvg(table, options);
+  EXPECT_NE(svg.find("Weidmann (1993)"), std::string::npos);
+  EXPECT_NE(svg.find("Merged"), std::string::npos);
+  EXPECT_FALSE(experiments::readPlotFlags({"--seeds", "3"}, options, error));
+  EXPECT_NE(error.find("--seeds"), std::string::npos) << error;
+  EXPECT_FALSE(experiments::readPlotFlags({"--reference", "nosuch"}, options, error));
+  EXPECT_FALSE(experiments::readPlotFlags({"--log", "x", "--log", "y"}, options, error));
+}
+
 TEST(SweepReferences, TheBuiltinSweepsNameTheirDataAndUnknownNamesAreRefused) {
   for (const char* name : {"fundamental-diagram", "bottleneck-width"}) {
     const experiments::BuiltinSweep* b = experiments::findBuiltinSweep(name);
