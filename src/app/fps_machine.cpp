@@ -125,7 +125,12 @@ FpsMachine describeMachine(const std::string& glRenderer, const std::string& glV
   m.glRenderer = glRenderer;
   m.glVendor = glVendor;
   m.glVersion = glVersion;
-  m.softwareRenderer = isSoftwareRenderer(glRenderer);
+  // A page's GL strings are masked ("WebKit WebGL"); the browser may name what draws behind them.
+  const platform::BrowserMachine page = platform::browserMachine();
+  if (!page.glRenderer.empty()) m.glRenderer = page.glRenderer;
+  if (!page.glVendor.empty()) m.glVendor = page.glVendor;
+  if (page.memoryGb > 0 && m.memoryGb <= 0) m.memoryGb = page.memoryGb;
+  m.softwareRenderer = isSoftwareRenderer(m.glRenderer);
   m.os = osName();
   m.power = powerSource();
   const std::string governor = firstLine("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");

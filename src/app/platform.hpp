@@ -49,6 +49,16 @@ std::string pageThreadsNote();
 // ---- `crowdlab fps` (?fps=run in the page) ----
 // What the browser says of the machine it runs on (its user agent); "" on the desktop, which asks the OS.
 std::string hostDescription();
+// What a browser tells of its machine beyond the user agent: the GL renderer and vendor behind
+// WebGL's masked "WebKit WebGL" (WEBGL_debug_renderer_info, where the browser grants it), logical
+// cores (navigator.hardwareConcurrency: not the physical cores a result names) and memory in GB (navigator.deviceMemory, rounded by the
+// browser; 0 where it is not told). The desktop asks the OS and GL instead: all empty there.
+struct BrowserMachine {
+  std::string glRenderer, glVendor;
+  int logicalCores = 0;
+  double memoryGb = 0;
+};
+BrowserMachine browserMachine();
 // A finished run: the page shows the line and the JSON and offers to copy the line; the desktop
 // prints them itself and does nothing here.
 void showFpsResult(const std::string& line, const std::string& json);

@@ -59,6 +59,7 @@ float defaultUiScale() { return 0.0f; }
 void setStateReporter(std::function<std::string()>) {}
 std::string pageThreadsNote() { return {}; }
 std::string hostDescription() { return {}; }
+BrowserMachine browserMachine() { return {}; }
 void showFpsResult(const std::string&, const std::string&) {}
 
 }  // namespace app::platform

@@ -52,6 +52,17 @@ EM_JS(double, cssDevicePixelRatio, (), { return window.devicePixelRatio || 1; })
 EM_JS(int, coarsePointer, (), { return window.matchMedia && window.matchMedia('(pointer: coarse)').matches ? 1 : 0; });
 
 EM_JS(void, userAgentInto, (char* buffer, int size), { stringToUTF8(navigator.userAgent || "", buffer, size); });
+// which: 0 the unmasked renderer, 1 the unmasked vendor ("" where the extension is refused).
+EM_JS(void, unmaskedGlInto, (int which, char* buffer, int size), {
+  let text = "";
+  try {
+    const ext = GLctx && GLctx.getExtension('WEBGL_debug_renderer_info');
+    if (ext) text = String(GLctx.getParameter(which ? ext.UNMASKED_VENDOR_WEBGL : ext.UNMASKED_RENDERER_WEBGL) || "");
+  } catch (e) {}
+  stringToUTF8(text, buffer, size);
+});
+EM_JS(int, logicalCores, (), { return navigator.hardwareConcurrency || 0; });
+EM_JS(double, deviceMemoryGb, (), { return navigator.deviceMemory || 0; });
 
 // The run's result over the canvas: the line to copy, a Copy button, the JSON to download; and
 // window.crowdlabFps for scripts (tests/web/page_check.py reads it).
@@ -155,6 +166,19 @@ std::string hostDescription() {
   char agent[512] = {};
   userAgentInto(agent, int(sizeof agent));
   return agent[0] ? "browser: " + std::string(agent) : std::string("browser");
+}
+
+BrowserMachine browserMachine() {
+  BrowserMachine m;
+  char text[256] = {};
+  unmaskedGlInto(0, text, int(sizeof text));
+  m.glRenderer = text;
+  text[0] = 0;
+  unmaskedGlInto(1, text, int(sizeof text));
+  m.glVendor = text;
+  m.logicalCores = logicalCores();
+  m.memoryGb = deviceMemoryGb();
+  return m;
 }
 
 void showFpsResult(const std::string& line, const std::string& json) { showFpsResultInPage(line.c_str(), json.c_str()); }

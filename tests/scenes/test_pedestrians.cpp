@@ -62,12 +62,20 @@ TEST(PedestrianClaims, SpeedAgainstWeidmann) {
   EXPECT_FALSE(scenes::ruleHolds(fails.rule, fast.value));
 }
 
-TEST(SweepReferences, TheFigureDrawsWeidmannsCurveOnlyWhenAsked) {
+namespace {
+// A two-point fundamental diagram, as a sweep's CSV would hold it.
+experiments::SweepTable speedByDensity() {
   experiments::SweepTable table;
   std::string error;
-  ASSERT_TRUE(experiments::parseSweepCsv("job,scene,density,seed,walking_speed\n0,pedestrians,1,1,1.2\n1,pedestrians,2,1,1.1\n",
+  EXPECT_TRUE(experiments::parseSweepCsv("job,scene,density,seed,walking_speed\n0,pedestrians,1,1,1.2\n1,pedestrians,2,1,1.1\n",
                                          "test", table, error))
       << error;
+  return table;
+}
+}  // namespace
+
+TEST(SweepReferences, TheFigureDrawsWeidmannsCurveOnlyWhenAsked) {
+  const experiments::SweepTable table = speedByDensity();
   experiments::PlotOptions options = experiments::plotOptionsOf(table);
   EXPECT_EQ(experiments::sweepSvg(table, options).find("Weidmann"), std::string::npos);
   options.references = {"weidmann"};
@@ -81,11 +89,8 @@ TEST(SweepReferences, TheFigureDrawsWeidmannsCurveOnlyWhenAsked) {
 // Merged shards draw what the merge is told to: --reference and the other drawing flags; a flag that
 // defines jobs is refused, as is a bad value.
 TEST(SweepReferences, AMergeDrawsTheReferenceItIsGiven) {
-  experiments::SweepTable table;
+  const experiments::SweepTable table = speedByDensity();
   std::string error;
-  ASSERT_TRUE(experiments::parseSweepCsv("job,scene,density,seed,walking_speed\n0,pedestrians,1,1,1.2\n1,pedestrians,2,1,1.1\n",
-                                         "test", table, error))
-      << error;
   experiments::PlotOptions options = experiments::plotOptionsOf(table);
   ASSERT_TRUE(experiments::readPlotFlags({"--reference", "weidmann", "--title", "Merged"}, options, error)) << error;
   const std::string svg = experiments::sweepSvg(table, options);

@@ -250,6 +250,13 @@ def check_fps_page(browser, base, program, timeout):
     ran = [c for c in result["result"].get("cases", []) if not c.get("skipped")]
     if not ran or any(c.get("fps_median", 0) <= 0 for c in ran):
         failures.append(f"the page's fps run measured no case: {result['result'].get('cases')}")
+    # Chromium grants WEBGL_debug_renderer_info: the result names what draws (SwiftShader here, a
+    # software renderer), not WebGL's masked "WebKit WebGL".
+    machine = result["result"].get("machine", {})
+    if machine.get("gl_renderer", "") in ("", "WebKit WebGL"):
+        failures.append(f"the page's fps result names no real GL renderer: {machine.get('gl_renderer')!r}")
+    if "swiftshader" in machine.get("gl_renderer", "").lower() and machine.get("software_renderer") is not True:
+        failures.append("the page's SwiftShader renderer is not marked a software renderer")
     if not browser.evaluate("document.getElementById('fps-result') ? document.getElementById('fps-result').innerText : null"):
         failures.append("the page does not show the fps result")
     return failures + [f"fps page: {e}" for e in browser.errors()]
