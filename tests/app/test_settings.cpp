@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include "app/settings.hpp"
 #include "app_util.hpp"
 
 TEST(Settings, LastSceneAndUiScalePersistAcrossRuns) {
@@ -86,4 +87,28 @@ TEST(Settings, UnknownLastSceneAndUnreadableFileAreWarnedAbout) {
   std::filesystem::create_directories(dir + "/settings.json");  // unreadable as a file (root reads any mode)
   r = apptest::runCrowdlab("--scene boids --frames 2", "CROWDLAB_CONFIG_DIR='" + dir + "'");
   EXPECT_NE(r.err.find("settings.json: is a folder, not a file; using default settings"), std::string::npos) << r.err;
+}
+
+// A saved geometry the display cannot hold is brought inside its work area on start: the window that
+// came back from full screen 1920x1080 at y = 20 on a 1920x1080 display (taller than the work area
+// below a 30 px panel) loses its bottom no more; one left on a display since unplugged comes back.
+TEST(Settings, ASavedGeometryIsClampedToTheWorkArea) {
+  using app::DisplayArea;
+  const DisplayArea work{0, 30, 1920, 1050};
+  const DisplayArea tall = app::clampWindowToArea({0, 20, 1920, 1080}, work);
+  EXPECT_EQ(tall.y, 30);
+  EXPECT_EQ(tall.h, 1050);
+  EXPECT_LE(tall.y + tall.h, work.y + work.h);
+  const DisplayArea right = app::clampWindowToArea({1800, 500, 800, 600}, work);
+  EXPECT_EQ(right.x + right.w, 1920);
+  EXPECT_EQ(right.w, 800);
+  const DisplayArea inside{100, 100, 1280, 720};
+  const DisplayArea same = app::clampWindowToArea(inside, work);
+  EXPECT_EQ(same.x, inside.x);
+  EXPECT_EQ(same.y, inside.y);
+  EXPECT_EQ(same.w, inside.w);
+  EXPECT_EQ(same.h, inside.h);
+  // Off every display: not shown there (the app then centres it).
+  EXPECT_FALSE(app::windowPositionVisible(5000, 5000, 800, {work}));
+  EXPECT_TRUE(app::windowPositionVisible(100, 100, 800, {work}));
 }
