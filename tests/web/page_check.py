@@ -224,8 +224,9 @@ def json_keys(value, prefix=""):
     return {prefix}
 
 
-def check_fps_page(browser, base, program, timeout):
-    """?fps=quick: the page runs the standard cases and shows the line; its JSON has the desktop's keys."""
+def check_fps_page(browser, base, program, timeout, out=None):
+    """?fps=quick: the page runs the standard cases and shows the line; its JSON has the desktop's keys.
+    The JSON is kept in OUT/fps-page.json, to compare with a desktop run (crowdlab fps --compare)."""
     failures = []
     browser.events.clear()
     t0 = time.monotonic()
@@ -241,6 +242,9 @@ def check_fps_page(browser, base, program, timeout):
         return [f"?fps=quick gave no result within {timeout:.0f} s"] + [f"fps page: {e}" for e in browser.errors()]
     desktop = set(subprocess.run([program, "fps", "--keys"], capture_output=True, text=True, check=True).stdout.split())
     page = json_keys(result["result"])
+    if out:
+        with open(os.path.join(out, "fps-page.json"), "w") as f:
+            json.dump(result["result"], f, indent=1)
     print(f"?fps=quick: {time.monotonic() - t0:.1f} s, the page's line:\n  {result['line']}")
     if page != desktop:
         failures.append(f"the page's fps JSON keys differ from the desktop's: only the page {sorted(page - desktop)}, "
@@ -298,10 +302,10 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     failures = []
     if a.only_fps:
-        server = serve(a.site, os.path.exists(os.path.join(a.site, "crowdlab-mt.js")))
+        server = serve(a.site, "headers" if os.path.exists(os.path.join(a.site, "crowdlab-mt.js")) else "none")
         browser = Browser(1920, 1080)
         try:
-            failures = check_fps_page(browser, f"http://127.0.0.1:{server.server_address[1]}/index.html", a.program, 300)
+            failures = check_fps_page(browser, f"http://127.0.0.1:{server.server_address[1]}/index.html", a.program, 300, a.out)
         finally:
             browser.close()
             server.shutdown()
@@ -362,7 +366,7 @@ def main():
                 failures.append(f"{scene}: the world shows no agents ({share * 100:.3f} % of the pixels)")
             failures += [f"{scene}: {e}" for e in browser.errors()]
 
-        failures += check_fps_page(browser, base, a.program, 300)
+        failures += check_fps_page(browser, base, a.program, 300, a.out)
 
         # A parameter from the URL reaches the simulation, read back through the page's hook.
         state, _ = open_page("?scene=orca-corridor&groupSize=40&width=2.5", min_steps=2)
