@@ -128,6 +128,48 @@ TEST(OutputFiles, AFifoWithNoReaderFailsBeforeAnyWork) {
   }
 }
 
+// The window's --state-out and --screenshot are opened before the window, as a headless run's files
+// are: a FIFO nobody reads fails at once with one line, before any display is even asked for (it used
+// to be only probed, so the run went on and failed, or blocked a reader, at its end). Two of the
+// window's outputs naming one file are refused. A FIFO someone reads gets the state.
+TEST(OutputFiles, TheWindowsOutputsAreOpenedBeforeTheWindow) {
+  const std::string dir = apptest::freshDir("out-window-fifo");
+  const std::string state = dir + "/state", shot = dir + "/shot.png";
+  ASSERT_EQ(::mkfifo(state.c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo(shot.c_str(), 0600), 0);
+  for (const std::string& c : {"--scene boids --frames 5 --state-out '" + state + "'",
+                               "--scene boids --frames 5 --screenshot '" + shot + "'"}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // No display: a window opened before the check would fail on that instead.
+    const apptest::RunResult r = runCrowdlab(c, "DISPLAY= WAYLAND_DISPLAY= timeout -s KILL 60");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.exitCode, 1) << c << "\n" << r.err;
+    EXPECT_NE(r.err.find(": is a pipe with no reader"), std::string::npos) << c << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << c << "\n" << r.err;
+    EXPECT_LT(seconds, 20.0) << c;
+  }
+  apptest::RunResult r = runCrowdlab("--scene boids --frames 3 --hidden --metrics-csv '" + dir + "/m.txt' --state-out '" +
+                                     dir + "/m.txt'");
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_NE(r.err.find("--metrics-csv and --state-out name the same file"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/m.txt")) << "the refused run leaves no file";
+  r = runCrowdlab("--scene boids --frames 3 --hidden --state-out '" + dir + "/s.json' --screenshot '" + dir + "/s.json'");
+  EXPECT_NE(r.exitCode, 0) << r.err;  // refused: --screenshot wants a .png name
+  // With a reader the FIFO is held open from the start and the state arrives at the end.
+  const pid_t reader = ::fork();
+  if (reader == 0) {
+    if (!std::freopen(state.c_str(), "r", stdin) || !std::freopen((dir + "/got.json").c_str(), "w", stdout)) ::_exit(1);
+    for (int ch; (ch = std::getchar()) != EOF;) std::putchar(ch);
+    ::_exit(std::fflush(stdout) == 0 ? 0 : 1);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the reader waits in open()
+  r = runCrowdlab("--scene boids --frames 3 --hidden --state-out '" + state + "'", "timeout -s KILL 120");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  const int status = waitFor(reader, 30);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_NE(apptest::slurp(dir + "/got.json").find("\"steps\""), std::string::npos) << apptest::slurp(dir + "/got.json");
+}
+
 // Two outputs of one command that name one file (also through a link) are refused before the run.
 TEST(OutputFiles, TwoOutputsNamingOneFileAreRefused) {
   const std::string dir = apptest::freshDir("out-same");
