@@ -319,6 +319,35 @@ TEST(StopSignals, TermAndHupStopATuneThatStillWritesItsPreset) {
   }
 }
 
+// SIGTERM and SIGHUP stop `crowdlab claims` as Ctrl+C does: within a step, exit 128 + the signal. Its
+// table is a whole document, so none is half-written: an earlier --csv stays as it was, and none is
+// made where there was none (it used to die at once on SIGTERM, and on Ctrl+C too).
+TEST(StopSignals, TermAndHupStopClaimsWithoutReplacingTheirTable) {
+  const std::string dir = apptest::freshDir("claims-term");
+  for (const int sig : {SIGTERM, SIGHUP, SIGINT}) {
+    const std::string name = std::to_string(sig), csv = dir + "/claims-" + name + ".csv";
+    const bool earlier = sig != SIGHUP;  // SIGHUP: no file before the run
+    if (earlier) write(csv, "id,scene\nan,earlier run\n");
+    const pid_t pid = start({"claims", "--seeds", "3", "--csv", csv, "--markdown", dir + "/claims-" + name + ".md"},
+                            dir + "/run" + name);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    const auto t0 = std::chrono::steady_clock::now();
+    ::kill(pid, sig);
+    const int status = waitFor(pid, 60);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string err = apptest::slurp(dir + "/run" + name + ".err");
+    ASSERT_TRUE(WIFEXITED(status)) << "signal " << sig << " ended it unhandled";
+    EXPECT_EQ(WEXITSTATUS(status), 128 + sig) << err;
+    EXPECT_LT(seconds, 20.0) << "stopped within a step of each job";
+    EXPECT_NE(err.find("crowdlab claims: stopped by "), std::string::npos) << err;
+    if (earlier) EXPECT_EQ(apptest::slurp(csv), "id,scene\nan,earlier run\n");
+    else EXPECT_FALSE(fs::exists(csv));
+    EXPECT_FALSE(fs::exists(dir + "/claims-" + name + ".md"));
+  }
+  for (const fs::directory_entry& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << "a temporary left: " << e.path();
+}
+
 // Ctrl+C in the first generation of a tune over many seeds ends it without scoring the start values
 // on every seed first (that took as long as the generation itself).
 TEST(StopSignals, ATuneStopsInItsFirstGeneration) {
