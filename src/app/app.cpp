@@ -221,6 +221,10 @@ class App {
 
   int finish() {
     if (options_.fps) return finishFps();
+    // Background work (every scene's sweep and search) is asked to stop now, so that it winds down
+    // while the files below are written; it is waited for only briefly below.
+    cancelSweeps(panel_.sweep);
+    panel_.tune->cancel();
     // A step in flight is abandoned, not waited for (a slow one takes a minute): the outputs below
     // come from the last booked step, and the process ends without freeing the scene it runs on.
     abandoned_ = stepper_.abandon();
@@ -276,12 +280,17 @@ class App {
       outputs_.state.write(stateJson() + "\n");
       if (std::string error; !outputs_.state.commit(error)) fail(error, stateFailed);
     }
-    panel_.tune->stop();
     renderer_.shutdown();
     const int code = screenshotFailed_ || recordFailed_ || csvFailed || stateFailed ? 1 : 0;
-    if (abandoned_ || stepper_.abandonedRunning()) {
-      // The worker still runs an abandoned step (this scene's, or one left by a switch) on a scene and
-      // the thread pool: no destructor may run under it. Everything the run owes is written above.
+    // A sweep's or search's job stops at its next step, which at large N is seconds away: a moment is
+    // given for the usual case, never the step. Results not yet in are lost either way.
+    const auto ended = [this] { return sweepsEnded(panel_.sweep) && !panel_.tune->running(); };
+    for (const Clock::time_point until = Clock::now() + kBackgroundWorkWait; !ended() && Clock::now() < until;)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (abandoned_ || stepper_.abandonedRunning() || !ended()) {
+      // A worker still runs an abandoned step (this scene's, or one left by a switch), or a sweep's or
+      // search's job, on a scene and the thread pool: no destructor may run under it (the panels'
+      // would join it). Everything the run owes is written above.
       std::fflush(nullptr);
       std::_Exit(code);
     }
@@ -370,6 +379,7 @@ class App {
   bool untilVerdict() const {
     return !options_.claim.empty() && (!options_.screenshot.empty() || options_.hidden) && !options_.frames;
   }
+  static constexpr std::chrono::milliseconds kBackgroundWorkWait{150};  // a quit waits this at most for them
   static constexpr int kMostFramesUntilVerdict = 60 * 60 * 10;  // ten simulated minutes: a registry bug, not a wait
 
   float pixelsPerPoint() const { return std::max(1.0f, float(drawableSize_.x) / windowSize_.x); }
