@@ -828,13 +828,15 @@ class App {
     const std::string line = fpsLine(r), json = fpsJson(r).dump(1);
     std::printf("%s%s\n", fpsTable(r).c_str(), line.c_str());
     int code = 0;
-    if (!fps.jsonPath().empty()) {
+    if (io::OutputFile& out = fps.json(); out.isOpen()) {
       std::string error;
-      if (!io::writeFileAtomically(fps.jsonPath(), json + "\n", error)) {
+      const std::string path = out.path();
+      out.write(json + "\n");
+      if (!out.commit(error)) {
         std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
         code = 1;
       } else {
-        std::printf("json=%s\n", fps.jsonPath().c_str());
+        std::printf("json=%s\n", path.c_str());
       }
     }
     std::fflush(stdout);

@@ -128,9 +128,9 @@ TEST(OutputFiles, AFifoWithNoReaderFailsBeforeAnyWork) {
   }
 }
 
-// The window's --state-out and --screenshot are opened before the window, as a headless run's files
-// are: a FIFO nobody reads fails at once with one line, before any display is even asked for (it used
-// to be only probed, so the run went on and failed, or blocked a reader, at its end). Two of the
+// The window's --state-out and --screenshot (and `fps --json`) are opened before the window, as a
+// headless run's files are: a FIFO nobody reads fails at once with one line, before any display is
+// even asked for (it used to be only probed, so the run went on and failed at its end). Two of the
 // window's outputs naming one file are refused. A FIFO someone reads gets the state.
 TEST(OutputFiles, TheWindowsOutputsAreOpenedBeforeTheWindow) {
   const std::string dir = apptest::freshDir("out-window-fifo");
@@ -138,7 +138,8 @@ TEST(OutputFiles, TheWindowsOutputsAreOpenedBeforeTheWindow) {
   ASSERT_EQ(::mkfifo(state.c_str(), 0600), 0);
   ASSERT_EQ(::mkfifo(shot.c_str(), 0600), 0);
   for (const std::string& c : {"--scene boids --frames 5 --state-out '" + state + "'",
-                               "--scene boids --frames 5 --screenshot '" + shot + "'"}) {
+                               "--scene boids --frames 5 --screenshot '" + shot + "'",
+                               "fps --quick --cases boids-5k --json '" + state + "'"}) {
     const auto t0 = std::chrono::steady_clock::now();
     // No display: a window opened before the check would fail on that instead.
     const apptest::RunResult r = runCrowdlab(c, "DISPLAY= WAYLAND_DISPLAY= timeout -s KILL 60");
