@@ -1371,6 +1371,12 @@ int runWindow(const Options& given) {
     run->csv.discard();
     return 2;
   }
+#ifdef SIGPIPE
+  // A held FIFO whose reader has left fails its next write with EPIPE (said in the HUD, exit 1)
+  // instead of ending the window before it saves its settings.
+  for (const io::OutputFile* held : {&run->outputs.state, &run->outputs.screenshot})
+    if (held->isOpen() && !held->isRegular()) std::signal(SIGPIPE, SIG_IGN);
+#endif
   // A first start (no size saved) opens maximised over the display's usable area; later ones at the
   // size the user left the window at.
   const bool maximise = !o.sizeGiven && !o.hidden && (settings.windowWidth < 320 || settings.windowHeight < 240);
