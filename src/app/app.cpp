@@ -92,8 +92,8 @@ bool parseKeys(const std::vector<std::string>& names, std::vector<SDL_Keysym>& o
 
 class App {
  public:
-  App(const Options& o, SdlContext& sdl, Settings& settings, MetricsCsvStream& csv)
-      : options_(o), sdl_(sdl), settings_(settings), csv_(csv),
+  App(const Options& o, SdlContext& sdl, Settings& settings, MetricsCsvStream& csv, WindowOutputs& outputs)
+      : options_(o), sdl_(sdl), settings_(settings), csv_(csv), outputs_(outputs),
         stepper_([](float) {},  // switchScene() gives it the scene to step
                  platform::canStepInBackground() ? Stepper::kAsyncAfterMs : std::numeric_limits<double>::infinity()) {
     stepper_.onStepped = [this] { afterStep(); };
@@ -168,7 +168,7 @@ class App {
 
     platform::setStateReporter([this] { return stateJson(); });
 #ifdef SIGUSR1
-    if (!options_.stateOut.empty()) std::signal(SIGUSR1, askForState);
+    if (outputs_.state.isOpen()) std::signal(SIGUSR1, askForState);
 #endif
     platform::onPageHide([this] { saveUserSettings(); });
     start_ = last_ = Clock::now();
@@ -206,9 +206,9 @@ class App {
       if (!quit_) stepper_.advance(frameSeconds, lockstep());  // quitting starts no step
       csv_.flushIfDue();  // rows of the last second reach the file even while paused
       renderFrame();
-      if (stateWanted && !options_.stateOut.empty()) {
+      if (stateWanted && outputs_.state.isOpen()) {
         stateWanted = 0;
-        if (std::string error; !io::writeFileAtomically(options_.stateOut, stateJson() + "\n", error)) hud_.message = error;
+        if (std::string error; !outputs_.state.rewrite(stateJson() + "\n", error)) hud_.message = error;
       }
       if (options_.fps) fpsFrameDone();
       if (benchmark_.running())
@@ -221,6 +221,10 @@ class App {
 
   int finish() {
     if (options_.fps) return finishFps();
+    // Background work (every scene's sweep and search) is asked to stop now, so that it winds down
+    // while the files below are written; it is waited for only briefly below.
+    cancelSweeps(panel_.sweep);
+    panel_.tune->cancel();
     // A step in flight is abandoned, not waited for (a slow one takes a minute): the outputs below
     // come from the last booked step, and the process ends without freeing the scene it runs on.
     abandoned_ = stepper_.abandon();
@@ -271,14 +275,22 @@ class App {
                 double(panel_.sweepHeaderAt[0]), double(panel_.sweepHeaderAt[1]), sweepStateLines(panel_.sweep).c_str());
     bool csvFailed = false, stateFailed = false;
     if (std::string error; !csv_.close(error)) fail(error, csvFailed);
-    if (std::string error; !options_.stateOut.empty() && !io::writeFileAtomically(options_.stateOut, stateJson() + "\n", error))
-      fail(error, stateFailed);
-    panel_.tune->stop();
+    std::fflush(stdout);  // the lines above before the state, when both go to standard output
+    if (outputs_.state.isOpen()) {
+      outputs_.state.write(stateJson() + "\n");
+      if (std::string error; !outputs_.state.commit(error)) fail(error, stateFailed);
+    }
     renderer_.shutdown();
     const int code = screenshotFailed_ || recordFailed_ || csvFailed || stateFailed ? 1 : 0;
-    if (abandoned_ || stepper_.abandonedRunning()) {
-      // The worker still runs an abandoned step (this scene's, or one left by a switch) on a scene and
-      // the thread pool: no destructor may run under it. Everything the run owes is written above.
+    // A sweep's or search's job stops at its next step, which at large N is seconds away: a moment is
+    // given for the usual case, never the step. Results not yet in are lost either way.
+    const auto ended = [this] { return sweepsEnded(panel_.sweep) && !panel_.tune->running(); };
+    for (const Clock::time_point until = Clock::now() + kBackgroundWorkWait; !ended() && Clock::now() < until;)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (abandoned_ || stepper_.abandonedRunning() || !ended()) {
+      // A worker still runs an abandoned step (this scene's, or one left by a switch), or a sweep's or
+      // search's job, on a scene and the thread pool: no destructor may run under it (the panels'
+      // would join it). Everything the run owes is written above.
       std::fflush(nullptr);
       std::_Exit(code);
     }
@@ -367,6 +379,7 @@ class App {
   bool untilVerdict() const {
     return !options_.claim.empty() && (!options_.screenshot.empty() || options_.hidden) && !options_.frames;
   }
+  static constexpr std::chrono::milliseconds kBackgroundWorkWait{150};  // a quit waits this at most for them
   static constexpr int kMostFramesUntilVerdict = 60 * 60 * 10;  // ten simulated minutes: a registry bug, not a wait
 
   float pixelsPerPoint() const { return std::max(1.0f, float(drawableSize_.x) / windowSize_.x); }
@@ -815,13 +828,15 @@ class App {
     const std::string line = fpsLine(r), json = fpsJson(r).dump(1);
     std::printf("%s%s\n", fpsTable(r).c_str(), line.c_str());
     int code = 0;
-    if (!fps.jsonPath().empty()) {
+    if (io::OutputFile& out = fps.json(); out.isOpen()) {
       std::string error;
-      if (!io::writeFileAtomically(fps.jsonPath(), json + "\n", error)) {
+      const std::string path = out.path();
+      out.write(json + "\n");
+      if (!out.commit(error)) {
         std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
         code = 1;
       } else {
-        std::printf("json=%s\n", fps.jsonPath().c_str());
+        std::printf("json=%s\n", path.c_str());
       }
     }
     std::fflush(stdout);
@@ -913,11 +928,11 @@ class App {
 
     const bool lastFrame = options_.frames && frame_ + 1 >= options_.frames;
     captureRequested(windowPixels());
-    if (lastFrame && !options_.screenshot.empty()) screenshot(options_.screenshot, windowPixels());
+    if (lastFrame && outputs_.screenshot.isOpen()) screenshot(windowPixels());
     // --claim with --screenshot and no --frames: the verdict's first frame sized the strip for its
     // text; the next one is drawn fitted to it, and taken.
     if (untilVerdict() && (verdictFrames_ = panel_.bannerVerdict ? verdictFrames_ + 1 : 0) >= 2) {
-      if (!options_.screenshot.empty()) screenshot(options_.screenshot, windowPixels());
+      if (outputs_.screenshot.isOpen()) screenshot(windowPixels());
       quit_ = true;
     } else if (untilVerdict() && frame_ >= kMostFramesUntilVerdict) {
       fail("no verdict after " + std::to_string(frame_) + " frames", screenshotFailed_);
@@ -1047,9 +1062,11 @@ class App {
     flag = true;
   }
 
-  bool screenshot(const std::string& path, const PixelRect& rect) {
+  // --screenshot, into the file opened before the window (once: it is closed after).
+  bool screenshot(const PixelRect& rect) {
     std::string message;
-    if (!saveScreenshot(path, rect, message)) {
+    const std::string path = outputs_.screenshot.path();
+    if (!saveScreenshot(outputs_.screenshot, rect, message)) {
       fail(message, screenshotFailed_);
       return false;
     }
@@ -1217,6 +1234,7 @@ class App {
   SdlContext& sdl_;
   Settings& settings_;
   MetricsCsvStream& csv_;  // --metrics-csv, opened before the window; not open without the flag
+  WindowOutputs& outputs_;  // --state-out and --screenshot, opened before the window; closed without the flags
   render::Renderer renderer_;
   render::AgentBatch batch_;
   render::DebugDraw debug_;
@@ -1299,6 +1317,7 @@ int runWindow(const Options& given) {
     Options options;
     Settings settings;
     MetricsCsvStream csv;
+    WindowOutputs outputs;
     SdlContext sdl;
     std::unique_ptr<App> app;
     int code = 0;
@@ -1334,16 +1353,30 @@ int runWindow(const Options& given) {
       return 2;
     }
   }
-  // Opened or checked before the window, as headless runs do: a path that cannot be written fails at
-  // once, not after the run.
+  // Opened before the window, as headless runs do, and held until written: a path that cannot be
+  // written, or a FIFO nobody reads, fails at once, not after the run.
   if (!o.metricsCsv.empty() && !run->csv.open(o.metricsCsv, error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
     return 1;
   }
-  if (!checkOutputPaths(o, error)) {
+  if (!openWindowOutputs(o, run->outputs, error)) {
     std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+    run->csv.discard();
     return 1;
   }
+  if (!io::distinctOutputs({{"--metrics-csv", &run->csv.file()}, {"--state-out", &run->outputs.state},
+                            {"--screenshot", &run->outputs.screenshot}},
+                           error)) {
+    std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
+    run->csv.discard();
+    return 2;
+  }
+#ifdef SIGPIPE
+  // A held FIFO whose reader has left fails its next write with EPIPE (said in the HUD, exit 1)
+  // instead of ending the window before it saves its settings.
+  for (const io::OutputFile* held : {&run->outputs.state, &run->outputs.screenshot})
+    if (held->isOpen() && !held->isRegular()) std::signal(SIGPIPE, SIG_IGN);
+#endif
   // A first start (no size saved) opens maximised over the display's usable area; later ones at the
   // size the user left the window at.
   const bool maximise = !o.sizeGiven && !o.hidden && (settings.windowWidth < 320 || settings.windowHeight < 240);
@@ -1388,7 +1421,7 @@ int runWindow(const Options& given) {
   }
   ImGui_ImplSDL2_InitForOpenGL(sdl.window, sdl.gl);
   ImGui_ImplOpenGL3_Init(platform::imguiGlslVersion());
-  run->app = std::make_unique<App>(o, sdl, settings, run->csv);
+  run->app = std::make_unique<App>(o, sdl, settings, run->csv, run->outputs);
   if (!warning.empty()) run->app->showMessage(warning);
   auto shutDown = [run] {
     run->app.reset();

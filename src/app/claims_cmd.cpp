@@ -1,11 +1,12 @@
 #include "app/claims_cmd.hpp"
 #include "app/flag_reader.hpp"
 #include "app/run_report.hpp"
+#include "app/stop_signals.hpp"
 
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -271,6 +272,8 @@ int runClaims(const std::vector<std::string>& args) {
     }
     if (!window) headlessPlanned = plan.size();
   }
+  size_t shownClaims = 0;
+  for (const Planned& p : plan) shownClaims += p.shown ? 1 : 0;
   std::vector<experiments::Job> jobs;
   for (size_t i = 0; i < headlessPlanned; ++i) {
     const scenes::Claim& c = *plan[i].claim;
@@ -281,13 +284,16 @@ int runClaims(const std::vector<std::string>& args) {
   std::vector<Row> rows;
   bool mustHoldFailed = false;
   std::string failure;
-  std::atomic<bool> stop{false};
+  // Ctrl+C, SIGTERM (timeout, Slurm, kill) and SIGHUP stop the run as they stop a sweep: the jobs
+  // under way end within a step, and a failed job stops the others the same way.
+  const StopSignals stops{SIGINT, SIGTERM, SIGHUP};
+  auto stopped = [] { return StopSignals::received() != 0; };
   std::vector<experiments::Result> seeds;  // the current claim's results so far
   auto onResult = [&](const experiments::Result& r) {
     if (!failure.empty()) return;
     if (!r.ok) {
       failure = "claim " + std::string(plan[r.job / size_t(o.seeds)].claim->id) + ": " + r.error;
-      stop = true;
+      StopSignals::requestStop();
       return;
     }
     seeds.push_back(r);
@@ -330,22 +336,25 @@ int runClaims(const std::vector<std::string>& args) {
     rows.push_back(std::move(row));
   };
   experiments::RunOptions run;
-  run.cancel = &stop;
+  run.cancel = &StopSignals::stopRequested();
   experiments::runJobs(jobs, run, onResult);
   // The window claims, where this machine can open an OpenGL window (a display; Xvfb will do).
   int notMeasured = 0;
   std::vector<std::pair<const scenes::Claim*, std::string>> unmeasured;  // for --markdown: claim, why
   std::string noWindow;
-  if (failure.empty() && headlessPlanned < plan.size() && !withHiddenGlContext([] {}, noWindow) && noWindow.empty())
+  if (failure.empty() && !stopped() && headlessPlanned < plan.size() && !withHiddenGlContext([] {}, noWindow) &&
+      noWindow.empty())
     noWindow = "no OpenGL context";
-  for (size_t i = headlessPlanned; i < plan.size() && failure.empty(); ++i) {
+  for (size_t i = headlessPlanned; i < plan.size() && failure.empty() && !stopped(); ++i) {
     const scenes::Claim& claim = *plan[i].claim;
     std::string why = noWindow;
-    for (int s = 0; s < o.seeds && why.empty(); ++s) {
+    for (int s = 0; s < o.seeds && why.empty() && !stopped(); ++s) {
       experiments::Result r;
       r.job = i * size_t(o.seeds) + size_t(s);
-      if (runWindowClaim(claim, o.firstSeed + uint64_t(s), r, why)) onResult(r);
+      // A window run the stop reached (a signal to the process group ends it too) counts for nothing.
+      if (runWindowClaim(claim, o.firstSeed + uint64_t(s), r, why) && !stopped()) onResult(r);
     }
+    if (stopped()) break;
     if (why.empty()) continue;
     seeds.clear();
     if (!plan[i].shown) continue;
@@ -358,6 +367,15 @@ int runClaims(const std::vector<std::string>& args) {
   if (!failure.empty()) {
     std::fprintf(stderr, "crowdlab claims: %s\n", failure.c_str());
     return 1;
+  }
+  if (const int sig = StopSignals::received()) {
+    // The table is a whole document (docs/claims.md): a part of it must not replace a finished one,
+    // so nothing is written and files already there stay as they were. The rows done are above.
+    const bool files = !o.csv.empty() || !o.markdown.empty();
+    std::fprintf(stderr, "crowdlab claims: stopped by %s after %zu of %zu claims%s\n",
+                 sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP", rows.size(), shownClaims,
+                 files ? "; --csv and --markdown not written (a part of the table would replace a whole one)" : "");
+    return 128 + sig;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   int held = 0;

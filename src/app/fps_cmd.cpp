@@ -357,10 +357,6 @@ int runFps(const std::vector<std::string>& args) {
     std::fprintf(stderr, "crowdlab fps: %s\n", error.c_str());
     return 2;
   }
-  if (!f.json.empty() && !io::checkWritable(f.json, error)) {
-    std::fprintf(stderr, "crowdlab fps: %s\n", error.c_str());
-    return 1;
-  }
   Options o;
   o.scene = cases.front()->scene;  // the window opens on the first case's scene; each case then sets its own
   o.seed = 1;
@@ -368,7 +364,11 @@ int runFps(const std::vector<std::string>& args) {
   o.height = f.height;
   o.sizeGiven = true;
   o.vsync = false;
-  o.fps = std::make_shared<FpsDriver>(fpsPlan(f.quick), cases, f.json);
+  o.fps = std::make_shared<FpsDriver>(fpsPlan(f.quick), cases);
+  if (!f.json.empty() && !o.fps->json().open(f.json, {}, error)) {  // held until the run's end
+    std::fprintf(stderr, "crowdlab fps: %s\n", error.c_str());
+    return 1;
+  }
   return runWindow(o);
 }
 

@@ -4,8 +4,7 @@
 
 namespace app {
 
-FpsDriver::FpsDriver(FpsPlan plan, std::vector<const FpsCase*> cases, std::string jsonPath)
-    : plan_(plan), cases_(std::move(cases)), jsonPath_(std::move(jsonPath)) {
+FpsDriver::FpsDriver(FpsPlan plan, std::vector<const FpsCase*> cases) : plan_(plan), cases_(std::move(cases)) {
   result_.plan = plan_;
   result_.version = crowdlabVersion();
   result_.buildType = crowdlabBuildType();

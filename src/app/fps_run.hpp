@@ -10,12 +10,13 @@
 
 #include "app/fps_machine.hpp"
 #include "app/fps_result.hpp"
+#include "io/output_file.hpp"
 
 namespace app {
 
 class FpsDriver {
  public:
-  FpsDriver(FpsPlan plan, std::vector<const FpsCase*> cases, std::string jsonPath);
+  FpsDriver(FpsPlan plan, std::vector<const FpsCase*> cases);
 
   // The case to open before this frame (once per case), or nullptr while one runs or when done.
   const FpsCase* caseToOpen();
@@ -34,7 +35,9 @@ class FpsDriver {
   void useWorkTime(bool on) { useWorkTime_ = on; }
   // The whole run's end: the busy check, the total time.
   void finish();
-  const std::string& jsonPath() const { return jsonPath_; }
+  // --json: opened by `crowdlab fps` before the window (a FIFO nobody reads fails then, not after the
+  // run), written at the end; not open without the flag.
+  io::OutputFile& json() { return json_; }
   BusyWatch& busyWatch() { return busy_; }
 
  private:
@@ -43,7 +46,7 @@ class FpsDriver {
 
   FpsPlan plan_;
   std::vector<const FpsCase*> cases_;
-  std::string jsonPath_;
+  io::OutputFile json_;
   FpsResult result_;
   BusyWatch busy_;
   size_t index_ = 0;

@@ -38,9 +38,10 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
   return scene;
 }
 
-bool checkOutputPaths(const Options& o, std::string& error) {
-  for (const std::string* path : {&o.stateOut, &o.screenshot})
-    if (!path->empty() && !io::checkWritable(*path, error)) return false;
+bool openWindowOutputs(const Options& o, WindowOutputs& out, std::string& error) {
+  // Opened, not only probed: a FIFO is opened now (without blocking), so one nobody reads fails here.
+  if (!o.stateOut.empty() && !out.state.open(o.stateOut, {}, error)) return false;
+  if (!o.screenshot.empty() && !out.screenshot.open(o.screenshot, {}, error)) return false;
   if (!o.recordDir.empty() && (!recordingFolderFree(o.recordDir, error) || !makeDirectories(o.recordDir, error)))
     return false;
   return true;

@@ -63,10 +63,11 @@ std::string fullPath(const std::string& path) {
   return ec ? path : p.lexically_normal().string();
 }
 
-bool saveScreenshot(const std::string& path, const PixelRect& r, std::string& message) {
+bool saveScreenshot(io::OutputFile& out, const PixelRect& r, std::string& message) {
   std::vector<uint8_t> pixels;
   render::readFramebuffer(r.width, r.height, pixels, r.x, r.y);
-  if (!io::writePng(path, r.width, r.height, pixels, message)) return false;
+  const std::string path = out.path();
+  if (!io::writePng(out, r.width, r.height, pixels, message)) return false;
   message = "saved " + fullPath(path);
   return true;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 #include "app/subprocess.hpp"
+#include "io/output_file.hpp"
 
 namespace app {
 
@@ -25,8 +26,9 @@ struct PixelRect {
   int x = 0, y = 0, width = 0, height = 0;
 };
 
-// Reads that part of the current framebuffer and writes it as a PNG. `message` says what happened.
-bool saveScreenshot(const std::string& path, const PixelRect& rect, std::string& message);
+// Reads that part of the current framebuffer and writes it as a PNG into `out` (--screenshot, opened
+// before the window) and commits it. `message` says what happened.
+bool saveScreenshot(io::OutputFile& out, const PixelRect& rect, std::string& message);
 // The same under `stem.png`, else `stem-2.png`...: never over an existing file. The path, or "".
 std::string saveNewScreenshot(const std::string& stem, const PixelRect& rect, std::string& message);
 

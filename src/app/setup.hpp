@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 #include "app/cli.hpp"
+#include "io/output_file.hpp"
 #include "scenes/scene.hpp"
 
 namespace app {
@@ -18,9 +19,15 @@ std::string resolveSceneName(const Options& o, const Settings& settings, std::st
 // On a bad name, file or value: nullptr and a one-line message.
 std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options& o, scenes::SceneContext& ctx,
                                          std::string& error);
-// --state-out, --screenshot and --record-dir, checked before a run rather than after it: false with
-// one line naming the path and why (the folder of --record-dir is created here).
-bool checkOutputPaths(const Options& o, std::string& error);
+// The window's own output files, opened before the window and held until they are written: a path
+// that cannot be written, or a FIFO nobody reads, fails before any work rather than at the end.
+struct WindowOutputs {
+  io::OutputFile state;       // --state-out: at exit, and on each SIGUSR1 (rewrite)
+  io::OutputFile screenshot;  // --screenshot: the last frame's picture
+};
+// Opens --state-out and --screenshot into `out` and checks --record-dir (its folder is created
+// here): false with one line naming the path and why.
+bool openWindowOutputs(const Options& o, WindowOutputs& out, std::string& error);
 int runHeadless(const Options& o);
 int runWindow(const Options& o);
 // For `crowdlab bench --report`: the GL renderer, from a hidden window when a display is there.

@@ -39,6 +39,8 @@ class SweepPanel {
   std::string progress();
   bool running();
   const std::string& scene() const { return scene_; }
+  void cancel() { cancel_ = true; }
+  bool workerEnded() const { return !running_; }  // the worker sets it last
 
  private:
   // The sweep as set up in the controls (one parameter, one metric) or a built-in's.
@@ -506,5 +508,16 @@ bool sweepRunning(SweepSection& section) {
 }
 
 std::string sweepStateLines(const SweepSection& section) { return section.panel->stateLines(); }
+
+void cancelSweeps(SweepSection& section) {
+  section.panel->cancel();
+  for (auto& [name, panel] : section.others) panel->cancel();
+}
+
+bool sweepsEnded(const SweepSection& section) {
+  bool ended = section.panel->workerEnded();
+  for (const auto& [name, panel] : section.others) ended = ended && panel->workerEnded();
+  return ended;
+}
 
 }  // namespace app

@@ -14,7 +14,8 @@ class SweepPanel;
 
 // Owns the panel's sweeps, one per scene: a scene switch keeps each scene's sweep, finished or running
 // (it goes on behind, and its curve is there on coming back), and never waits for a job's step.
-// Running ones are stopped and joined when this goes.
+// Running ones are stopped and joined when this goes: quitting asks them first (cancelSweeps) and
+// does not destroy this while a worker is still inside a step (sweepsEnded).
 struct SweepSection {
   SweepSection();
   ~SweepSection();
@@ -36,5 +37,9 @@ std::string sweepStateLines(const SweepSection& section);
 std::string sweepProgress(SweepSection& section);
 // Whether the section's sweep is running now (UI thread; takes in the finished points).
 bool sweepRunning(SweepSection& section);
+// Asks every scene's sweep to stop without waiting for it: each worker ends within its job's step.
+void cancelSweeps(SweepSection& section);
+// Whether no sweep's worker is running any more (joining them then waits for nothing).
+bool sweepsEnded(const SweepSection& section);
 
 }  // namespace app

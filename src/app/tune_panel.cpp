@@ -188,6 +188,11 @@ void TunePanel::stop() {
   for (auto& [name, m] : shelved_) m->stop();
 }
 
+void TunePanel::cancel() {
+  impl_->cancel.store(true);
+  for (auto& [name, m] : shelved_) m->cancel.store(true);
+}
+
 void TunePanel::open(const std::string& objective) {
   impl_->openRequested = true;
   impl_->requestedObjective = objective;
@@ -269,9 +274,7 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
       return false;
     }
   } else if (ImGui::Button("Stop")) {
-    lock.unlock();
-    m.stop();
-    lock.lock();
+    m.cancel.store(true);  // asked, not waited for: Start comes back when the search has ended
   }
   {
     const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();

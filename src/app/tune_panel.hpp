@@ -23,7 +23,9 @@ class TunePanel {
   bool draw(scenes::Scene& scene, const std::string& sceneName);
   // --tune NAME: the section opens with this objective chosen.
   void open(const std::string& objective);
-  void stop();  // every scene's search
+  void stop();  // every scene's search, waiting for each (a step of one job at most)
+  // Asks every scene's search to stop without waiting (quitting): each ends within its jobs' step.
+  void cancel();
   // For --state-out: the search's state, and where the section's header and buttons were drawn
   // (screen points, their centres) so tests can click them.
   void writeState(nlohmann::json& out) const;

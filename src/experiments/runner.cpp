@@ -67,14 +67,16 @@ std::string assignment(const std::string& name, double value) {
 int jobSteps(const Job& job) { return int(std::lround(job.to / scenes::kExperimentStep)); }
 
 bool checkJob(const Job& job, std::string& error) {
-  const sim::ScopedThreadCount serial(1);
+  const sim::ThreadCountCeiling oneCore(1);
   PreparedScene p;
   return prepare(job, p, error);
 }
 
 Result runJob(const Job& job, const std::atomic<bool>* cancel) {
   const auto t0 = std::chrono::steady_clock::now();
-  const sim::ScopedThreadCount serial(1);  // one core per job: the runner's parallelism is across jobs
+  // One core per job, whatever the scene asks for its steps (the finale's `threads`): the runner's
+  // parallelism is across jobs, and a job beside the window stays out of the live scene's arenas.
+  const sim::ThreadCountCeiling oneCore(1);
   Result r;
   PreparedScene p;
   if (!prepare(job, p, r.error)) return r;

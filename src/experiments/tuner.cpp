@@ -107,7 +107,7 @@ Tuner::Tuner(const TuneSettings& settings) : settings_(settings) {
   Job probe = objectiveJob(*objective_, 1, sets_);
   if (!checkJob(probe, error_)) return;
   {
-    const sim::ScopedThreadCount serial(1);
+    const sim::ThreadCountCeiling oneCore(1);  // as a job: this runs beside the window in its Tune section
     scene->seed = 1;
     scenes::SceneContext ctx;
     scene->ctx = &ctx;

@@ -345,6 +345,41 @@ bool OutputFile::commit(std::string& error) {
   return true;
 }
 
+bool OutputFile::rewrite(std::string_view bytes, std::string& error) {
+  if (!isOpen() || rules_.mode != Mode::Whole || rules_.existing != Existing::Replace) {
+    error = path_ + ": not open for rewriting";
+    return false;
+  }
+  write(bytes);
+  if (!direct_ && fd_ >= 0) {
+    if (::close(fd_) != 0 && !errno_) errno_ = errno;
+    fd_ = -1;
+  }
+  if (errno_) {
+    error = path_ + ": write failed (" + reason(errno_) + ")";
+    errno_ = 0;  // the next write may get through (space freed); this one is lost, the old file kept
+    if (!direct_ && !tmpName_.empty()) ::unlinkat(dirFd_, tmpName_.c_str(), 0);
+    tmpName_.clear();
+    return false;
+  }
+  if (direct_) return true;
+  const bool renamed = ::renameat(dirFd_, tmpName_.c_str(), dirFd_, name_.c_str()) == 0;
+  if (!renamed) {
+    error = path_ + ": cannot replace (" + reason(errno) + ")";
+    ::unlinkat(dirFd_, tmpName_.c_str(), 0);
+  }
+  tmpName_.clear();
+  // The next temporaries keep the permissions of the file as it is now, as for any replaced file.
+  struct stat st {};
+  if (renamed && ::fstatat(dirFd_, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+    existed_ = true;
+    mode_ = unsigned(st.st_mode & 07777);
+    dev_ = st.st_dev;
+    ino_ = st.st_ino;
+  }
+  return renamed;
+}
+
 void OutputFile::abandon() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;

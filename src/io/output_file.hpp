@@ -74,6 +74,11 @@ class OutputFile {
   // Ends the write: the temporary is renamed over the target (Whole, Stream replacing a file), the
   // descriptor closed. False with the path and the reason of the first failure.
   bool commit(std::string& error);
+  // For a Whole output written again and again while it is held (the window's --state-out, on
+  // each SIGUSR1): `bytes` become the file's whole content now (a temporary renamed over it) and the
+  // output stays open for the next; a FIFO or device gets them after what it got before. False with
+  // the path and the reason; the output stays open either way. Existing::Replace outputs only.
+  bool rewrite(std::string_view bytes, std::string& error);
   // Ends without committing: a temporary is removed, a file that was there stays as it was.
   void abandon();
   // The same, and a new file this output created in place (a Stream) is removed too: for a command

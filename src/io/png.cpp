@@ -5,16 +5,32 @@
 
 namespace io {
 
+namespace {
+bool pixelsOk(int width, int height, const std::vector<uint8_t>& rgba, std::string& error) {
+  if (width > 0 && height > 0 && rgba.size() >= size_t(width) * size_t(height) * 4) return true;
+  error = "no pixels to write";
+  return false;
+}
+
+bool fillPng(std::FILE* f, int width, int height, const std::vector<uint8_t>& rgba) {
+  auto put = [](void* file, void* data, int size) { std::fwrite(data, 1, size_t(size), static_cast<std::FILE*>(file)); };
+  return stbi_write_png_to_func(put, f, width, height, 4, rgba.data(), width * 4) != 0;
+}
+}  // namespace
+
 bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error,
               Existing existing) {
-  if (width <= 0 || height <= 0 || rgba.size() < size_t(width) * size_t(height) * 4) {
-    error = "no pixels to write";
+  if (!pixelsOk(width, height, rgba, error)) return false;
+  return writeFileAtomically(path, [&](std::FILE* f) { return fillPng(f, width, height, rgba); }, error, existing);
+}
+
+bool writePng(OutputFile& out, int width, int height, const std::vector<uint8_t>& rgba, std::string& error) {
+  if (!pixelsOk(width, height, rgba, error)) {
+    out.abandon();
     return false;
   }
-  return writeFileAtomically(path, [&](std::FILE* f) {
-    auto put = [](void* file, void* data, int size) { std::fwrite(data, 1, size_t(size), static_cast<std::FILE*>(file)); };
-    return stbi_write_png_to_func(put, f, width, height, 4, rgba.data(), width * 4) != 0;
-  }, error, existing);
+  out.writeWith([&](std::FILE* f) { return fillPng(f, width, height, rgba); });
+  return out.commit(error);
 }
 
 }  // namespace io

@@ -10,5 +10,7 @@ namespace io {
 // Writes RGBA8 pixels (top row first) as PNG (through writeFileAtomically); false with a message on failure.
 bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string& error,
               Existing existing = Existing::Replace);
+// The same into an output opened before the run (the window's --screenshot), committed here.
+bool writePng(OutputFile& out, int width, int height, const std::vector<uint8_t>& rgba, std::string& error);
 
 }  // namespace io

@@ -128,6 +128,49 @@ TEST(OutputFiles, AFifoWithNoReaderFailsBeforeAnyWork) {
   }
 }
 
+// The window's --state-out and --screenshot (and `fps --json`) are opened before the window, as a
+// headless run's files are: a FIFO nobody reads fails at once with one line, before any display is
+// even asked for (it used to be only probed, so the run went on and failed at its end). Two of the
+// window's outputs naming one file are refused. A FIFO someone reads gets the state.
+TEST(OutputFiles, TheWindowsOutputsAreOpenedBeforeTheWindow) {
+  const std::string dir = apptest::freshDir("out-window-fifo");
+  const std::string state = dir + "/state", shot = dir + "/shot.png";
+  ASSERT_EQ(::mkfifo(state.c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo(shot.c_str(), 0600), 0);
+  for (const std::string& c : {"--scene boids --frames 5 --state-out '" + state + "'",
+                               "--scene boids --frames 5 --screenshot '" + shot + "'",
+                               "fps --quick --cases boids-5k --json '" + state + "'"}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // No display: a window opened before the check would fail on that instead.
+    const apptest::RunResult r = runCrowdlab(c, "DISPLAY= WAYLAND_DISPLAY= timeout -s KILL 60");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.exitCode, 1) << c << "\n" << r.err;
+    EXPECT_NE(r.err.find(": is a pipe with no reader"), std::string::npos) << c << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << c << "\n" << r.err;
+    EXPECT_LT(seconds, 20.0) << c;
+  }
+  apptest::RunResult r = runCrowdlab("--scene boids --frames 3 --hidden --metrics-csv '" + dir + "/m.txt' --state-out '" +
+                                     dir + "/m.txt'");
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_NE(r.err.find("--metrics-csv and --state-out name the same file"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/m.txt")) << "the refused run leaves no file";
+  r = runCrowdlab("--scene boids --frames 3 --hidden --state-out '" + dir + "/s.json' --screenshot '" + dir + "/s.json'");
+  EXPECT_NE(r.exitCode, 0) << r.err;  // refused: --screenshot wants a .png name
+  // With a reader the FIFO is held open from the start and the state arrives at the end.
+  const pid_t reader = ::fork();
+  if (reader == 0) {
+    if (!std::freopen(state.c_str(), "r", stdin) || !std::freopen((dir + "/got.json").c_str(), "w", stdout)) ::_exit(1);
+    for (int ch; (ch = std::getchar()) != EOF;) std::putchar(ch);
+    ::_exit(std::fflush(stdout) == 0 ? 0 : 1);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the reader waits in open()
+  r = runCrowdlab("--scene boids --frames 3 --hidden --state-out '" + state + "'", "timeout -s KILL 120");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  const int status = waitFor(reader, 30);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_NE(apptest::slurp(dir + "/got.json").find("\"steps\""), std::string::npos) << apptest::slurp(dir + "/got.json");
+}
+
 // Two outputs of one command that name one file (also through a link) are refused before the run.
 TEST(OutputFiles, TwoOutputsNamingOneFileAreRefused) {
   const std::string dir = apptest::freshDir("out-same");
@@ -275,6 +318,35 @@ TEST(StopSignals, TermAndHupStopATuneThatStillWritesItsPreset) {
     EXPECT_EQ(WEXITSTATUS(status), 128 + sig);
     EXPECT_NE(apptest::slurp(preset).find("\"training_score\""), std::string::npos) << sig;
   }
+}
+
+// SIGTERM and SIGHUP stop `crowdlab claims` as Ctrl+C does: within a step, exit 128 + the signal. Its
+// table is a whole document, so none is half-written: an earlier --csv stays as it was, and none is
+// made where there was none (it used to die at once on SIGTERM, and on Ctrl+C too).
+TEST(StopSignals, TermAndHupStopClaimsWithoutReplacingTheirTable) {
+  const std::string dir = apptest::freshDir("claims-term");
+  for (const int sig : {SIGTERM, SIGHUP, SIGINT}) {
+    const std::string name = std::to_string(sig), csv = dir + "/claims-" + name + ".csv";
+    const bool earlier = sig != SIGHUP;  // SIGHUP: no file before the run
+    if (earlier) write(csv, "id,scene\nan,earlier run\n");
+    const pid_t pid = start({"claims", "--seeds", "3", "--csv", csv, "--markdown", dir + "/claims-" + name + ".md"},
+                            dir + "/run" + name);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    const auto t0 = std::chrono::steady_clock::now();
+    ::kill(pid, sig);
+    const int status = waitFor(pid, 60);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string err = apptest::slurp(dir + "/run" + name + ".err");
+    ASSERT_TRUE(WIFEXITED(status)) << "signal " << sig << " ended it unhandled";
+    EXPECT_EQ(WEXITSTATUS(status), 128 + sig) << err;
+    EXPECT_LT(seconds, 20.0) << "stopped within a step of each job";
+    EXPECT_NE(err.find("crowdlab claims: stopped by "), std::string::npos) << err;
+    if (earlier) EXPECT_EQ(apptest::slurp(csv), "id,scene\nan,earlier run\n");
+    else EXPECT_FALSE(fs::exists(csv));
+    EXPECT_FALSE(fs::exists(dir + "/claims-" + name + ".md"));
+  }
+  for (const fs::directory_entry& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << "a temporary left: " << e.path();
 }
 
 // Ctrl+C in the first generation of a tune over many seeds ends it without scoring the start values

@@ -139,3 +139,49 @@ TEST(SweepPanel, EachSceneKeepsItsSweepAcrossASwitch) {
   const std::string title = r.out.substr(last + 7, r.out.find('\n', last + 1) - last - 7);
   EXPECT_EQ(title, "crowdlab - Boids playground - sweep done " + std::to_string(jobs) + "/" + std::to_string(jobs)) << r.out;
 }
+
+// A sweep whose every step takes many seconds: the finale with the spatial hash off at 100,000 agents
+// (the live scene's settings go into the sweep's jobs; the live scene is paused, so only the sweep
+// works). While its first job is inside a step, a scene key switches at once, and Ctrl+Q (asked,
+// since a sweep runs, then confirmed) ends the program at once. Quitting used to join the sweep's
+// worker, which waited for the step to end (seconds, a minute on a busy machine); the switch waited
+// too, its loops queued behind the job's (the job took the finale's own thread count).
+TEST(SweepPanel, ASceneKeyAndQuitNeverWaitForASweepsStep) {
+  if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
+  const std::string slow = "--scene finale --set hash=false --set N=100000 --keys space --width 1280 --height 720";
+  // The header's and Start's places; 100,000 agents draw slowly on a busy machine, so a run whose
+  // clicks came before the panel was drawn is tried once more.
+  std::string header, open, start;
+  apptest::RunResult layout, opened;
+  for (int attempt = 0; attempt < 2 && start.empty(); ++attempt) {
+    layout = driven("slow-layout", slow, kScrollDown);
+    header = at(layout.value("sweep_header_at"));
+    if (header.empty()) continue;
+    open = kScrollDown + "click " + header + "\n" + kScrollDown;
+    opened = driven("slow-opened", slow, open);
+    start = at(opened.value("sweep_start_at"));
+  }
+  ASSERT_FALSE(header.empty()) << layout.out;
+  ASSERT_FALSE(start.empty()) << opened.out;
+  // Times from the key press to the new title, and from the confirming Ctrl+Q to the process's end
+  // (each includes the press's own 0.25 s and the polling).
+  const std::string actions =
+      open + "click " + start + "\nwaitTitle 'sweep 0/' 10\nsleep 1.5\n"
+      "t0=$(date +%s%N); press 2; waitTitle 'Boids' 20; t1=$(date +%s%N); note \"switch_ms=$(( (t1 - t0) / 1000000 ))\"\n"
+      "press ctrl+q; sleep 0.6\n"
+      "t0=$(date +%s%N); press ctrl+q\n"
+      "for i in $(seq 6000); do grep -qs '^State:[[:space:]]*[^Z]' /proc/$pid/status || break; sleep 0.01; done\n"
+      "t1=$(date +%s%N); note \"quit_ms=$(( (t1 - t0) / 1000000 ))\"\n";
+  const apptest::RunResult r = driven("slow-quit", slow, actions);
+  EXPECT_EQ(r.exitCode, 0) << r.out;
+  ASSERT_NE(r.out.find(" - sweep 0/"), std::string::npos)
+      << "the sweep ran, its first job still in its step, when the scene key came\n" << r.out;
+  ASSERT_FALSE(r.err.empty()) << "the state file at exit\n" << r.out;
+  const nlohmann::json state = nlohmann::json::parse(r.err);
+  EXPECT_TRUE(state["quit_asked"].get<bool>()) << "the first Ctrl+Q asked: the sweep was still running";
+  EXPECT_EQ(r.value("scene"), "boids") << r.out;
+  EXPECT_LT(std::atoi(r.value("switch_ms").c_str()), 2500) << r.out;
+  const int quitMs = std::atoi(r.value("quit_ms").c_str());
+  EXPECT_GT(quitMs, 0) << r.out;
+  EXPECT_LT(quitMs, 2500) << "the quit waited for the sweep's step\n" << r.out;
+}

@@ -27,6 +27,31 @@ TEST(ScopedThreadCount, HoldsInsideItsScopeAndPutsBackTheCountBefore) {
   EXPECT_EQ(sim::threadCount(), all);
 }
 
+// A ceiling holds every count asked for under it (the finale's own `threads` inside an experiment
+// job), and puts back the count before; ceilings nest, the lower one winning.
+TEST(ThreadCountCeiling, HoldsScopedCountsUnderItAndPutsBackTheCountBefore) {
+  sim::setThreadCount(0);
+  const int all = sim::hardwareThreads();
+  {
+    const sim::ThreadCountCeiling oneCore(1);
+    EXPECT_EQ(sim::threadCount(), 1);
+    {
+      const sim::ScopedThreadCount many(64);  // what the finale's step asks for
+      EXPECT_EQ(sim::threadCount(), 1);
+      std::atomic<size_t> visited{0};
+      sim::parallelFor(10000, [&](size_t) { visited++; });
+      EXPECT_EQ(visited.load(), 10000u);
+    }
+    sim::setThreadCount(0);
+    EXPECT_EQ(sim::threadCount(), 1);
+    {
+      const sim::ThreadCountCeiling higher(8);
+      EXPECT_EQ(sim::threadCount(), 1);
+    }
+  }
+  EXPECT_EQ(sim::threadCount(), all);
+}
+
 // Issue 29, item 8: a scene switch abandons a slow step, which goes on in its arena. Loops started
 // after leaveArenasToAbandonedWork() get new arenas (on this thread at once, on a new thread at its
 // first loop), with the same thread count, so they never queue behind the old step's chunks; the

@@ -194,6 +194,12 @@ bool detail::runOnPool(size_t chunks, void (*chunk)(void*, size_t), void* contex
 }
 #endif
 
+namespace {
+thread_local int gCeiling = 0;  // ThreadCountCeiling's, on this thread; 0: none
+// `threads` as asked (0: all cores), held to the ceiling (unused where there is one thread).
+[[maybe_unused]] int underCeiling(int threads) { return gCeiling <= 0 ? threads : threads <= 0 ? gCeiling : std::min(threads, gCeiling); }
+}  // namespace
+
 #if CROWDLAB_THREAD_POOL
 namespace {
 int gThreads = 0;  // as asked (0: all); only the page's main thread steps, so one count for all
@@ -204,7 +210,7 @@ int hardwareThreads() {  // asked once, as on the desktop
 }
 void leaveArenasToAbandonedWork() {}  // the page never abandons a step: it steps on its own thread
 void setThreadCount(int threads) {
-  gThreads = threads;
+  gThreads = underCeiling(threads);
   pool().grow(hardwareThreads() - 1);
 }
 int threadCount() {
@@ -253,6 +259,7 @@ void leaveArenasToAbandonedWork() {
 }
 
 void setThreadCount(int threads) {
+  threads = underCeiling(threads);
   int t = threads <= 0 ? hardwareThreads() : threads;
   if (gArena && t == gThreads) return;
   gThreads = t;
@@ -277,5 +284,15 @@ ScopedThreadCount::ScopedThreadCount(int threads) : previous_(threadCount()) {
   setThreadCount(std::min(threads, hardwareThreads()));
 }
 ScopedThreadCount::~ScopedThreadCount() { setThreadCount(previous_); }
+
+ThreadCountCeiling::ThreadCountCeiling(int most) : previousCeiling_(gCeiling), previousCount_(threadCount()) {
+  most = std::max(1, most);
+  gCeiling = previousCeiling_ > 0 ? std::min(previousCeiling_, most) : most;
+  setThreadCount(previousCount_);  // held to the ceiling now
+}
+ThreadCountCeiling::~ThreadCountCeiling() {
+  gCeiling = previousCeiling_;
+  setThreadCount(previousCount_);
+}
 
 }  // namespace sim

@@ -45,6 +45,21 @@ class ScopedThreadCount {
   int previous_;
 };
 
+// While alive, every count asked for on this thread (setThreadCount, ScopedThreadCount, a scene's own
+// setting such as the finale's `threads`) is held to at most `most`, then the count before comes
+// back. The experiment runner's jobs run on one core each this way: a job beside the window never
+// enters the arenas the live scene's loops use, where those loops would wait for its long chunks.
+class ThreadCountCeiling {
+ public:
+  explicit ThreadCountCeiling(int most);
+  ~ThreadCountCeiling();
+  ThreadCountCeiling(const ThreadCountCeiling&) = delete;
+  ThreadCountCeiling& operator=(const ThreadCountCeiling&) = delete;
+
+ private:
+  int previousCeiling_, previousCount_;
+};
+
 // The threads that did some loop's work since resetThreadsAtWork(): how many threads a benchmark
 // row really ran on, not just how many it asked for. Each loop chunk marks its thread, once per
 // reset (a relaxed load and a compare; one atomic OR a thread).
