@@ -90,14 +90,13 @@ bool parseFlags(const std::vector<std::string>& args, RunFlags& f, std::string& 
       f.shards = size_t(m);
     }
   }
-  bool onlyDrawing = true;
-  for (size_t i = 0; i < f.sweepArgs.size(); i += 2) onlyDrawing = onlyDrawing && experiments::isPlotFlag(f.sweepArgs[i]);
-  if (f.merge && (!f.builtin.empty() || !onlyDrawing || f.resume || f.shards > 1 || f.threads)) {
+  if (f.merge && (!f.builtin.empty() || f.resume || f.shards > 1 || f.threads)) {
     error = "--merge takes only the shards' files, --csv, --plot and the drawing flags --log, --slopes, --reference, --title";
     return false;
   }
-  experiments::PlotOptions drawing;
-  if (f.merge && !experiments::readPlotFlags(f.sweepArgs, drawing, error)) return false;  // bad values: before any work
+  // A merge's drawing flags, read once here (a flag that defines jobs or a bad value: before any work).
+  experiments::PlotOptions checked;
+  if (f.merge && !experiments::readPlotFlags(f.sweepArgs, checked, error)) return false;
   if (f.resume && f.csv.empty()) {
     error = "--resume needs --csv FILE (the file to continue)";
     return false;
@@ -315,10 +314,7 @@ int merge(const RunFlags& f) {
     std::fprintf(stderr, "crowdlab sweep: %zu jobs missing: %s (run their shards again, or --resume them)\n",
                  missing.size(), jobList(missing).c_str());
   experiments::PlotOptions drawing = experiments::plotOptionsOf(merged);
-  if (!experiments::readPlotFlags(f.sweepArgs, drawing, error)) {
-    std::fprintf(stderr, "crowdlab sweep: %s\n", error.c_str());
-    return 2;
-  }
+  experiments::readPlotFlags(f.sweepArgs, drawing, error);  // on top of the table's labels; checked in parseFlags
   if (writePlot(plot, merged, drawing)) return 1;
   return missing.empty() ? 0 : 1;
 }
