@@ -41,7 +41,7 @@ const FpsCase* findFpsCase(const std::string& name) {
 FpsPlan fpsPlan(bool quick) {
   // Sized on a 2-core machine drawing with llvmpipe (docs/fps.md has its line): the full run within
   // 90 s, the quick one within 30 s, scene set-ups included.
-  return quick ? FpsPlan{true, 5, 30, 3.0} : FpsPlan{false, 15, 120, 11.0};
+  return quick ? FpsPlan{true, 5, 30, 3.0, 1} : FpsPlan{false, 15, 150, 2.4, 5};
 }
 
 std::string crowdlabVersion() { return CROWDLAB_VERSION; }
@@ -96,6 +96,14 @@ bool isSoftwareRenderer(const std::string& glRenderer) {
   return false;
 }
 
+namespace {
+nlohmann::json passFps(const FpsCaseResult& c) {
+  nlohmann::json out = nlohmann::json::array();
+  for (double f : c.passFps) out.push_back(rounded(f, 0.01));
+  return out;
+}
+}  // namespace
+
 nlohmann::json fpsJson(const FpsResult& r) {
   const FpsMachine& m = r.machine;
   nlohmann::json cases = nlohmann::json::array();
@@ -110,6 +118,7 @@ nlohmann::json fpsJson(const FpsResult& r) {
                      {"sim_ms", rounded(c.simMs, 0.001)},
                      {"render_ms", rounded(c.renderMs, 0.001)},
                      {"draw_calls", c.drawCalls},
+                     {"pass_fps", passFps(c)},
                      {"skipped", c.skipped}});
   return {
       {"format", "crowdlab-fps"},
@@ -118,6 +127,7 @@ nlohmann::json fpsJson(const FpsResult& r) {
       {"run",
        {{"width", r.width}, {"height", r.height}, {"vsync", r.vsync}, {"frame_clock", r.frameClock}, {"quick", r.plan.quick},
         {"warmup_frames", r.plan.warmupFrames}, {"frames", r.plan.frames}, {"case_seconds", r.plan.caseSeconds},
+        {"passes", r.plan.passes},
         {"seconds", rounded(r.seconds, 0.01)}}},
       {"machine",
        {{"cpu", m.cpu}, {"cpu_signature", m.cpuSignature}, {"cores", m.cores}, {"threads", m.threads},
@@ -282,6 +292,7 @@ bool parseFpsJson(const nlohmann::json& doc, FpsResult& out, std::string& error)
       !field(run, "warmup_frames", out.plan.warmupFrames, error, "run") || !field(run, "seconds", out.seconds, error, "run"))
     return false;
   out.frameClock = run.value("frame_clock", "");
+  if (!field(run, "passes", out.plan.passes, error, "run")) return false;
   FpsMachine& m = out.machine;
   if (!field(machine, "cpu", m.cpu, error, "machine") || !field(machine, "threads", m.threads, error, "machine") ||
       !field(machine, "gl_renderer", m.glRenderer, error, "machine") || !field(machine, "busy", m.busy, error, "machine"))
@@ -317,6 +328,9 @@ bool parseFpsJson(const nlohmann::json& doc, FpsResult& out, std::string& error)
     cr.renderMs = c.value("render_ms", 0.0);
     cr.frameMs = c.value("frame_ms", 0.0);
     cr.drawCalls = c.value("draw_calls", 0);
+    if (const auto passes = c.find("pass_fps"); passes != c.end() && passes->is_array())
+      for (const nlohmann::json& f : *passes)
+        if (f.is_number()) cr.passFps.push_back(f.get<double>());
     out.cases.push_back(cr);
   }
   return true;

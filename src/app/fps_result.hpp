@@ -11,7 +11,7 @@
 namespace app {
 
 // The result's own format, apart from the program's version: a reader refuses another.
-inline constexpr int kFpsFormat = 1;
+inline constexpr int kFpsFormat = 2;
 
 // One case of the standard run: a scene at a set size and settings, always from seed 1.
 struct FpsCase {
@@ -26,11 +26,15 @@ const FpsCase* findFpsCase(const std::string& name);
 
 // How many frames a case warms up with and then measures, and the most seconds it may take (a slow
 // machine measures fewer frames rather than run past the run's limit; the result says how many).
+// The cases run in `passes` rounds, each case measured once a round from its seed: a virtual
+// machine or a laptop slows down for some seconds now and then, and a case's fastest round is the
+// figure a slow stretch cannot pull down (one round a case would put it in whichever case ran then).
 struct FpsPlan {
   bool quick = false;
   int warmupFrames = 0;
-  int frames = 0;
-  double caseSeconds = 0;
+  int frames = 0;          // measured frames of a case in one round
+  double caseSeconds = 0;  // the most a case may take in one round
+  int passes = 1;
 };
 FpsPlan fpsPlan(bool quick);
 
@@ -39,13 +43,14 @@ FpsPlan fpsPlan(bool quick);
 struct FpsCaseResult {
   std::string name, scene;
   size_t agents = 0;
-  int frames = 0;             // measured frames (fewer than planned when the case hit its time limit)
+  int frames = 0;             // measured frames of the round reported (fewer than planned when it hit its time limit)
   double fpsMedian = 0, fpsLow1 = 0;
   double frameMs = 0;         // median frame time
   double simMs = 0;           // median simulation step per frame (one step a frame)
   double renderMs = 0;        // median CPU time drawing a frame up to the swap
   int drawCalls = 0;          // GL draw calls of the last measured frame
   std::string skipped;        // why the case did not run ("" ran)
+  std::vector<double> passFps;  // each round's median FPS in running order; the figures above are the fastest round's
 };
 
 // The machine as far as the OS, the browser and GL tell; "" or nullopt for what they do not.

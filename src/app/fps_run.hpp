@@ -28,7 +28,7 @@ class FpsDriver {
   // `frameWorkMs` counts where frames are paced by the page (useWorkTime); elsewhere the time from
   // one frame's end to the next.
   void frameDone(double frameWorkMs, double simMs, double renderMs, int drawCalls, size_t agents);
-  bool finished() const { return index_ >= cases_.size(); }
+  bool finished() const { return slot_ >= cases_.size() * size_t(plan_.passes); }
 
   // Set once by the App before the first frame: the machine with its GL strings, and how frames are timed.
   FpsResult& result() { return result_; }
@@ -43,13 +43,18 @@ class FpsDriver {
  private:
   using Clock = std::chrono::steady_clock;
   void endCase();
+  void nextSlot();
+  size_t caseIndex() const { return slot_ % cases_.size(); }
 
+  static constexpr int kLaterRoundWarmupFrames = 3;
   FpsPlan plan_;
   std::vector<const FpsCase*> cases_;
   io::OutputFile json_;
   FpsResult result_;
   BusyWatch busy_;
-  size_t index_ = 0;
+  size_t slot_ = 0;        // round * cases + case: the cases run round after round
+  std::vector<std::vector<FpsCaseResult>> rounds_;  // per case, each round's figures
+  std::vector<std::string> skipped_;                // per case, why it did not run ("" ran)
   bool open_ = false;      // the current case's scene is on screen
   int warmup_ = 0;         // warm-up frames done
   Clock::time_point caseStart_, lastFrame_, runStart_;

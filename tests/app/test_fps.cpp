@@ -3,6 +3,7 @@
 // one line with exit 2 for anything that is not a result of this version.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -48,7 +49,7 @@ std::string write(const std::string& path, const std::string& text) {
 
 // A pasted line of this version, with the figures given.
 std::string pastedLine(const std::string& cases, const std::string& cpu) {
-  return "crowdlab-fps 1 v" + kVersion + " RelWithDebInfo desktop 1920x1080 vsync=off full " + cases + " | cpu=\"" + cpu +
+  return "crowdlab-fps 2 v" + kVersion + " RelWithDebInfo desktop 1920x1080 vsync=off full " + cases + " | cpu=\"" + cpu +
          "\" threads=2 gl=\"llvmpipe (LLVM 15)\" sw=1 os=\"Debian\" busy=no\n";
 }
 
@@ -109,7 +110,7 @@ TEST(Fps, ARunWritesEveryKeyTheLineAndTheTable) {
   EXPECT_TRUE(doc["machine"]["others_cpu"].is_number()) << doc["machine"];
   // The line: on stdout and in the JSON, and read back by --compare as the JSON is.
   const std::string line = doc["line"];
-  EXPECT_EQ(line.rfind("crowdlab-fps 1 v", 0), 0u) << line;
+  EXPECT_EQ(line.rfind("crowdlab-fps 2 v", 0), 0u) << line;
   EXPECT_NE(line.find(" 640x360 vsync=off quick boids-5k="), std::string::npos) << line;
   EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("boids-5k"), std::string::npos) << r.out;
@@ -117,6 +118,27 @@ TEST(Fps, ARunWritesEveryKeyTheLineAndTheTable) {
   const apptest::RunResult both = apptest::runCrowdlab("fps --compare '" + json + "' '" + pasted + "'");
   EXPECT_EQ(both.exitCode, 0) << both.err;
   EXPECT_NE(both.out.find("1.00x"), std::string::npos) << both.out;
+}
+
+// A full run measures every case in five rounds, each from its seed, and reports the fastest: a
+// slow stretch of the machine then pulls down one round, not the case.
+TEST(Fps, AFullRunReportsEachCasesFastestOfFiveRounds) {
+  const std::string json = apptest::outDir() + "/fps-rounds.json";
+  std::remove(json.c_str());
+  const apptest::RunResult r = fpsOnOwnDisplay("rounds", "--cases boids-5k --size 640x360 --json '" + json + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(apptest::slurp(json), nullptr, false);
+  ASSERT_TRUE(doc.is_object()) << apptest::slurp(json);
+  EXPECT_EQ(doc["run"]["passes"], 5);
+  ASSERT_EQ(doc["cases"].size(), 1u);
+  const nlohmann::json& boids = doc["cases"][0];
+  ASSERT_EQ(boids["pass_fps"].size(), 5u) << boids;
+  double fastest = 0;
+  for (const nlohmann::json& f : boids["pass_fps"]) {
+    EXPECT_GT(f.get<double>(), 0.0) << boids;
+    fastest = std::max(fastest, f.get<double>());
+  }
+  EXPECT_DOUBLE_EQ(boids["fps_median"].get<double>(), fastest) << boids;
 }
 
 TEST(Fps, ARunBesideABusyLoopIsMarkedBusy) {
@@ -167,14 +189,14 @@ TEST(Fps, BadInputGivesOneLineAndExit2) {
       {"notes.txt", "just some notes\n", "not a crowdlab fps result"},
       {"other.json", "{\"format\": \"something-else\"}", "not a crowdlab fps result"},
       {"broken.json", "{\"format\": ", "broken.json"},
-      {"old.txt", "crowdlab-fps 1 v0.0.1 Release desktop 1920x1080 vsync=off full boids-5k=50.0/40.0 | cpu=\"X\"\n", "a result of crowdlab '0.0.1'"},
+      {"old.txt", "crowdlab-fps 2 v0.0.1 Release desktop 1920x1080 vsync=off full boids-5k=50.0/40.0 | cpu=\"X\"\n", "a result of crowdlab '0.0.1'"},
       {"format.txt", "crowdlab-fps 9 v" + kVersion + " Release desktop 1920x1080 vsync=off full boids-5k=50.0/40.0\n", "format"},
       {"case.txt", pastedLine("boids-7k=50.0/40.0", "X"), "unknown case 'boids-7k'"},
       {"figure.txt", pastedLine("boids-5k=fast", "X"), "expected FPS/LOW"},
       {"case.json",
-       "{\"format\": \"crowdlab-fps\", \"format_version\": 1, \"crowdlab\": {\"version\": \"" + kVersion +
+       "{\"format\": \"crowdlab-fps\", \"format_version\": 2, \"crowdlab\": {\"version\": \"" + kVersion +
        "\", \"build_type\": \"Release\", \"platform\": \"desktop\"}, \"run\": {\"width\": 1, \"height\": 1, \"vsync\": false, "
-       "\"quick\": false, \"frames\": 1, \"warmup_frames\": 1, \"seconds\": 1}, \"machine\": {\"cpu\": \"x\", \"threads\": 1, "
+       "\"quick\": false, \"frames\": 1, \"warmup_frames\": 1, \"passes\": 3, \"seconds\": 1}, \"machine\": {\"cpu\": \"x\", \"threads\": 1, "
        "\"gl_renderer\": \"x\", \"busy\": false}, \"cases\": [{\"name\": \"nope\"}]}",
        "unknown case 'nope'"},
   };
