@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include "scene_test_files.hpp"
 #include "scene_under_test.hpp"
@@ -66,6 +67,20 @@ TEST(AllScenes, SameSeedSameMetrics) {
       if (name.size() > 3 && name.compare(name.size() - 3, 3, "_ms") == 0) continue;  // timings (step_ms) vary by run
       EXPECT_EQ(ma[i].value, mb[i].value) << ma[i].name;
     }
+  }
+}
+
+// The panel shows the lede above the fold, in front of the class; the rest waits behind "More".
+TEST(AllScenes, AboutIsALedeOfAtMost25WordsWithTheRestBehindMore) {
+  for (const auto& e : scenes::registeredScenes()) {
+    SCOPED_TRACE(e.name);
+    SceneUnderTest t(e.name);
+    std::istringstream lede(t.scene->about);
+    size_t words = 0;
+    for (std::string w; lede >> w;) ++words;
+    EXPECT_GT(words, 0u);
+    EXPECT_LE(words, 25u) << t.scene->about;
+    EXPECT_TRUE(*t.scene->aboutMore) << "the rest of the text: what to try, what crowdlab finds";
   }
 }
 

@@ -88,6 +88,7 @@ class PedestrianSim {
   std::span<const Vec2> velocities() const { return vel_; }
   std::span<const int8_t> directions() const { return dir_; }  // +1 walks east, -1 west
   std::span<const orca::Segment> walls() const { return walls_; }
+  std::span<const double> exitTimes() const { return exitTimes_; }  // bottleneck: when each walker passed the door
   // The measurement area (corridor set-ups): x in [-1, 1], the corridor's width.
   static constexpr float kAreaHalfLength = 1.0f;
   float halfLength() const { return 0.5f * params_.corridorLength; }
