@@ -350,6 +350,10 @@ class App {
     l.window = windowSize_;
     l.free = {worldOrigin_.x, worldOrigin_.y, worldSize_.x, worldSize_.y};
     l.agents = {agentsBox_.x, agentsBox_.y, agentsBox_.z, agentsBox_.w};
+    if (uiVisible_ && !panel_.collapsed) {
+      l.experiments = {panel_.experimentsBox[0], panel_.experimentsBox[1], panel_.experimentsBox[2], panel_.experimentsBox[3]};
+      l.panelBottom = panel_.panelVisibleBottom;
+    }
     const ImGuiContext& g = *ImGui::GetCurrentContext();
     for (const ImGuiWindow* w : g.Windows) {
       constexpr int kNotAPanel = ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup |

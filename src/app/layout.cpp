@@ -50,7 +50,7 @@ nlohmann::json layoutJson(const ScreenLayout& layout) {
   nlohmann::json panels = nlohmann::json::array();
   for (const Box& p : layout.panels) panels.push_back(box(p));
   return {{"window", {layout.window.x, layout.window.y}}, {"free", box(layout.free)}, {"agents_box", box(layout.agents)},
-          {"panels", panels}};
+          {"panels", panels}, {"experiments", box(layout.experiments)}, {"panel_bottom", layout.panelBottom}};
 }
 
 }  // namespace app

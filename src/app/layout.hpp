@@ -33,9 +33,13 @@ struct ScreenLayout {
   std::vector<Box> panels;
   // The drawn agents' bounding box, window points (zero when none is drawn).
   Box agents;
+  // The scene panel's experiment buttons (zero when it shows none) and the panel's visible bottom.
+  Box experiments;
+  float panelBottom = 0.0f;
 };
 
-// {"window": [w, h], "free": [x, y, w, h], "agents_box": [x, y, w, h], "panels": [[x, y, w, h], ...]}
+// {"window": [w, h], "free": [x, y, w, h], "agents_box": [x, y, w, h], "panels": [[x, y, w, h], ...],
+//  "experiments": [x, y, w, h], "panel_bottom": y}
 nlohmann::json layoutJson(const ScreenLayout& layout);
 
 }  // namespace app

@@ -1,6 +1,7 @@
 // The scene window: about + experiments, the scene's own controls, parameters, presets.
 #include <imgui.h>
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <optional>
 #include <cstdio>
@@ -162,15 +163,45 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
     ImGui::TextWrapped("Experiments: the article's claims (each restarts the scene):");
     ImGui::PopStyleColor();
   }
-  // As many buttons on a line as fit; a title wider than the panel wraps inside its button.
+  // As many buttons on a line as fit; a title wider than the panel wraps inside its button. Claims
+  // in a row whose titles share their part before ", " (the method: "Separation, width 4") stand on
+  // one line headed by it, each button its own part, so a scene of 28 claims fits a 720 p panel.
+  auto groupOf = [](const scenes::Claim* c) {
+    const char* comma = std::strstr(c->title, ", ");
+    return comma ? std::string(c->title, comma) : std::string();
+  };
   bool firstButton = true;
-  for (const scenes::Claim* c : claims) {
-    if (!firstButton) sameLineIfFits(c->title);
+  std::string lineGroup;
+  const ImVec2 blockTop = ImGui::GetCursorScreenPos();
+  ImVec2 blockEnd = blockTop;
+  for (size_t i = 0; i < claims.size(); ++i) {
+    const scenes::Claim* c = claims[i];
+    const std::string group = groupOf(c);
+    const bool grouped = !group.empty() && ((i > 0 && groupOf(claims[i - 1]) == group) ||
+                                            (i + 1 < claims.size() && groupOf(claims[i + 1]) == group));
+    const std::string label = grouped ? std::string(c->title + group.size() + 2) + "##" + c->id : std::string(c->title);
+    if (grouped && group != lineGroup) {
+      ImGui::TextDisabled("%s:", group.c_str());
+      sameLineIfFits(label.c_str());
+    } else if (!firstButton && !(!grouped && !lineGroup.empty())) {
+      sameLineIfFits(label.c_str());
+    }
+    lineGroup = grouped ? group : "";
     firstButton = false;
-    if (scenes::wrappingButton(c->title)) m.requested = c;  // the app restarts into it after the panel
-    panelTooltip("The article: %s\nMeasured: %s, over %.0f s%s%s%s", c->statement, scenes::describeRule(*c).c_str(), c->window,
-                 c->from > 0 ? " after it settles" : "", *c->relativeTo ? "\nMeasured against: " : "", c->relativeTo);
+    if (scenes::wrappingButton(label.c_str())) m.requested = c;  // the app restarts into it after the panel
+    blockEnd = ImVec2(std::max(blockEnd.x, ImGui::GetItemRectMax().x), std::max(blockEnd.y, ImGui::GetItemRectMax().y));
+    panelTooltip("%s\nThe article: %s\nMeasured: %s, over %.0f s%s%s%s", c->title, c->statement, scenes::describeRule(*c).c_str(),
+                 c->window, c->from > 0 ? " after it settles" : "", *c->relativeTo ? "\nMeasured against: " : "", c->relativeTo);
   }
+  if (!claims.empty()) {
+    m.experimentsBox[0] = blockTop.x;
+    m.experimentsBox[1] = blockTop.y;
+    m.experimentsBox[2] = blockEnd.x - blockTop.x;
+    m.experimentsBox[3] = blockEnd.y - blockTop.y;
+  } else {
+    m.experimentsBox[3] = 0;
+  }
+  m.panelVisibleBottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
   // Built-in presets no claim uses (pursuit, formations, huge N...): set-ups to explore, applied as they are.
   bool changed = false, first = true;
   for (const auto& p : scenes::builtinPresets(sceneName)) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -67,7 +68,8 @@ std::string snapHelper(const std::string& dir) {
 }  // namespace
 
 // Every scene `--list-scenes` names, at 1920 x 1080 (the 1.5x a 1080 p display starts at) and
-// 1280 x 720 (1x): one window per size, the scenes switched with their number keys.
+// 1280 x 720 (1x): one window per size, the scenes switched with their number keys. At the size's
+// own scale every experiment button shows without scrolling.
 TEST(PresenterLayout, EveryScenesAgentsLieInTheFreeRectangleAtEveryScale) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
   const std::vector<std::string> scenes = sceneNames();
@@ -94,6 +96,13 @@ TEST(PresenterLayout, EveryScenesAgentsLieInTheFreeRectangleAtEveryScale) {
       const nlohmann::json start = readJson(dir + "/" + k + "-start.json"), larger = readJson(dir + "/" + k + "-larger.json");
       expectAgentsInFree(start, scenes[i] + (i == 0 ? " at first start" : " after switching to it"));
       expectAgentsInFree(larger, scenes[i] + " after Ctrl+= twice");
+      // The experiment buttons come first and all show without scrolling at the size's own scale.
+      if (start.contains("layout")) {
+        const Rect experiments = rect(start["layout"]["experiments"]);
+        EXPECT_GT(experiments.h, 0.0) << scenes[i] << ": no experiment buttons " << start["layout"].dump();
+        EXPECT_LE(experiments.y + experiments.h, start["layout"].value("panel_bottom", 0.0))
+            << scenes[i] << ": experiment buttons below the panel's visible bottom " << start["layout"].dump();
+      }
       if (larger.contains("layout") && start.contains("layout")) {
         EXPECT_GT(larger["layout"]["ui_scale"].get<float>(), start["layout"]["ui_scale"].get<float>());  // (a held key may repeat)
       }
@@ -108,6 +117,38 @@ TEST(PresenterLayout, EveryScenesAgentsLieInTheFreeRectangleAtEveryScale) {
       EXPECT_TRUE(hidden["layout"]["panels"].empty()) << hidden.dump();
       EXPECT_EQ(rect(hidden["layout"]["free"]).w, std::stod(w)) << "Tab gives the world the whole window";
     }
+  }
+}
+
+// During a claim the banner strip takes the window's bottom, and the panel ends above it: every
+// scene's experiment buttons still show without scrolling in a 1280 x 720 window at 1x (the
+// pedestrians' 28 claims among them).
+TEST(PresenterLayout, EveryScenesExperimentButtonsShowAboveTheClaimBannerAt720p) {
+  std::istringstream ids(apptest::runCrowdlab("claims --list").out);
+  std::vector<std::string> firstClaims;
+  std::string lastScene;
+  for (std::string id; std::getline(ids, id);) {
+    const std::string scene = id.substr(0, id.find('.'));
+    if (!id.empty() && scene != lastScene) firstClaims.push_back(id);
+    lastScene = scene;
+  }
+  ASSERT_GE(firstClaims.size(), 7u);
+  const std::string config = apptest::outDir() + "/config-experiments-720";
+  std::filesystem::create_directories(config);
+  std::ofstream(config + "/settings.json") << "{\"uiScale\": 1.0}";
+  for (const std::string& claim : firstClaims) {
+    SCOPED_TRACE(claim);
+    const std::string state = apptest::outDir() + "/experiments-" + claim + ".json";
+    const apptest::RunResult r =
+        apptest::runCrowdlab("--claim " + claim + " --width 1280 --height 720 --frames 20 --state-out '" + state + "'",
+                             "CROWDLAB_CONFIG_DIR='" + config + "'");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json doc = readJson(state);
+    ASSERT_TRUE(doc.contains("layout")) << apptest::slurp(state);
+    const Rect experiments = rect(doc["layout"]["experiments"]);
+    EXPECT_GT(experiments.h, 0.0) << doc["layout"].dump();
+    EXPECT_LE(experiments.y + experiments.h, doc["layout"].value("panel_bottom", 0.0)) << doc["layout"].dump();
+    EXPECT_LT(doc["layout"].value("panel_bottom", 0.0), 720.0) << "the banner strip should shorten the panel";
   }
 }
 
