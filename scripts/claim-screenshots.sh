@@ -20,8 +20,20 @@ fi
 config="$(mktemp -d)"
 trap 'rm -rf "$config"' EXIT
 echo '{"uiScale": 1.0}' >"$config/settings.json"
+# Each claim's wall time, window start to verdict and exit (xvfb-run's own start included): the
+# lecture's budget is 45 s a claim.
+times="$config/times"
 for id in "${ids[@]}"; do
   echo "== $id"
+  start=$(date +%s.%N)
   CROWDLAB_CONFIG_DIR="$config" xvfb-run -a -s "-noreset -screen 0 ${width}x${height}x24" \
     "$exe" --claim "$id" --width "$width" --height "$height" --screenshot "$out/$id.png" | grep -E '^(screenshot|glyph_px)=' || echo "   failed: $id"
+  seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+  printf '   wall %.1f s\n' "$seconds"
+  printf '%.1f %s\n' "$seconds" "$id" >>"$times"
 done
+sort -n "$times" | awk '{ t[NR] = $1; id[NR] = $2 } END {
+  if (NR == 0) exit
+  median = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
+  printf "claims: %d, wall time median %.1f s, longest %.1f s (%s)\n", NR, median, t[NR], id[NR] }'
+

@@ -43,7 +43,7 @@ std::vector<Claim> gpuClaims() {
                "", 0.5, 0.25, atMost("sim_step_ms", Reduce::Min, 0.5), false});
   c.back().relativeTo = "gpu.cpu-sim";
   c.back().unit = "x the CPU's step";
-  c.back().result = "The compute shaders' step took {v:1} x the CPU's time (software OpenGL, where the GPU is these CPU cores: {a0:0})";
+  c.back().result = "The compute shaders' step took {v:1} x the CPU's time (with software OpenGL such as llvmpipe the GPU is the CPU)";
   c.back().also = {"software_gl"};
   c.back().needsWindow = true;
   c.back().cost = CostBasis::FastestTiming;

@@ -12,7 +12,7 @@ std::vector<Claim> steeringClaims() {
   c.push_back({"steering.seek-orbits", "steering", "Seek only",
                "Seek alone overshoots the target and orbits it", "1-seek-only.json", {"trails=6", "frameTarget=true", "agentScale=0.5", "showVelocity=false"}, "", 30.0, 10.0,
                atMost("settled_share", Reduce::Mean, 0.1), true});
-  c.back().result = "Only {v:%} of the agents came to rest at the target; the rest orbit it";
+  c.back().result = "Only {v:%} of the agents came to rest at the target; the rest overshoot it and swing back through";
   c.back().also = {"mean_speed"};
   c.push_back({"steering.arrive-settles", "steering", "Seek + arrive",
                "Arrive: the agents stop cleanly at the target", "2-seek-arrive.json", {"trails=30"}, "", 12.5, 12.5,
