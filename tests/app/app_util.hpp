@@ -68,6 +68,16 @@ inline RunResult runCrowdlab(const std::string& args, const std::string& env = "
   return r;
 }
 
+// The scenes the program registers, in teaching order (`--list-scenes`): a test of every scene loops
+// over these, so a new scene is covered the day it lands and none is left out by a hand-written list.
+inline std::vector<std::string> sceneNames() {
+  std::vector<std::string> names;
+  std::istringstream in(runCrowdlab("--list-scenes").out);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) names.push_back(line);
+  return names;
+}
+
 // The shell command that runs `script` with bash on a virtual display of its own (-a: a free display
 // number). -noreset: Xvfb resets whenever its last client leaves, and a window opening during the
 // reset finds no display.
@@ -238,6 +248,9 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
         << "pid=$!\n"
         << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
         << "sleep 1\n"
+        // Once more after that second: on a loaded machine the first id found was gone by then
+        // (BadWindow), and the window the program draws into is the one visible now.
+        << "live=$(xdotool search --onlyvisible --pid $pid | tail -1); [ -n \"$live\" ] && id=$live\n"
         // A key held over a few frames: ImGui 1.86 loses a press and release in one frame.
         << "press() { xdotool keydown \"$1\"; sleep 0.15; xdotool keyup \"$1\"; sleep 0.1; }\n"
         << "xsize() { xdotool getwindowgeometry --shell $id | awk -F= '/^WIDTH/ { w = $2 } /^HEIGHT/ { h = $2 } END { print w \"x\" h }'; }\n"

@@ -177,8 +177,8 @@ TEST(Cli, DeeplyNestedPresetValueIsOneShortLine) {
 // Item 5: float limits compared as doubles rejected documented minimums such as 0.2.
 // Every number parameter of every scene at its printed minimum, then maximum, by --set and by preset.
 TEST(Cli, EveryParameterAcceptsItsPrintedMinimumAndMaximum) {
-  for (const char* scene : {"boids", "spatial-hash", "murmuration", "orca-corridor", "steering", "finale", "pedestrians"}) {
-    apptest::RunResult list = runCrowdlab(std::string("--scene ") + scene + " --list-params");
+  for (const std::string& scene : apptest::sceneNames()) {
+    apptest::RunResult list = runCrowdlab("--scene " + scene + " --list-params");
     ASSERT_EQ(list.exitCode, 0) << scene << list.err;
     std::vector<std::pair<std::string, std::pair<std::string, std::string>>> ranges;
     std::istringstream in(list.out);

@@ -30,14 +30,6 @@ nlohmann::json readJson(const std::string& path) {
   return text.empty() ? nlohmann::json() : nlohmann::json::parse(text, nullptr, false);
 }
 
-std::vector<std::string> sceneNames() {
-  std::vector<std::string> names;
-  std::istringstream in(apptest::runCrowdlab("--list-scenes").out);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) names.push_back(line);
-  return names;
-}
-
 // The checks of one snapshot of the layout: the agents' box at least 95 % inside the free rectangle
 // and at most 5 % under any panel; the free rectangle at least half the window's width, under no panel.
 void expectAgentsInFree(const nlohmann::json& state, const std::string& what) {
@@ -72,7 +64,7 @@ std::string snapHelper(const std::string& dir) {
 // own scale every experiment button shows without scrolling.
 TEST(PresenterLayout, EveryScenesAgentsLieInTheFreeRectangleAtEveryScale) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
-  const std::vector<std::string> scenes = sceneNames();
+  const std::vector<std::string> scenes = apptest::sceneNames();
   ASSERT_GE(scenes.size(), 2u);
   for (const auto& [size, scale] : {std::pair{std::string("1920x1080"), "1.5"}, std::pair{std::string("1280x720"), "1.0"}}) {
     SCOPED_TRACE(size);

@@ -167,7 +167,7 @@ TEST(SweepPanel, ASceneKeyAndQuitNeverWaitForASweepsStep) {
   // (each includes the press's own 0.25 s and the polling).
   // A second second before Start: on a busy machine the scrolled panel may not have been drawn yet.
   const std::string actions =
-      open + "sleep 1\nclick " + start + "\nwaitTitle 'sweep 0/' 10\nsleep 1.5\n"
+      open + "sleep 1\nclick " + start + "\nwaitTitle 'sweep 0/' 30\nsleep 1.5\n"
       "t0=$(date +%s%N); press 2; waitTitle 'Boids' 20; t1=$(date +%s%N); note \"switch_ms=$(( (t1 - t0) / 1000000 ))\"\n"
       "press ctrl+q; sleep 0.6\n"
       "t0=$(date +%s%N); press ctrl+q\n"

@@ -12,22 +12,6 @@
 
 namespace {
 
-// The scenes the program registers, from the usage text (`scenes: a, b, ...`), so a new scene is
-// tested without touching this file.
-std::vector<std::string> registeredScenes() {
-  apptest::RunResult r = apptest::runCrowdlab("--help");
-  std::vector<std::string> names;
-  std::istringstream in(r.out);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("scenes: ", 0) != 0) continue;
-    std::istringstream list(line.substr(8));
-    for (std::string name; std::getline(list, name, ',');) {
-      name.erase(0, name.find_first_not_of(' '));
-      if (!name.empty()) names.push_back(name);
-    }
-  }
-  return names;
-}
 
 std::string testName(const testing::TestParamInfo<std::string>& info) {
   std::string s = info.param;
@@ -73,7 +57,7 @@ TEST_P(EveryScene, ApitraceSeesOneInstancedDrawOfAllAgents) {
   EXPECT_EQ(std::count(draws.begin(), draws.end(), agents), 1) << scene << ": instanced draws in the last frame: " << draws.size();
 }
 
-INSTANTIATE_TEST_SUITE_P(Window, EveryScene, testing::ValuesIn(registeredScenes()), testName);
+INSTANTIATE_TEST_SUITE_P(Window, EveryScene, testing::ValuesIn(apptest::sceneNames()), testName);
 
 // ---- what particular scenes show ----
 

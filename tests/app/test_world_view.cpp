@@ -179,9 +179,10 @@ TEST(WorldView, AUserZoomIsKeptThroughAResizeAndTheFitControlBringsTheWorldBack)
 // glyph's length times the zoom); the murmuration in its 2D mode (its default is 3D, whose birds
 // are drawn in perspective).
 TEST(WorldView, AgentGlyphsAreAtLeastEightPixelsAt1280x720) {
-  for (const char* scene : {"boids", "spatial-hash", "orca-corridor", "steering", "finale", "gpu", "pedestrians", "murmuration --set mode2D=1"}) {
+  for (std::string scene : apptest::sceneNames()) {
+    if (scene == "murmuration") scene += " --set mode2D=1";
     SCOPED_TRACE(scene);
-    apptest::RunResult r = run(std::string("--scene ") + scene + " --width 1280 --height 720 --frames 4");
+    apptest::RunResult r = run("--scene " + scene + " --width 1280 --height 720 --frames 4");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_GE(std::atof(r.value("glyph_px").c_str()), 8.0) << r.value("glyph_px");
   }
@@ -302,9 +303,9 @@ TEST(WorldView, PanelsNeverCutTextAtUiScalesOneToThree) {
   std::string keys = "Left Shift,Left Shift,Left Shift";  // keys that do nothing: frames at the scale
   for (int i = 0; i < 8; ++i) keys += ",ctrl+=,Left Shift,Left Shift,Left Shift";
   for (const char* size : {"--width 1280 --height 720", "--width 1920 --height 1080"})
-    for (const char* scene : {"murmuration", "boids", "spatial-hash", "orca-corridor", "steering", "finale", "gpu", "pedestrians"}) {
-      SCOPED_TRACE(std::string(scene) + " " + size);
-      apptest::RunResult r = run(std::string("--scene ") + scene + " " + size + " --keys '" + keys + "' --frames 40", "1.0");
+    for (const std::string& scene : apptest::sceneNames()) {
+      SCOPED_TRACE(scene + " " + size);
+      apptest::RunResult r = run("--scene " + scene + " " + size + " --keys '" + keys + "' --frames 40", "1.0");
       ASSERT_EQ(r.exitCode, 0) << r.err;
       EXPECT_EQ(r.value("panel_overflow_scales"), "9") << "1x, 1.25x ... 3x each measured";
       EXPECT_LE(std::atof(r.value("panel_overflow_max").c_str()), 1.0)
