@@ -10,28 +10,22 @@
 #include <utility>
 #include <vector>
 #include "app/platform.hpp"
+#include "sim/core/metric.hpp"
 
 namespace app {
 
 namespace {
-// A metric's plot range: its own where it has one (polarization and shares 0 - 1), else from 0 (or
-// the lowest value, when negative) to a little above the highest, so noise on a steady value stays flat.
-std::pair<float, float> metricPlotRange(const std::string& name, const std::vector<float>& values) {
-  if (name == "polarization" || name.find("share") != std::string::npos || name.find("fraction") != std::string::npos)
-    return {0.0f, 1.0f};
+// A metric's plot range: its description's where it has one (polarization and shares 0 - 1), else
+// from 0 (or the lowest value, when negative) to a little above the highest, so noise on a steady
+// value stays flat.
+std::pair<float, float> plotRange(const sim::MetricInfo* info, const std::vector<float>& values) {
+  if (info && info->plotHi > info->plotLo) return {float(info->plotLo), float(info->plotHi)};
   float lo = 0.0f, hi = 0.0f;
   for (float v : values) {
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
   return {lo, hi > 0.0f ? hi * 1.15f : 1.0f};
-}
-
-// Units where a metric's name says them (the simulation's metrics are in world units otherwise).
-const char* metricUnit(const std::string& name) {
-  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_ms") == 0) return "ms";
-  if (name.find("per_min") != std::string::npos) return "/min";
-  return "";
 }
 }  // namespace
 
@@ -207,9 +201,10 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
         log.tail(c, 600, values);
         const std::string& name = log.names()[c];
         ImGui::TextWrapped("%s %.4g", name.c_str(), values.empty() ? 0.0 : double(values.back()));
-        const auto [lo, hi] = metricPlotRange(name, values);
+        const sim::MetricInfo* info = sim::metricInfo(name);
+        const auto [lo, hi] = plotRange(info, values);
         ImGui::PushID(int(c));
-        scenes::plotWithAxes("##metric", values.data(), int(values.size()), 0, lo, hi, ImVec2(0, 36), nullptr, metricUnit(name));
+        scenes::plotWithAxes("##metric", values.data(), int(values.size()), 0, lo, hi, ImVec2(0, 36), nullptr, info ? info->unit : "");
         ImGui::PopID();
       }
       if (ImGui::Button("Export CSV")) act.exportCsv = true;

@@ -21,6 +21,7 @@
 #include "io/atomic_file.hpp"
 #include "scenes/param_ui.hpp"
 #include "sim/core/parallel.hpp"
+#include "sim/core/metric.hpp"
 
 namespace app {
 
@@ -301,7 +302,7 @@ bool SweepPanel::plot(scenes::Scene& scene) {
   }
   if (!spec_.axes.empty())
     ImGui::TextDisabled("x: %s   y: %s", spec_.axes[0].label.c_str(),
-                        experiments::metricLabel(table_.metrics[size_t(shownMetric_)]).c_str());
+                        std::string(sim::metricTitle(table_.metrics[size_t(shownMetric_)])).c_str());
   if (!nearest) return false;
   const std::string series = curves[nearestCurve].series;
   std::snprintf(buf, sizeof buf, "%s", nearest->xText.c_str());

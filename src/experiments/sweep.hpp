@@ -152,9 +152,6 @@ PlotOptions plotOptionsOf(const SweepTable& table);
 // the reason for any other flag or a bad value.
 bool readPlotFlags(const std::vector<std::string>& args, PlotOptions& options, std::string& error);
 
-// An axis title for a metric: its words and unit ("throughput (agents per minute)").
-std::string metricLabel(const std::string& metric);
-
 // ---- built-in sweeps: the lecture's questions, one click in their scene or `--builtin NAME` ----
 struct BuiltinSweep {
   const char* name;                  // "corridor-width"

@@ -7,6 +7,7 @@
 #include <memory>
 #include "experiments/sweep.hpp"
 #include "scenes/scene.hpp"
+#include "sim/core/metric.hpp"
 #include "sim/models/pedestrians.hpp"
 
 namespace experiments {
@@ -160,46 +161,14 @@ std::span<const ReferenceData> referenceData() {
   return data;
 }
 
-std::string metricLabel(const std::string& metric) {
-  static const std::map<std::string, std::string> labels = {
-      {"throughput_per_min", "throughput (agents per minute)"},
-      {"polarization", "polarization (0 = random, 1 = aligned)"},
-      {"velocity_fluctuation", "velocity fluctuation (share of mean speed)"},
-      {"largest_group_share", "largest group (share of agents)"},
-      {"groups", "groups (count)"},
-      {"checks_per_agent", "distance checks per agent"},
-      {"neighbors_per_agent", "neighbours per agent"},
-      {"missed_neighbors", "missed neighbours (pairs per step)"},
-      {"step_ms", "step time (ms)"},
-      {"overlaps_total", "overlapping pairs (count)"},
-      {"mean_nn_distance", "nearest-neighbour distance (world units)"},
-      {"mean_speed", "mean speed (world units/s)"},
-      {"settled_share", "settled (share of agents)"},
-      {"walking_speed", "walking speed (m/s)"},
-      {"flow", "flow (persons/s)"},
-      {"specific_flow", "specific flow (persons/(m s))"},
-      {"lane_order", "lane order (0 mixed, 1 lanes)"},
-  };
-  const auto it = labels.find(metric);
-  if (it != labels.end()) return it->second;
-  if (metric.size() > 3 && metric.ends_with("_ms")) return metric + " (ms)";
-  return metric;
-}
-
 namespace {
-// Units the parameter declarations leave out, for the axis titles.
-std::string paramUnit(const std::string& name) {
-  static const std::map<std::string, std::string> units = {
-      {"width", "agent diameters"}, {"cellSize", "world units"}, {"N", "agents"}, {"perception", "world units"},
-      {"radius", "world units"},    {"k", "birds"},              {"tau", "s"},   {"maxSpeed", "world units/s"},
-      {"doorWidth", "m"},
-  };
-  const auto it = units.find(name);
-  return it == units.end() ? std::string() : it->second;
+std::unique_ptr<scenes::Scene> sceneNamed(const std::string& name) {
+  const scenes::SceneEntry* entry = scenes::findScene(name);
+  return entry ? entry->create() : nullptr;
 }
 
-std::string axisTitle(const std::string& param, const std::string& label) {
-  const std::string unit = paramUnit(param);
+// `unit` is the parameter's, from its declaration.
+std::string axisTitle(const std::string& param, const std::string& label, const std::string& unit) {
   // The name once: "agents (N)" already names N.
   std::string t = label.empty() ? param
                   : label.find("(" + param + ")") != std::string::npos ? label
@@ -212,14 +181,10 @@ std::string axisTitle(const std::string& param, const std::string& label) {
 PlotOptions plotOptionsOf(const SweepTable& table) {
   PlotOptions o;
   if (!table.rows.empty()) o.scene = table.rows[0].scene;
-  if (const scenes::SceneEntry* entry = scenes::findScene(o.scene)) {
-    std::unique_ptr<scenes::Scene> scene = entry->create();
-    for (const std::string& p : table.params) {
-      const scenes::Param* d = scenes::findParam(scene->params(), p);
-      o.axisLabels.push_back(axisTitle(p, d ? d->label : ""));
-    }
-  } else {
-    for (const std::string& p : table.params) o.axisLabels.push_back(axisTitle(p, ""));
+  std::unique_ptr<scenes::Scene> scene = sceneNamed(o.scene);
+  for (const std::string& p : table.params) {
+    const scenes::Param* d = scene ? scenes::findParam(scene->params(), p) : nullptr;
+    o.axisLabels.push_back(axisTitle(p, d ? d->label : "", d ? d->unit : ""));
   }
   return o;
 }
@@ -227,7 +192,11 @@ PlotOptions plotOptionsOf(const SweepTable& table) {
 PlotOptions plotOptionsOf(const SweepSpec& spec) {
   PlotOptions o;
   o.scene = spec.scene;
-  for (const SweepAxis& a : spec.axes) o.axisLabels.push_back(axisTitle(a.param, a.label));
+  std::unique_ptr<scenes::Scene> scene = sceneNamed(spec.scene);
+  for (const SweepAxis& a : spec.axes) {
+    const scenes::Param* d = scene ? scenes::findParam(scene->params(), a.param) : nullptr;
+    o.axisLabels.push_back(axisTitle(a.param, a.label, d ? d->unit : ""));
+  }
   o.logX = spec.logX;
   o.logY = spec.logY;
   o.slopes = spec.slopes;
@@ -343,7 +312,7 @@ std::string sweepSvg(const SweepTable& table, const PlotOptions& options) {
       svg.out += "<rect x=\"" + num(x0) + "\" y=\"" + num(y0) + "\" width=\"" + num(x1 - x0) + "\" height=\"" +
                  num(y1 - y0) + "\" fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\"/>\n";
       svg.text((x0 + x1) / 2, y1 + 68, xTitle, 22, "middle");
-      svg.text(0, 0, metricLabel(table.metrics[m]), 22, "middle",
+      svg.text(0, 0, std::string(sim::metricTitle(table.metrics[m])), 22, "middle",
                (" transform=\"translate(" + num(34) + "," + num((y0 + y1) / 2) + ") rotate(-90)\"").c_str());
       // Reference data first, under the curves, clipped to the frame.
       const std::string clip = "clip" + std::to_string(m);
@@ -506,7 +475,7 @@ std::string sweepSvg(const SweepTable& table, const PlotOptions& options) {
         svg.line(bx + bw, y, bx + bw + 6, y, "#000", 1.5);
         svg.text(bx + bw + 10, y + 6, tickText(t), 17);
       }
-      svg.text(0, 0, metricLabel(table.metrics[m]) + ", mean", 20, "middle",
+      svg.text(0, 0, std::string(sim::metricTitle(table.metrics[m])) + ", mean", 20, "middle",
                (" transform=\"translate(" + num(W - 18) + "," + num((y0 + y1) / 2) + ") rotate(-90)\"").c_str());
       (void)yNumeric;
     }

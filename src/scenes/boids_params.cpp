@@ -13,10 +13,10 @@ std::vector<Param> boidsRuleParams(sim::BoidsParams& p, const PerceptionRange& r
   std::vector<Param> out;
   addBoidsWeightParams(out, p.weights, d.weights);
   out.insert(out.end(), {
-      Param::f("perception", "perception radius", &p.perceptionRadius, 10, range.maxPerception, d.perceptionRadius, range.perceptionTip),
+      Param::f("perception", "perception radius", &p.perceptionRadius, 10, range.maxPerception, d.perceptionRadius, range.perceptionTip).withUnit("world units"),
       Param::f("separation", "separation radius", &p.separationRadius, 2, range.maxSeparation, d.separationRadius, "Closer than this pushes away; kept below the perception radius"),
       Param::f("minSpeed", "min speed", &p.minSpeed, 0, 300, d.minSpeed, "Birds cannot hover: slower agents speed up to this"),
-      Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 400, d.maxSpeed, "Speed limit, units per second"),
+      Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 400, d.maxSpeed, "Speed limit, units per second").withUnit("world units/s"),
       Param::f("maxForce", "max force", &p.maxForce, 10, 2000, d.maxForce, "Steering limit, units per second squared", true),
   });
   return out;

@@ -31,7 +31,7 @@ class BoidsPlayground final : public scenes::Scene {
   BoidsPlayground() {
     const sim::BoidsParams d{};
     sim::BoidsParams& p = flock_.params;
-    params_ = {scenes::Param::i("N", "agents (N)", &s_.count, 10, 5000, 300, "Number of boids", true).ofScene()};
+    params_ = {scenes::Param::i("N", "agents (N)", &s_.count, 10, 5000, 300, "Number of boids", true).withUnit("agents").ofScene()};
     for (const scenes::Param& rule :
          scenes::boidsRuleParams(p, {200, 190, "Who counts as a neighbour (world units = pixels at 100%)"}))
       params_.push_back(rule);

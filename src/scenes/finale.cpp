@@ -113,16 +113,16 @@ class Finale final : public scenes::Scene {
     const sim::FinaleParams d{};
     sim::FinaleParams& p = sim_.params;
     params_ = {
-        scenes::Param::i("N", "agents (N)", &s_.count, 100, 100000, 2000, "Number of agents; the world grows with N so the crowd keeps its density", true).ofScene(),
+        scenes::Param::i("N", "agents (N)", &s_.count, 100, 100000, 2000, "Number of agents; the world grows with N so the crowd keeps its density", true).withUnit("agents").ofScene(),
     };
     scenes::addBoidsWeightParams(params_, p.weights, d.weights);  // a fraction of max speed each
     params_.insert(params_.end(), {
-        scenes::Param::f("perception", "perception radius", &p.perceptionRadius, 8, 80, d.perceptionRadius, "Neighbours within this count for the rules and the density"),
+        scenes::Param::f("perception", "perception radius", &p.perceptionRadius, 8, 80, d.perceptionRadius, "Neighbours within this count for the rules and the density").withUnit("world units"),
         scenes::Param::f("separation", "separation radius", &p.separationRadius, 2, 80, d.separationRadius, "Closer than this pushes away; kept at most the perception radius"),
-        scenes::Param::f("cellSize", "cell size", &p.cellSize, 4, 200, d.cellSize, "Uniform grid cell size (world units); every cell a query's radius touches is scanned", true),
+        scenes::Param::f("cellSize", "cell size", &p.cellSize, 4, 200, d.cellSize, "Uniform grid cell size (world units); every cell a query's radius touches is scanned", true).withUnit("world units"),
         scenes::Param::b("hash", "spatial hash", &p.spatialHash, d.spatialHash, "Off: every agent checks every other (brute force, O(N^2)); large N then takes seconds a step"),
         scenes::Param::b("orca", "ORCA", &p.orca, d.orca, "Clip each agent's velocity to a collision-free one (and obey obstacles); off: boids and steering only"),
-        scenes::Param::f("tau", "ORCA horizon", &p.tau, 0.2f, 5, d.tau, "Seconds ahead ORCA guarantees no collision with other agents"),
+        scenes::Param::f("tau", "ORCA horizon", &p.tau, 0.2f, 5, d.tau, "Seconds ahead ORCA guarantees no collision with other agents").withUnit("s"),
         scenes::Param::b("showStepCost", "show the step's cost", &s_.showStepCost, false,
                          "The neighbour search's distance checks and the step's time in large type on the world").ofScene(),
         scenes::Param::b("showOverlaps", "magnify the crush", &s_.showOverlaps, false,
@@ -133,7 +133,7 @@ class Finale final : public scenes::Scene {
         scenes::Param::f("lodRadius", "LOD radius", &p.lodRadius, 20, 4000, d.lodRadius, "Agents closer than this to the target get ORCA (with level of detail on)", true),
         scenes::Param::e("weights", "rule weights", &p.weightMode, "constant|curves|learned", d.weightMode, "Constant: the three weights above for everyone; curves: the hand-drawn curves below against the local neighbour count; learned: the three weights times a small network's multipliers for each agent's situation (trained by crowdlab tune)"),
         scenes::Param::f("densityStep", "neighbours per sample", &p.density.neighborsPerSample, 1, 10, d.density.neighborsPerSample, "Spacing of the curves' samples in neighbours: sample b sits at b times this"),
-        scenes::Param::f("maxSpeed", "max speed", &p.maxSpeed, 20, 300, d.maxSpeed, "Speed limit, world units per second"),
+        scenes::Param::f("maxSpeed", "max speed", &p.maxSpeed, 20, 300, d.maxSpeed, "Speed limit, world units per second").withUnit("world units/s"),
         scenes::Param::i("obstacles", "obstacles at reset", &s_.obstaclesAtStart, 0, 60, 0, "Circles dropped (clear of the agents) whenever the scene resets").ofScene(),
         scenes::Param::e("colorBy", "colour by", &s_.colorBy, "density|tier|heading", 0, "Density: blue in the open, red in a crush; tier: ORCA cyan, boids orange").ofScene(),
         // The default and the range depend on the machine; any count gives the same result.

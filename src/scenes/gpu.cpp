@@ -18,6 +18,7 @@
 #include "scenes/scene.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/models/flock.hpp"
+#include "sim/core/metric.hpp"
 
 namespace {
 
@@ -34,12 +35,26 @@ struct SceneSettings {
   float agentSize;
 };
 
+// The scene's own measures (mean_neighbors is the flock's).
+constexpr sim::MetricInfo kGpuMetrics[] = {
+    {"gpu_sim", "the step runs in compute shaders (1) or on the CPU (0)", "", 0.0, 1.0},
+    {"cpu_step_ms", "CPU step (ms)", "ms"},
+    {"gpu_step_ms", "compute shaders' step (ms)", "ms"},
+    {"sim_step_ms", "step time of the running simulation (ms)", "ms"},
+    {"software_gl", "software OpenGL: the GPU is the CPU (1)", "", 0.0, 1.0},
+    {"agent_draw_calls", "draw calls for the agents"},
+    {"agent_submit_ms", "CPU time submitting the agents' draws (ms)", "ms"},
+    {"agent_draw_gpu_ms", "GPU time drawing the agents (ms)", "ms"},
+    {"render_ms", "frame render, CPU (ms)", "ms"},
+};
+[[maybe_unused]] const bool gpuDescribed = sim::describeMetrics(kGpuMetrics);
+
 class GpuScene final : public scenes::Scene {
  public:
   GpuScene() {
     params_ = {
         scenes::Param::i("N", "agents (N)", &s_.count, 1000, 1000000, 20000,
-                         "Number of boids; the world grows with N so each sees about 10 others", true).ofScene(),
+                         "Number of boids; the world grows with N so each sees about 10 others", true).withUnit("agents").ofScene(),
         scenes::Param::e("sim", "simulation", &s_.sim, "cpu|gpu", 0,
                          "Where the boids step runs: CPU threads or OpenGL 4.3 compute shaders").ofScene().withoutSlider(),
         scenes::Param::e("render", "render mode", &s_.render, "instanced|per-agent", 0,

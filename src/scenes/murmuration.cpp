@@ -62,11 +62,11 @@ class MurmurationScene final : public scenes::Scene {
     const sim::MurmurationParams d{};
     sim::MurmurationParams& p = flock3_.params;  // the 2D flock takes a copy (shareParams)
     params_ = {
-        scenes::Param::i("N", "birds (N)", &s_.count, 100, 50000, 2000, "Number of starlings", true).ofScene(),
-        scenes::Param::i("k", "neighbours (k)", &p.k, 1, 30, d.k, "Each bird reacts to its k nearest neighbours, however far (topological)"),
+        scenes::Param::i("N", "birds (N)", &s_.count, 100, 50000, 2000, "Number of starlings", true).withUnit("birds").ofScene(),
+        scenes::Param::i("k", "neighbours (k)", &p.k, 1, 30, d.k, "Each bird reacts to its k nearest neighbours, however far (topological)").withUnit("birds"),
         scenes::Param::e("neighbors", "neighbours by", &p.metric, "topological|metric", d.metric,
                          "topological: the k nearest; metric: every bird within the radius (for comparison)"),
-        scenes::Param::f("radius", "metric radius (m)", &p.radius, 0.5f, 20, d.radius, "Metric mode: birds closer than this are neighbours"),
+        scenes::Param::f("radius", "metric radius (m)", &p.radius, 0.5f, 20, d.radius, "Metric mode: birds closer than this are neighbours").withUnit("m"),
     };
     scenes::addBoidsWeightParams(params_, p.weights, d.weights);
     params_.insert(params_.end(), {

@@ -28,6 +28,7 @@ struct Param {
   // Where `value` lies: the running model's parameters (true), or the scene's own settings (N, views),
   // declared with .ofScene() in the same line. Tests move each model parameter and expect the agents to change.
   bool ofModel = true;
+  const char* unit = "";  // what a value counts ("m", "world units/s"), for axis titles; "" where the label says it
 
   static Param f(const char* name, const char* label, float* v, float lo, float hi, float def, const char* tip, bool log = false) {
     return {name, label, ParamType::Float, v, lo, hi, def, tip, nullptr, log};
@@ -52,6 +53,12 @@ struct Param {
   Param withoutSlider() const {
     Param p = *this;
     p.noSlider = true;
+    return p;
+  }
+  // The same declaration, its values counted in `u`.
+  Param withUnit(const char* u) const {
+    Param p = *this;
+    p.unit = u;
     return p;
   }
   // The same declaration, of a setting the scene keeps (N, a view), not of the model.

@@ -19,6 +19,7 @@
 #include "sim/core/grid.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/core/metric.hpp"
 
 namespace {
 
@@ -64,15 +65,21 @@ uint32_t heatColor(float t) {
   return render::rgbaf(c.x, c.y, c.z, 0.6f);
 }
 
+// The search's cost is the flock's (checks_per_frame, ...); the misses are this scene's.
+constexpr sim::MetricInfo kSpatialHashMetrics[] = {
+    {"missed_neighbors", "missed neighbours (pairs per step)"},
+};
+[[maybe_unused]] const bool spatialHashDescribed = sim::describeMetrics(kSpatialHashMetrics);
+
 class SpatialHash final : public scenes::Scene {
  public:
   SpatialHash() {
     using scenes::Param;
     params_ = {
-        Param::i("N", "agents (N)", &s_.count, 100, 50000, 2000, "Number of boids; the world grows with N at constant density", true).ofScene(),
+        Param::i("N", "agents (N)", &s_.count, 100, 50000, 2000, "Number of boids; the world grows with N at constant density", true).withUnit("agents").ofScene(),
         Param::e("method", "neighbour search", &flock_.method, "brute|grid", sim::NeighborMethod::Grid, "brute: test all N-1 others (N^2 per step); grid: only the agents in nearby cells"),
-        Param::f("cellSize", "cell size", &flock_.cellSize, 10, 200, 50, "Grid cell edge, world units; the classic choice equals the perception radius", true),
-        Param::f("perception", "perception radius", &flock_.params.perceptionRadius, 10, 200, 50, "Who counts as a neighbour"),
+        Param::f("cellSize", "cell size", &flock_.cellSize, 10, 200, 50, "Grid cell edge, world units; the classic choice equals the perception radius", true).withUnit("world units"),
+        Param::f("perception", "perception radius", &flock_.params.perceptionRadius, 10, 200, 50, "Who counts as a neighbour").withUnit("world units"),
         Param::e("search", "search mode", &flock_.searchMode, "auto|classic", sim::SearchMode::AutoRings, "auto: as many rings of cells as the radius needs (exact); classic: always the 3x3 block"),
         Param::e("distribution", "distribution", &s_.distribution, "uniform|clustered", 0, "clustered: half the agents penned in one corner, one dense region").ofScene(),
         Param::b("grid", "grid overlay", &s_.showGrid, true, "Draw the cell lines").ofScene(),

@@ -45,7 +45,7 @@ class SteeringPlayground final : public scenes::Scene {
     sim::SteeringParams& p = world_.params;
     using scenes::Param;
     params_ = {
-        Param::i("N", "agents (N)", &p.agents, 1, sim::SteeringWorld::kMaxAgents, d.agents, "Number of agents", true),
+        Param::i("N", "agents (N)", &p.agents, 1, sim::SteeringWorld::kMaxAgents, d.agents, "Number of agents", true).withUnit("agents"),
         Param::b("seek", "seek", &p.seek, d.seek, "Full speed towards the target (alone it overshoots and orbits)"),
         Param::b("arrive", "arrive", &p.arrive, d.arrive, "Slow down inside the slowing radius and stop on the target (replaces seek)"),
         Param::b("wander", "wander", &p.wander, d.wander, "Seek a point drifting on a circle ahead of the agent"),
@@ -57,7 +57,7 @@ class SteeringPlayground final : public scenes::Scene {
         Param::e("shape", "formation shape", &p.shape, "line|wedge|column", d.shape, "Slots abreast, in a V behind, or single file"),
         Param::b("contain", "stay inside", &p.contain, d.contain, "Steer away from the world's edges before bouncing off them"),
         Param::b("separate", "separation", &p.separate, true, "Push away from other agents, so an arriving crowd does not stack on one point"),
-        Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 500, d.maxSpeed, "Speed limit, units per second"),
+        Param::f("maxSpeed", "max speed", &p.maxSpeed, 10, 500, d.maxSpeed, "Speed limit, units per second").withUnit("world units/s"),
         Param::f("maxForce", "max force", &p.maxForce, 10, 2000, d.maxForce, "Steering limit, units per second squared (low: wide turns)", true),
         Param::f("slowingRadius", "slowing radius", &p.slowingRadius, 1, 500, d.slowingRadius, "Arrive slows down linearly inside this distance"),
         Param::f("wanderRadius", "wander radius", &p.wanderRadius, 0, 200, d.wanderRadius, "Radius of the wander circle (how sharply it turns)"),

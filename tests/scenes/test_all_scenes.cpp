@@ -11,6 +11,7 @@
 #include "scene_test_files.hpp"
 #include "scene_under_test.hpp"
 #include "scenes/scene.hpp"
+#include "sim/core/metric.hpp"
 
 namespace {
 
@@ -68,6 +69,27 @@ TEST(AllScenes, SameSeedSameMetrics) {
       EXPECT_EQ(ma[i].value, mb[i].value) << ma[i].name;
     }
   }
+}
+
+// Every metric a scene emits is described once, beside the code that emits it: a label for the
+// sweep plots' axes and the HUD, and a plot range where one is fixed.
+TEST(AllScenes, EveryMetricIsDescribed) {
+  for (const auto& e : scenes::registeredScenes()) {
+    SCOPED_TRACE(e.name);
+    SceneUnderTest t(e.name);
+    for (int i = 0; i < 3; ++i) t.scene->step(1.0f / 60.0f);
+    std::vector<sim::Metric> metrics;
+    t.scene->metrics(metrics);
+    for (const sim::Metric& m : metrics) {
+      const sim::MetricInfo* info = sim::metricInfo(m.name);
+      ASSERT_NE(info, nullptr) << m.name << " has no sim::MetricInfo";
+      EXPECT_TRUE(*info->label) << m.name;
+      EXPECT_LE(info->plotLo, info->plotHi) << m.name;
+    }
+  }
+  EXPECT_EQ(sim::metricInfo("no_such_metric"), nullptr);
+  EXPECT_EQ(sim::metricTitle("no_such_metric"), "no_such_metric");
+  EXPECT_EQ(sim::metricTitle("throughput_per_min"), "throughput (agents per minute)");
 }
 
 // The panel shows the lede above the fold, in front of the class; the rest waits behind "More".

@@ -119,3 +119,19 @@ TEST(SweepReferences, TheBuiltinSweepsNameTheirDataAndUnknownNamesAreRefused) {
                                            spec, error));
   EXPECT_NE(error.find("weidmann"), std::string::npos) << error;
 }
+
+// An axis title carries its parameter's unit from the parameter's declaration, and a metric's title
+// its description's words: the pedestrians' corridor width is metres where the ORCA corridor's is
+// agent diameters, though both are called "width".
+TEST(SweepReferences, AxisTitlesTakeTheUnitFromTheParametersDeclaration) {
+  experiments::SweepSpec corridor;
+  corridor.scene = "orca-corridor";
+  corridor.axes.push_back({"width", "corridor width", {}, {}, true});
+  EXPECT_EQ(experiments::plotOptionsOf(corridor).axisLabels.at(0), "corridor width [width] (agent diameters)");
+  experiments::SweepSpec finale;
+  finale.scene = "finale";
+  finale.axes.push_back({"cellSize", "cell size", {}, {}, true});
+  EXPECT_EQ(experiments::plotOptionsOf(finale).axisLabels.at(0), "cell size [cellSize] (world units)");
+  const experiments::SweepTable table = speedByDensity();
+  EXPECT_NE(experiments::sweepSvg(table, experiments::plotOptionsOf(table)).find("walking speed (m/s)"), std::string::npos);
+}

@@ -8,8 +8,22 @@
 #include "sim/core/grid.hpp"
 #include "sim/core/knn.hpp"
 #include "sim/core/parallel.hpp"
+#include "sim/core/metric.hpp"
 
 namespace sim {
+
+// The flock's measures (Flock::appendMetrics, appendSearchMetrics), described once.
+constexpr MetricInfo kFlockMetrics[] = {
+    {"mean_neighbors", "neighbours per agent (last step)"},
+    {"polarization", "polarization (0 = random, 1 = aligned)", "", 0.0, 1.0},
+    {"mean_nn_distance", "nearest-neighbour distance (world units; the murmuration's are metres)"},
+    {"groups", "groups (count)"},
+    {"largest_group_share", "largest group (share of agents)", "", 0.0, 1.0},
+    {"checks_per_frame", "distance checks per step"},
+    {"checks_per_agent", "distance checks per agent"},
+    {"neighbors_per_agent", "neighbours per agent"},
+};
+[[maybe_unused]] const bool flockDescribed = describeMetrics(kFlockMetrics);
 
 template <int D>
 double polarization(std::span<const Vec<D>> velocities) {

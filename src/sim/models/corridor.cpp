@@ -6,6 +6,7 @@
 #include "sim/rules/boids.hpp"
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/core/metric.hpp"
 
 namespace sim {
 
@@ -407,6 +408,19 @@ void CorridorSim::afterMove(float dt) {
 }
 
 void CorridorSim::probe(size_t i, orca::Probe& out) const { crowd_.probe(i, lastDt_, out); }
+
+constexpr MetricInfo kCorridorMetrics[] = {
+    {"arrived", "arrived this round (agents)"},
+    {"crossed_total", "crossed in all (agents)"},
+    {"rounds", "rounds completed"},
+    {"throughput_per_min", "throughput (agents per minute)", "/min"},
+    {"mean_cross_time", "mean crossing time (s)", "s"},
+    {"overlaps_total", "overlapping pairs (count)"},
+    {"min_distance_ratio", "closest approach (share of a diameter)"},
+    {"wall_penetrations", "bodies inside a wall (agent-steps)"},
+    {"jammed", "jammed agents"},
+};
+[[maybe_unused]] const bool corridorDescribed = describeMetrics(kCorridorMetrics);
 
 void CorridorSim::appendMetrics(std::vector<Metric>& out) const {
   out.push_back({"arrived", double(metrics_.arrived)});

@@ -11,6 +11,7 @@
 #include "sim/core/parallel.hpp"
 #include "sim/rules/boids_lanes.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/core/metric.hpp"
 
 namespace sim {
 
@@ -690,6 +691,21 @@ uint32_t FinaleSim::countInObstacle() const {
       }
   return count;
 }
+
+// overlaps_total, mean_speed, checks_per_agent and mean_neighbors mean what the corridor's, the
+// steering world's and the flock's do (described there).
+constexpr MetricInfo kFinaleMetrics[] = {
+    {"in_obstacle", "bodies inside an obstacle"},
+    {"nan_count", "agents with a NaN position"},
+    {"step_ms", "step time (ms)", "ms"},
+    {"max_neighbors", "most neighbours of one agent"},
+    {"orca_tier", "agents stepped by ORCA"},
+    {"boids_tier", "agents stepped by the boids rules"},
+    {"infeasible", "ORCA programs that needed the fallback"},
+    {"arrived_share", "arrived (share of agents)", "", 0.0, 1.0},
+    {"mean_arrival_s", "mean arrival time (s)", "s"},
+};
+[[maybe_unused]] const bool finaleDescribed = describeMetrics(kFinaleMetrics);
 
 void FinaleSim::appendMetrics(std::vector<Metric>& out) const {
   const Metrics& m = metrics_;

@@ -7,6 +7,7 @@
 #include "sim/core/knn.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/core/parallel.hpp"
+#include "sim/core/metric.hpp"
 
 namespace sim {
 
@@ -504,6 +505,14 @@ typename Murmuration<D>::Metrics Murmuration<D>::measure() {
   m.largestGroup = groups.largestShare;
   return m;
 }
+
+// Polarization, groups and the nearest-neighbour distance are the flock's (sim/core/metrics.cpp).
+constexpr MetricInfo kMurmurationMetrics[] = {
+    {"velocity_fluctuation", "velocity fluctuation (share of mean speed)"},
+    {"extent", "extent (m, 2 x RMS distance from the centre)", "m"},
+    {"startled", "startled birds (count)"},
+};
+[[maybe_unused]] const bool murmurationDescribed = describeMetrics(kMurmurationMetrics);
 
 template <int D>
 void Murmuration<D>::appendMetrics(std::vector<Metric>& out) {

@@ -5,6 +5,7 @@
 #include "sim/core/parallel.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/rules/boids.hpp"
+#include "sim/core/metric.hpp"
 
 namespace sim {
 
@@ -401,6 +402,26 @@ void PedestrianSim::measure(float /*dt*/) {
     m.lanes = lanesSum_ / laneSamples_;
   }
 }
+
+constexpr MetricInfo kPedestrianMetrics[] = {
+    {"density", "density in the measurement area (persons/m^2)", "/m^2"},
+    {"walking_speed", "walking speed (m/s)", "m/s"},
+    {"specific_flow", "specific flow (persons/(m s))", "/(m s)"},
+    {"weidmann_speed", "Weidmann's speed at this density (m/s)", "m/s"},
+    {"weidmann_error", "off Weidmann's speed (share)"},
+    {"density_now", "density now (persons/m^2)", "/m^2"},
+    {"speed_now", "walking speed now (m/s)", "m/s"},
+    {"overlap_share", "bodies touching (share)", "", 0.0, 1.0},
+    {"lane_order", "lane order (0 mixed, 1 lanes)", "", 0.0, 1.0},
+    {"lanes", "lanes across the corridor"},
+    {"exited", "out of the room (persons)"},
+    {"flow", "flow (persons/s)", "/s"},
+    {"specific_flow_off_band", "specific flow outside the experiments' band (persons/(m s))", "/(m s)"},
+    {"evacuation_time", "everyone out after (s)", "s"},
+    {"flow_now", "flow over the last 2 s (persons/s)", "/s"},
+    {"agents", "walkers in the simulation"},
+};
+[[maybe_unused]] const bool pedestriansDescribed = describeMetrics(kPedestrianMetrics);
 
 void PedestrianSim::appendMetrics(std::vector<Metric>& out) const {
   const PedestrianMetrics& m = metrics_;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include "sim/core/parallel.hpp"
 #include "sim/rules/boids.hpp"
+#include "sim/core/metric.hpp"
 
 namespace sim {
 namespace {
@@ -299,6 +300,14 @@ WanderGeometry SteeringWorld::quarryWander() const {
   return wanderGeometry(quarryPosition_, headingOf(quarryVelocity_, Vec2{1.0f, 0.0f}), quarryWanderAngle_,
                         params.wanderRadius, params.wanderDistance);
 }
+
+constexpr MetricInfo kSteeringMetrics[] = {
+    {"mean_distance_to_target", "distance to the target (world units)"},
+    {"mean_speed", "mean speed (world units/s)", "units/s"},
+    {"obstacle_penetrations", "bodies inside an obstacle (agent-steps)"},
+    {"settled_share", "settled (share of agents)", "", 0.0, 1.0},
+};
+[[maybe_unused]] const bool steeringDescribed = describeMetrics(kSteeringMetrics);
 
 void SteeringWorld::appendMetrics(std::vector<Metric>& out) const {
   double dist = 0.0, speed = 0.0;
