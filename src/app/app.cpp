@@ -351,7 +351,7 @@ class App {
     l.free = {worldOrigin_.x, worldOrigin_.y, worldSize_.x, worldSize_.y};
     l.agents = {agentsBox_.x, agentsBox_.y, agentsBox_.z, agentsBox_.w};
     if (uiVisible_ && !panel_.collapsed) {
-      l.experiments = {panel_.experimentsBox[0], panel_.experimentsBox[1], panel_.experimentsBox[2], panel_.experimentsBox[3]};
+      l.experiments = panel_.experiments;
       l.panelBottom = panel_.panelVisibleBottom;
     }
     const ImGuiContext& g = *ImGui::GetCurrentContext();

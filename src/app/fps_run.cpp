@@ -82,18 +82,15 @@ void FpsDriver::nextSlot() {
   // Each case's figures are its fastest round's, with every round's FPS beside them.
   result_.cases.clear();
   for (size_t i = 0; i < cases_.size(); ++i) {
-    FpsCaseResult c;
+    const std::vector<FpsCaseResult>& rounds = rounds_[i];
+    const auto fastest = std::max_element(rounds.begin(), rounds.end(),
+                                          [](const FpsCaseResult& a, const FpsCaseResult& b) { return a.fpsMedian < b.fpsMedian; });
+    FpsCaseResult c = fastest == rounds.end() ? FpsCaseResult{} : *fastest;
     c.name = cases_[i]->name;
     c.scene = cases_[i]->scene;
-    c.skipped = skipped_[i];
-    bool any = false;
-    for (const FpsCaseResult& r : rounds_[i])
-      if (!any || r.fpsMedian > c.fpsMedian) {
-        c = r;
-        any = true;
-      }
-    for (const FpsCaseResult& r : rounds_[i]) c.passFps.push_back(r.fpsMedian);
-    result_.cases.push_back(c);
+    c.skipped = rounds.empty() ? skipped_[i] : "";
+    for (const FpsCaseResult& r : rounds) c.passFps.push_back(r.fpsMedian);
+    result_.cases.push_back(std::move(c));
   }
 }
 

@@ -132,9 +132,9 @@ struct PanelMemory {
   // while renaming, Delete while asking); and whether the status line lay inside the panel's view.
   float presetRenameAt[2] = {-1.0f, -1.0f}, presetDeleteAt[2] = {-1.0f, -1.0f}, presetConfirmAt[2] = {-1.0f, -1.0f};
   bool messageInView = false;
-  // The experiment buttons' block as last drawn (window points: x, y, w, h; zero h none), and the
-  // panel's visible bottom: the block must end above it without scrolling.
-  float experimentsBox[4] = {0, 0, 0, 0};
+  // The experiment buttons' block as last drawn (window points; empty: none), and the panel's visible
+  // bottom: the block must end above it without scrolling.
+  Box experiments;
   float panelVisibleBottom = 0.0f;
   double noticeUntil = 0.0;  // ImGui time until which the message also stands by the cursor (an experiment ended by hand)
   bool noticeShown = false;

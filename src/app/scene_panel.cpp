@@ -166,41 +166,29 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
   // As many buttons on a line as fit; a title wider than the panel wraps inside its button. Claims
   // in a row whose titles share their part before ", " (the method: "Separation, width 4") stand on
   // one line headed by it, each button its own part, so a scene of 28 claims fits a 720 p panel.
-  auto groupOf = [](const scenes::Claim* c) {
+  std::vector<std::string> groups;
+  for (const scenes::Claim* c : claims) {
     const char* comma = std::strstr(c->title, ", ");
-    return comma ? std::string(c->title, comma) : std::string();
-  };
-  bool firstButton = true;
-  std::string lineGroup;
+    groups.push_back(comma ? std::string(c->title, comma) : std::string());
+  }
   const ImVec2 blockTop = ImGui::GetCursorScreenPos();
   ImVec2 blockEnd = blockTop;
+  std::string lineGroup;  // the method heading the line now ("" a line of whole titles)
   for (size_t i = 0; i < claims.size(); ++i) {
     const scenes::Claim* c = claims[i];
-    const std::string group = groupOf(c);
-    const bool grouped = !group.empty() && ((i > 0 && groupOf(claims[i - 1]) == group) ||
-                                            (i + 1 < claims.size() && groupOf(claims[i + 1]) == group));
+    const std::string& group = groups[i];
+    const bool grouped = !group.empty() && ((i > 0 && groups[i - 1] == group) || (i + 1 < claims.size() && groups[i + 1] == group));
     const std::string label = grouped ? std::string(c->title + group.size() + 2) + "##" + c->id : std::string(c->title);
-    if (grouped && group != lineGroup) {
-      ImGui::TextDisabled("%s:", group.c_str());
-      sameLineIfFits(label.c_str());
-    } else if (!firstButton && !(!grouped && !lineGroup.empty())) {
-      sameLineIfFits(label.c_str());
-    }
+    const bool heads = grouped && group != lineGroup;  // a new line, headed by its method
+    if (heads) ImGui::TextDisabled("%s:", group.c_str());
+    if (heads || (i > 0 && (grouped || lineGroup.empty()))) sameLineIfFits(label.c_str());
     lineGroup = grouped ? group : "";
-    firstButton = false;
     if (scenes::wrappingButton(label.c_str())) m.requested = c;  // the app restarts into it after the panel
     blockEnd = ImVec2(std::max(blockEnd.x, ImGui::GetItemRectMax().x), std::max(blockEnd.y, ImGui::GetItemRectMax().y));
     panelTooltip("%s\nThe article: %s\nMeasured: %s, over %.0f s%s%s%s", c->title, c->statement, scenes::describeRule(*c).c_str(),
                  c->window, c->from > 0 ? " after it settles" : "", *c->relativeTo ? "\nMeasured against: " : "", c->relativeTo);
   }
-  if (!claims.empty()) {
-    m.experimentsBox[0] = blockTop.x;
-    m.experimentsBox[1] = blockTop.y;
-    m.experimentsBox[2] = blockEnd.x - blockTop.x;
-    m.experimentsBox[3] = blockEnd.y - blockTop.y;
-  } else {
-    m.experimentsBox[3] = 0;
-  }
+  m.experiments = claims.empty() ? Box{} : Box{blockTop.x, blockTop.y, blockEnd.x - blockTop.x, blockEnd.y - blockTop.y};
   m.panelVisibleBottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
   // Built-in presets no claim uses (pursuit, formations, huge N...): set-ups to explore, applied as they are.
   bool changed = false, first = true;

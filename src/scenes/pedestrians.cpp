@@ -173,19 +173,22 @@ class Pedestrians final : public scenes::Scene {
     const float hh = sim_.roomHalfHeight();
     const double door = std::max(0.1, double(sim_.params().doorWidth));
     // Time runs on after the last walker is out (a claim's window is fixed): the axis ends with the evacuation.
-    const auto exits = sim_.exitTimes();
-    const bool allOut = int(exits.size()) >= sim_.params().people && !exits.empty();
-    const double span = std::max(30.0, std::ceil((allOut ? exits.back() + 1.0 : sim_.time()) / 10.0) * 10.0);
+    const double evacuated = metrics_["evacuation_time"];
+    const double span = std::max(30.0, std::ceil((evacuated > 0 ? evacuated + 1.0 : sim_.time()) / 10.0) * 10.0);
     const int bins = int(span / kChartBin);
     const auto y = [&](double flow) { return float(-hh + 2.0 * hh * std::min(flow, kChartTop) / kChartTop); };
     const float x0 = kChartLeft, x1 = kChartLeft + kChartWidth, barWidth = kChartWidth / float(bins);
     debug.filledRect(toView({x0, y(sim::kBottleneckFlowHigh)}), toView({x1, y(sim::kBottleneckFlowLow)}), kAreaColor);
-    std::vector<int> counts(size_t(bins), 0);
-    for (double t : exits) ++counts[size_t(std::clamp(int(t / kChartBin), 0, bins - 1))];
-    for (int b = 0; b < bins; ++b)
-      if (counts[size_t(b)] > 0)
-        debug.filledRect(toView({x0 + float(b) * barWidth + 0.05f * barWidth, y(counts[size_t(b)] / kChartBin / door)}),
+    // The exit times come in order: each bin's count is a run of them.
+    const auto exits = sim_.exitTimes();
+    size_t next = 0;
+    for (int b = 0; b < bins; ++b) {
+      int count = 0;
+      for (; next < exits.size() && (exits[next] < (b + 1) * kChartBin || b == bins - 1); ++next) ++count;
+      if (count > 0)
+        debug.filledRect(toView({x0 + float(b) * barWidth + 0.05f * barWidth, y(count / kChartBin / door)}),
                          toView({x0 + float(b + 1) * barWidth - 0.05f * barWidth, y(0)}), kEastColor);
+    }
     debug.line(toView({x0, y(0)}), toView({x1, y(0)}), kWallColor);
     debug.line(toView({x0, y(0)}), toView({x0, y(kChartTop)}), kWallColor);
     char label[96];
