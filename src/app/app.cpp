@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 #include "app/app_bench.hpp"
-#include "app/fps_run.hpp"
+#include "app/fps_window.hpp"
 #include "app/hud.hpp"
 #include "app/input.hpp"
 #include "app/layout.hpp"
@@ -31,6 +31,8 @@
 #include <nlohmann/json.hpp>
 #include "app/look.hpp"
 #include "app/platform.hpp"
+#include "app/probe.hpp"
+#include "app/world_overlay.hpp"
 #include "app/metrics_log.hpp"
 #include "app/recording.hpp"
 #include "app/settings.hpp"
@@ -132,7 +134,7 @@ class App {
     }
     SDL_GL_SetSwapInterval(vsync_ ? 1 : 0);
     glInfo_ = render::Renderer::glInfo();
-    if (options_.fps) startFpsRun();
+    if (options_.fps) beginFpsRun(*options_.fps, vsync_);
 
     scenes_ = scenes::registeredScenes();
     std::string first = !options_.scene.empty() ? options_.scene : !settings_.lastScene.empty() ? settings_.lastScene : kDefaultScene;
@@ -199,12 +201,13 @@ class App {
         applyLook(look_, pixelsPerPoint());  // between frames: the font atlas cannot change inside one
         if (!ctx_.userView && !following_) fitView();  // a theme keeps the viewport; the view is framed again all the same
       }
-      restoreWindowedGeometry();
+      fullscreenToggle_.restoreEachFrame(sdl_.window);
       updateViewport();
       ctx_.paused = stepper_.paused;
       stepper_.fastForward = experimentFastForward(panel_, sceneName_, stepper_.simTime());
       if (!quit_) stepper_.advance(frameSeconds, lockstep());  // quitting starts no step
       csv_.flushIfDue();  // rows of the last second reach the file even while paused
+      probe::beginFrame();
       renderFrame();
       if (stateWanted && outputs_.state.isOpen()) {
         stateWanted = 0;
@@ -230,52 +233,8 @@ class App {
     abandoned_ = stepper_.abandon();
     recorder_.stop();
     saveUserSettings();
-    std::printf("scene=%s\nframes=%d\nsteps=%llu\nagents=%zu\ndraw_calls=%d\nagent_draw_calls=%d\nui_visible=%d\nhelp_open=%d\n"
-                "step_ms_median=%.4f\nui_scale=%.2f\ntheme=%s\nstyle=%s\nworld_area=%.0f,%.0f,%.0fx%.0f\nagents_outside_view=%zu\ntext_contrast=%.2f\nspeed=%.2f\n",
-                sceneName_.c_str(), frame_, static_cast<unsigned long long>(stepper_.steps()), lastStats_.agents,
-                lastStats_.drawCalls, lastStats_.agentDrawCalls, int(uiVisible_), int(hud_.showHelp),
-                sim::median(stepper_.recentStepMs(kHudSeconds)), double(look_.uiScale), look_.darkTheme ? "dark" : "light",
-                styleSizes().c_str(), double(worldOrigin_.x), double(worldOrigin_.y), double(worldSize_.x), double(worldSize_.y),
-                agentsOutsideView_, panelTextContrast(), double(stepper_.speed));
-    std::printf("user_view=%d\nfit_control=%d\npause_mark=%d\nzoom=%.4f\nagents_box=%.0f,%.0f,%.0fx%.0f\nwindow=%.0fx%.0f\n",
-                int(ctx_.userView), int(fitControlShown_), int(pauseMarkShown_), double(ctx_.camera2D.zoom), double(agentsBox_.x),
-                double(agentsBox_.y), double(agentsBox_.z), double(agentsBox_.w), double(windowSize_.x), double(windowSize_.y));
-    std::printf("fit_control_at=%.0f,%.0f\nglyph_px=%.1f\npanel_overflow=%.0f\npanel_overflow_in=%s\npanel_left=%.0f\n",
-                double(fitControlAt_.x), double(fitControlAt_.y), double(glyphPixels(drawnAgentScale_)), double(panelOverflow_),
-                panelOverflowAt_.c_str(), double(windowSize_.x - DockLayout::panelWidth()));
-    std::printf("panel_overflow_max=%.0f\npanel_overflow_max_at_ui=%.2f\npanel_overflow_scales=%zu\n", double(panelOverflowMax_),
-                double(panelOverflowMaxAtScale_), overflowScales_.size());
-    std::printf("benchmark_button_at=%.0f,%.0f\nfront_window=%s\n", double(hud_.benchmarkAt[0]), double(hud_.benchmarkAt[1]),
-                frontWindow().c_str());
-    std::printf("hud_right=%.0f\nreserved_bottom=%.0f\nclear_labels=", double(hud_.open ? DockLayout::hudWidth() : 0.0f), double(panel_.reservedBottom));
-    for (const glm::vec4& r : clearLabels_)
-      std::printf("%s%.0f,%.0f,%.0f,%.0f", &r == clearLabels_.data() ? "" : ";", double(r.x), double(r.y), double(r.z), double(r.w));
-    std::printf("\n");
-    const std::optional<glm::vec3> selected = abandoned_ ? std::nullopt : scene().selectedAgent();
-    std::printf("following=%d\nfollowed_frames=%d\nfollow_max_offset=%.2f\nselected=", int(following_), followedFrames_,
-                double(followMaxOffset_));
-    if (selected) std::printf("%.2f,%.2f,%.2f\n", double(selected->x), double(selected->y), double(selected->z));
-    else std::printf("none\n");
-    // The scene panel as last drawn: a switch must leave the new scene's at the top, with the default
-    // preset name and no status line (tests drive it with xdotool at these points).
-    std::printf("panel_scroll=%.0f\npreset_name=%s\npanel_message=%s\npresets_header_at=%.0f,%.0f\npreset_name_at=%.0f,%.0f\n",
-                double(panel_.scrollY), panel_.saveName, panel_.message.c_str(), double(panel_.presetsHeaderAt[0]),
-                double(panel_.presetsHeaderAt[1]), double(panel_.presetNameAt[0]), double(panel_.presetNameAt[1]));
-    std::printf("save_preset_at=%.0f,%.0f\nreplace_preset_at=%.0f,%.0f\nreplace_pending=%d\n", double(panel_.savePresetAt[0]),
-                double(panel_.savePresetAt[1]), double(panel_.replacePresetAt[0]), double(panel_.replacePresetAt[1]),
-                int(!panel_.replacePending.empty()));
-    std::printf("last_param_at=%.0f,%.0f\npanel_notice_at_cursor=%d\n", double(panel_.lastParamAt[0]), double(panel_.lastParamAt[1]),
-                int(panel_.noticeShown));
-    std::printf("preset_rename_at=%.0f,%.0f\npreset_delete_at=%.0f,%.0f\npreset_confirm_at=%.0f,%.0f\npanel_message_in_view=%d\n",
-                double(panel_.presetRenameAt[0]), double(panel_.presetRenameAt[1]), double(panel_.presetDeleteAt[0]),
-                double(panel_.presetDeleteAt[1]), double(panel_.presetConfirmAt[0]), double(panel_.presetConfirmAt[1]),
-                int(panel_.messageInView));
-    // The frame time over the last 10 s: a running sweep must leave the live scene its pace.
-    std::printf("frame_ms_median=%.2f\nsweep_header_at=%.0f,%.0f\n%s", sim::median(frameMs_.last(AppBenchmark::kSeconds)),
-                double(panel_.sweepHeaderAt[0]), double(panel_.sweepHeaderAt[1]), sweepStateLines(panel_.sweep).c_str());
     bool csvFailed = false, stateFailed = false;
     if (std::string error; !csv_.close(error)) fail(error, csvFailed);
-    std::fflush(stdout);  // the lines above before the state, when both go to standard output
     if (outputs_.state.isOpen()) {
       outputs_.state.write(stateJson() + "\n");
       if (std::string error; !outputs_.state.commit(error)) fail(error, stateFailed);
@@ -329,7 +288,35 @@ class App {
     j["layout"]["ui_scale"] = look_.uiScale;
     j["layout"]["hud_open"] = hud_.open;
     j["quit_asked"] = quitAsked_;
+    j["probe"] = probeJson();
     return j.dump();
+  }
+
+  // The probe (probe.hpp): the last frame's widget places and measurements, and the run's own.
+  nlohmann::json probeJson() {
+    writeSweepProbe(panel_.sweep);
+    nlohmann::json p = probe::marks();
+    const auto area = [](glm::vec2 at, glm::vec2 size) { return probe::area(at.x, at.y, size.x, size.y); };
+    p.update({{"scene", sceneName_}, {"frames", frame_}, {"steps", stepper_.steps()}, {"agents", lastStats_.agents},
+              {"draw_calls", lastStats_.drawCalls}, {"agent_draw_calls", lastStats_.agentDrawCalls},
+              {"ui_visible", uiVisible_}, {"help_open", hud_.showHelp},
+              {"step_ms_median", sim::median(stepper_.recentStepMs(kHudSeconds))}, {"ui_scale", look_.uiScale},
+              {"theme", look_.darkTheme ? "dark" : "light"}, {"style", styleSizes()},
+              {"world_area", area(worldOrigin_, worldSize_)}, {"agents_outside_view", agentsOutsideView_},
+              {"text_contrast", panelTextContrast()}, {"speed", stepper_.speed}, {"user_view", ctx_.userView},
+              {"zoom", ctx_.camera2D.zoom}, {"agents_box", area({agentsBox_.x, agentsBox_.y}, {agentsBox_.z, agentsBox_.w})},
+              {"window", {std::lround(windowSize_.x), std::lround(windowSize_.y)}},
+              {"glyph_px", glyphPoints(drawnAgentScale_)}, {"panel_overflow_max", std::lround(panelOverflowMax_)},
+              {"panel_overflow_max_at_ui", panelOverflowMaxAtScale_}, {"panel_overflow_scales", overflowScales_.size()},
+              {"front_window", frontWindow()}, {"hud_right", std::lround(hud_.open ? DockLayout::hudWidth() : 0.0f)},
+              {"panel_left", std::lround(windowSize_.x - DockLayout::panelWidth())}, {"reserved_bottom", std::lround(panel_.reservedBottom)},
+              {"following", following_}, {"followed_frames", followedFrames_}, {"follow_max_offset", followMaxOffset_},
+              {"preset_name", panel_.saveName}, {"panel_message", panel_.message},
+              {"replace_pending", !panel_.replacePending.empty()},
+              {"frame_ms_median", sim::median(frameMs_.last(AppBenchmark::kSeconds))}});
+    const std::optional<glm::vec3> selected = abandoned_ || !stepper_.idle() ? std::nullopt : scene().selectedAgent();
+    p["selected"] = selected ? nlohmann::json{selected->x, selected->y, selected->z} : nlohmann::json();
+    return p;
   }
 
  private:
@@ -696,38 +683,8 @@ class App {
     ImGui::End();
   }
 
-  bool fullscreen() const { return (SDL_GetWindowFlags(sdl_.window) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0; }
-  // F11 and back: the window comes back exactly where and as large as it was (a window manager may
-  // hand back another geometry, e.g. the display's size at y = 20, taller than its work area).
-  void setFullscreen(bool on) {
-    if (on == fullscreen()) return;
-    if (on) {
-      WindowGeometry g;
-      SDL_GetWindowPosition(sdl_.window, &g.x, &g.y);
-      SDL_GetWindowSize(sdl_.window, &g.w, &g.h);
-      g.maximized = (SDL_GetWindowFlags(sdl_.window) & SDL_WINDOW_MAXIMIZED) != 0;
-      beforeFullscreen_ = g;
-      restoreFrames_ = 0;
-    }
-    SDL_SetWindowFullscreen(sdl_.window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
-    if (!on && beforeFullscreen_) restoreFrames_ = kRestoreFrames;
-  }
-  // Some frames after leaving full screen: the window manager answers asynchronously, and may move
-  // the window after SDL asked for the old geometry once.
-  void restoreWindowedGeometry() {
-    if (restoreFrames_ <= 0 || !beforeFullscreen_ || fullscreen()) return;
-    --restoreFrames_;
-    const WindowGeometry& g = *beforeFullscreen_;
-    if (g.maximized) {
-      if (!(SDL_GetWindowFlags(sdl_.window) & SDL_WINDOW_MAXIMIZED)) SDL_MaximizeWindow(sdl_.window);
-      return;
-    }
-    int x = 0, y = 0, w = 0, h = 0;
-    SDL_GetWindowPosition(sdl_.window, &x, &y);
-    SDL_GetWindowSize(sdl_.window, &w, &h);
-    if (w != g.w || h != g.h) SDL_SetWindowSize(sdl_.window, g.w, g.h);
-    if (x != g.x || y != g.y) SDL_SetWindowPosition(sdl_.window, g.x, g.y);
-  }
+  bool fullscreen() const { return FullscreenToggle::isOn(sdl_.window); }
+  void setFullscreen(bool on) { fullscreenToggle_.set(sdl_.window, on); }
 
   // On the UI thread after each step: the scene's own sampling, timed apart from the step.
   void afterStep() {
@@ -773,23 +730,6 @@ class App {
   }
 
   // ---- `crowdlab fps`: the standard cases, one after another (fps_run.hpp) ----
-  void startFpsRun() {
-    FpsDriver& fps = *options_.fps;
-    auto glString = [](GLenum e) {
-      const GLubyte* s = glGetString(e);
-      return s ? std::string(reinterpret_cast<const char*>(s)) : std::string();
-    };
-    FpsResult& r = fps.result();
-    r.machine = describeMachine(glString(GL_RENDERER), glString(GL_VENDOR), glString(GL_VERSION), sim::hardwareThreads());
-    r.platform = platform::hostDescription().empty() ? "desktop" : "browser";
-    r.vsync = vsync_;
-    // The page's frames are paced by the browser, and its GL work runs in another process: each
-    // frame's own work, finished (glFinish), is what it is timed by there.
-    const bool paced = r.platform == "browser";
-    fps.useWorkTime(paced);
-    r.frameClock = paced ? "work" : "interval";
-  }
-
   // Opens the next case when the last one is done; false once every case has run.
   bool openFpsCase() {
     FpsDriver& fps = *options_.fps;
@@ -824,27 +764,7 @@ class App {
   }
 
   int finishFps() {
-    FpsDriver& fps = *options_.fps;
-    fps.finish();
-    FpsResult& r = fps.result();
-    r.width = drawableSize_.x;
-    r.height = drawableSize_.y;
-    const std::string line = fpsLine(r), json = fpsJson(r).dump(1);
-    std::printf("%s%s\n", fpsTable(r).c_str(), line.c_str());
-    int code = 0;
-    if (io::OutputFile& out = fps.json(); out.isOpen()) {
-      std::string error;
-      const std::string path = out.path();
-      out.write(json + "\n");
-      if (!out.commit(error)) {
-        std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
-        code = 1;
-      } else {
-        std::printf("json=%s\n", path.c_str());
-      }
-    }
-    std::fflush(stdout);
-    platform::showFpsResult(line, json);
+    const int code = reportFpsRun(*options_.fps, drawableSize_);
     renderer_.shutdown();
     return code;
   }
@@ -880,7 +800,7 @@ class App {
     // Declarations, not simulation state; raised where the world, fitted beside the panels, would draw
     // the agents smaller than a hall can see.
     view.agentScale = sceneUnguarded().drawSizes.agentScale;
-    if (const float glyph = glyphPixels(view.agentScale); glyph > 0.0f && glyph < kLeastGlyphPoints)
+    if (const float glyph = glyphPoints(view.agentScale); glyph > 0.0f && glyph < kLeastGlyphPoints)
       view.agentScale *= kLeastGlyphPoints / glyph;
     drawnAgentScale_ = view.agentScale;
     ctx_.lightTheme = !look_.darkTheme;
@@ -893,10 +813,11 @@ class App {
     } else {
       view.viewProjection = ctx_.camera2D.viewProjection();
     }
-    drawLabels(view);
+    drawWorldLabels(debug_, view, world(), DockLayout::hudWidth(),
+                    uiVisible_ ? windowSize_.x - DockLayout::panelWidth() : std::numeric_limits<float>::max());
     if (uiVisible_) drawUi(sceneIdle);
     updateTitle();
-    drawWorldMarks();
+    if (drawWorldMarks(world(), stepper_.paused, ctx_.userView)) fitView();
     if (hud_.showHelp) drawHelp(scenes_, sceneTitle(), sceneUnguarded().keys, sceneUnguarded());
     drawQuitQuestion();
     if (blackScreen_)  // B: the room looks at the lecturer; everything else goes on behind it
@@ -907,7 +828,9 @@ class App {
     glViewport(int(worldOrigin_.x * ppp), int((windowSize_.y - worldOrigin_.y - worldSize_.y) * ppp), int(worldSize_.x * ppp),
                int(worldSize_.y * ppp));
     renderer_.render(batch_, debug_, view);
-    agentsOutsideView_ = agentsOutside(view);
+    const AgentsOnScreen onScreen = agentsOnScreen(batch_, view.viewProjection, world());
+    agentsOutsideView_ = onScreen.outside;
+    agentsBox_ = onScreen.box;
     if (following_ && sceneIdle)
       if (const std::optional<float> off = selectedOffsetFromCentre(view)) {
         ++followedFrames_;
@@ -943,6 +866,12 @@ class App {
       quit_ = true;
     }
     SDL_GL_SwapWindow(sdl_.window);
+  }
+
+  WorldViewport world() const { return {worldOrigin_, worldSize_}; }
+  // A 2D agent's glyph length on screen, window points (0 in 3D).
+  float glyphPoints(float agentScale) const {
+    return scene_->view == scenes::View::TwoD ? agentGlyphPoints(batch_, agentScale, ctx_.camera2D.zoom) : 0.0f;
   }
 
   static void drawUiLists(ImDrawData* all, int first, int count) {
@@ -984,73 +913,6 @@ class App {
     }
   }
 
-  // How long a 2D agent glyph is drawn, in window points: the median instance's length (tail to
-  // nose) times agentScale times the zoom; 0 in 3D.
-  float glyphPixels(float agentScale) const {
-    if (scene_->view != scenes::View::TwoD) return 0.0f;
-    std::vector<float> lengths;
-    // A sample of at most about a thousand: this runs every frame, with up to 100,000 agents.
-    const size_t stride = std::max<size_t>(1, batch_.instances.size() / 1000);
-    for (size_t i = 0; i < batch_.instances.size(); i += stride) lengths.push_back(batch_.instances[i].scale);
-    if (batch_.gpu.stateBuffer) lengths.push_back(batch_.gpu.scale);
-    if (lengths.empty()) return 0.0f;
-    std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
-    return lengths[lengths.size() / 2] * agentScale * ctx_.camera2D.zoom;
-  }
-
-  // Agents of the last batch whose centre falls outside the world viewport (Home must keep it 0),
-  // and the box around those inside, in window points (the tests' measure of the world's size).
-  size_t agentsOutside(const render::FrameView& view) {
-    size_t outside = 0;
-    glm::vec2 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
-    for (const render::AgentInstance& a : batch_.instances) {
-      const glm::vec4 clip = view.viewProjection * glm::vec4(a.position, 1.0f);
-      const bool out = clip.w <= 0 || std::abs(clip.x) > clip.w || std::abs(clip.y) > clip.w;
-      outside += out;
-      if (out) continue;
-      const glm::vec2 ndc = glm::vec2(clip) / clip.w;
-      const glm::vec2 p = worldOrigin_ + glm::vec2(ndc.x * 0.5f + 0.5f, 0.5f - ndc.y * 0.5f) * worldSize_;
-      lo = glm::min(lo, p);
-      hi = glm::max(hi, p);
-    }
-    agentsBox_ = hi.x >= lo.x ? glm::vec4(lo, hi - lo) : glm::vec4(0.0f);
-    return outside;
-  }
-
-  // On the world, shown with the UI hidden (Tab) too: a pause marker a room can see (bottom centre),
-  // and once the user zoomed or panned, the control that fits the world to the view again (top centre).
-  void drawWorldMarks() {
-    const float em = ImGui::GetFontSize();
-    const float centreX = worldOrigin_.x + worldSize_.x * 0.5f;
-    pauseMarkShown_ = stepper_.paused;
-    if (stepper_.paused) {
-      const float size = 1.6f * em, pad = 0.4f * size;
-      const char* text = "PAUSED  (Space resumes)";
-      const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, text);
-      const float bar = 0.28f * size, gap = 0.22f * size, icon = 2 * bar + gap + pad;
-      const float w = icon + extent.x, x0 = centreX - 0.5f * w;
-      const float y = worldOrigin_.y + worldSize_.y - extent.y - 2 * pad - 0.6f * em;
-      ImDrawList* draw = ImGui::GetForegroundDrawList();
-      // Light on dark in both themes: 15:1, and it stands out on either world.
-      draw->AddRectFilled(ImVec2(x0 - pad, y), ImVec2(x0 + w + pad, y + extent.y + 2 * pad), IM_COL32(20, 22, 30, 225), 0.3f * size);
-      const ImU32 ink = IM_COL32(250, 250, 250, 255);
-      draw->AddRectFilled(ImVec2(x0, y + pad + 0.1f * size), ImVec2(x0 + bar, y + pad + 0.9f * size), ink);
-      draw->AddRectFilled(ImVec2(x0 + bar + gap, y + pad + 0.1f * size), ImVec2(x0 + 2 * bar + gap, y + pad + 0.9f * size), ink);
-      draw->AddText(ImGui::GetFont(), size, ImVec2(x0 + icon, y + pad), ink, text);
-    }
-    fitControlShown_ = ctx_.userView;
-    if (!ctx_.userView) return;
-    ImGui::SetNextWindowPos(ImVec2(centreX, worldOrigin_.y + 0.5f * em), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
-    ImGui::SetNextWindowBgAlpha(0.85f);
-    ImGui::Begin("##fit", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
-                                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
-    if (ImGui::Button("Fit (Home)")) fitView();
-    fitControlAt_ = glm::vec2(0.5f * (ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x),
-                              0.5f * (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y));
-    ImGui::End();
-  }
-
-  // The front-most window the last frame drew, by name (tests: the help stays above the panels).
   static std::string frontWindow() {
     const ImGuiContext& g = *ImGui::GetCurrentContext();
     for (int i = g.Windows.Size - 1; i >= 0; --i) {
@@ -1092,47 +954,6 @@ class App {
     std::string message;
     if (!recorder_.start(frames, dir, hud_.captureWorldOnly ? worldPixels() : windowPixels(), message)) return fail(message, recordFailed_);
     hud_.message = message;
-  }
-
-  // World labels in the UI's font, rasterised at the UI scale: they grow with it, like the panels.
-  void drawLabels(const render::FrameView& view) {
-    clearLabels_.clear();
-    if (debug_.texts().empty()) return;
-    ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    for (const auto& t : debug_.texts()) {
-      const glm::vec4 clip = view.viewProjection * glm::vec4(t.position, 1.0f);
-      if (clip.w <= 0) continue;
-      const glm::vec2 ndc = glm::vec2(clip) / clip.w;
-      ImVec2 p{worldOrigin_.x + (ndc.x * 0.5f + 0.5f) * worldSize_.x,
-                     worldOrigin_.y + (0.5f - ndc.y * 0.5f) * worldSize_.y - (t.above ? ImGui::GetFontSize() : 0.0f)};
-      ImVec4 c = ImGui::ColorConvertU32ToFloat4(t.color);
-      c.x *= view.ink;
-      c.y *= view.ink;
-      c.z *= view.ink;
-      ImFont* font = t.scale != 1.0f ? bannerFont() : ImGui::GetFont();
-      float size = ImGui::GetFontSize() * t.scale;
-      ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
-      if (t.clearOfPanels) {
-        // Right of the HUD, left of the scene panel, and smaller when the gap between them is
-        // narrower than the line.
-        float lo = worldOrigin_.x + 8.0f, hi = worldOrigin_.x + worldSize_.x - 8.0f;
-        if (uiVisible_) {
-          lo = std::max(lo, DockLayout::hudWidth() + 8.0f);
-          hi = std::min(hi, windowSize_.x - DockLayout::panelWidth() - 8.0f);
-        }
-        if (hi - lo > 64.0f && extent.x > hi - lo) {
-          const float bottom = p.y + extent.y;
-          size *= (hi - lo) / extent.x;
-          extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.c_str());
-          if (t.above) p.y = bottom - extent.y;  // it still ends where it was anchored
-        }
-        p.x = std::clamp(p.x, lo, std::max(lo, hi - extent.x));
-        clearLabels_.push_back({p.x, p.y, p.x + extent.x, p.y + extent.y});
-      }
-      if (t.scale != 1.0f)  // large type: the banner's face, rasterised large, drawn on a dark backing
-        dl->AddRectFilled(ImVec2(p.x - 6, p.y - 3), ImVec2(p.x + extent.x + 6, p.y + extent.y + 3), IM_COL32(10, 12, 18, 190), 4.0f);
-      dl->AddText(font, size, p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());
-    }
   }
 
   void drawUi(bool sceneIdle) {
@@ -1197,20 +1018,22 @@ class App {
     if (const scenes::Claim* claim = std::exchange(panel_.requested, nullptr)) startClaim(*claim);
     // How far the panels' content reaches past their width (text or a widget cut at the edge), from
     // the extent ImGui measured for them: 0 when nothing is cut.
-    panelOverflow_ = 0.0f;
-    panelOverflowAt_.clear();
+    float overflow = 0.0f;
+    std::string overflowIn;
     for (const char* name : {"HUD", "###scene"})
       if (const ImGuiWindow* w = ImGui::FindWindowByName(name); w && !w->Collapsed) {
         const float over = w->ContentSize.x - (w->WorkRect.Max.x - w->WorkRect.Min.x);
-        if (over > panelOverflow_) panelOverflowAt_ = name;
-        panelOverflow_ = std::max(panelOverflow_, over);
+        if (over > overflow) overflowIn = name;
+        overflow = std::max(overflow, over);
       }
+    probe::set("panel_overflow", std::lround(overflow));
+    probe::set("panel_overflow_in", overflowIn);
     // The most over the run, at each UI scale once it has held for three frames (the first frames at a new
     // scale are laid out before its windows and scroll bars settle): a test steps Ctrl+= from 1x to 3x in one run.
     if (++framesAtLook_ >= 3) {
       overflowScales_.insert(int(std::lround(look_.uiScale * 100.0f)));
-      if (panelOverflow_ > panelOverflowMax_) panelOverflowMaxAtScale_ = look_.uiScale;
-      panelOverflowMax_ = std::max(panelOverflowMax_, panelOverflow_);
+      if (overflow > panelOverflowMax_) panelOverflowMaxAtScale_ = look_.uiScale;
+      panelOverflowMax_ = std::max(panelOverflowMax_, overflow);
     }
   }
 
@@ -1277,20 +1100,13 @@ class App {
   std::map<std::string, nlohmann::json> tuned_;  // scene name -> its parameters when last left
   std::deque<SDL_Keysym> scriptedKeys_;
   bool quitAsked_ = false;  // the quit question is shown
-  struct WindowGeometry {
-    int x = 0, y = 0, w = 0, h = 0;
-    bool maximized = false;
-  };
-  std::optional<WindowGeometry> beforeFullscreen_;  // the window as F11 found it
-  static constexpr int kRestoreFrames = 30;
-  int restoreFrames_ = 0;  // frames left to put the window back where F11 found it
+  FullscreenToggle fullscreenToggle_;
   LessonRun lesson_;
   bool blackScreen_ = false;
   AppBenchmark benchmark_;
   uint64_t sceneRuns_ = 0, paramWrites_ = 0;  // what a benchmark run watches (BenchmarkWatch)
   RecentSamples frameMs_, metricsMs_;
   glm::vec2 windowSize_{1280, 720}, worldOrigin_{0, 0}, worldSize_{1280, 720};
-  std::vector<glm::vec4> clearLabels_;  // last frame's lines kept clear of the panels: x0, y0, x1, y1 (points)
   Clock::time_point start_, last_, frameStart_;
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;
@@ -1303,11 +1119,7 @@ class App {
   int followedFrames_ = 0;       // frames drawn following a selected agent
   float followMaxOffset_ = 0.0f;  // the most it was off the viewport's centre then, window points
   bool screenshotRequested_ = false, screenshotFailed_ = false, recordFailed_ = false;
-  bool pauseMarkShown_ = false, fitControlShown_ = false;  // as last drawn, for the tests
   bool recordedThisFrame_ = false;
-  glm::vec2 fitControlAt_{-1.0f};  // the Fit control's centre as last drawn, window points
-  float panelOverflow_ = 0.0f;     // window points the panels' content reached past their width
-  std::string panelOverflowAt_;    // in which panel ("" none)
   float panelOverflowMax_ = 0.0f, panelOverflowMaxAtScale_ = 0.0f;  // the most over the run, and at which UI scale
   int framesAtLook_ = 0;             // frames drawn since the look (UI scale, theme) last changed
   std::set<int> overflowScales_;     // UI scales (percent) the overflow was measured at

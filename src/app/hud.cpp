@@ -1,4 +1,5 @@
 #include "app/hud.hpp"
+#include "app/probe.hpp"
 #include "app/look.hpp"
 
 #include <imgui.h>
@@ -100,13 +101,10 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[hud.open ? ImGuiCol_Text : ImGuiCol_TextDisabled]);
     if (ImGui::Selectable(line, hud.open, ImGuiSelectableFlags_None, ImVec2(ImGui::CalcTextSize(line).x, 0))) hud.open = !hud.open;
     ImGui::PopStyleColor();
-    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-    hud.lineAt[0] = 0.5f * (lo.x + hi.x);
-    hud.lineAt[1] = 0.5f * (lo.y + hi.y);
+    probe::markItem("hud_line_at");
     ImGui::EndMainMenuBar();
   }
 
-  hud.benchmarkAt[0] = hud.benchmarkAt[1] = -1.0f;
   DockLayout::hudOpen = hud.open;
   if (!hud.open) {
     hud.height = 0.0f;
@@ -155,9 +153,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     } else {
       if (ImGui::Button(scenes::buttonWidth("Benchmark this scene (10 s)") <= ImGui::GetContentRegionAvail().x ? "Benchmark this scene (10 s)" : "Benchmark (10 s)"))
         act.benchmark = true;
-      const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-      hud.benchmarkAt[0] = 0.5f * (lo.x + hi.x);
-      hud.benchmarkAt[1] = 0.5f * (lo.y + hi.y);
+      probe::markItem("benchmark_button_at");
     }
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     // Kept as an empty line until it says something, for the same reason.

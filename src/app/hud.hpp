@@ -50,8 +50,6 @@ struct HudMemory {
   bool captureWorldOnly = true;  // F12 and "Record frames" take the world without the panels
   float uiScaleEdit = 1.0f;
   bool editingScale = false;
-  float benchmarkAt[2] = {-1.0f, -1.0f};  // the Benchmark button's centre as last drawn, window points (tests click it)
-  float lineAt[2] = {-1.0f, -1.0f};       // the one line's centre in the menu bar (a click opens the full HUD)
 };
 
 struct HudState {
@@ -122,26 +120,14 @@ struct PanelMemory {
   std::string lessonSay, lessonProgress;
   std::map<std::string, double> measured;   // claim id -> last window value here (baselines of ratio claims)
   SweepSection sweep;                       // the Sweep section's sweep (sweep_panel.hpp)
-  // As last drawn, for the tests' state lines: the scroll, and where the Presets header and the
-  // preset name field were (window points, their centres; -1: not drawn).
-  float scrollY = 0.0f;
   float contentHeight = 0.0f;  // the panel's content last frame (kept while a step runs on the worker)
-  float presetsHeaderAt[2] = {-1.0f, -1.0f}, presetNameAt[2] = {-1.0f, -1.0f};
-  float savePresetAt[2] = {-1.0f, -1.0f}, replacePresetAt[2] = {-1.0f, -1.0f};  // the Replace? prompt's button
-  // The first user preset's row: its rename and delete buttons, and the button that confirms (OK
-  // while renaming, Delete while asking); and whether the status line lay inside the panel's view.
-  float presetRenameAt[2] = {-1.0f, -1.0f}, presetDeleteAt[2] = {-1.0f, -1.0f}, presetConfirmAt[2] = {-1.0f, -1.0f};
-  bool messageInView = false;
   // The experiment buttons' block as last drawn (window points; empty: none), and the panel's visible
   // bottom: the block must end above it without scrolling.
   Box experiments;
   float panelVisibleBottom = 0.0f;
   double noticeUntil = 0.0;  // ImGui time until which the message also stands by the cursor (an experiment ended by hand)
-  bool noticeShown = false;
-  float lastParamAt[2] = {-1.0f, -1.0f};  // the last parameter's widget (the tests drag it)
   // The Tune section (tune_panel.hpp); shared so that a panel reset for a new scene stops its search.
   std::shared_ptr<TunePanel> tune = std::make_shared<TunePanel>();
-  float sweepHeaderAt[2] = {-1.0f, -1.0f};
 };
 // About + experiments, the scene's own panel, its declared parameters and presets; true when a parameter changed.
 // An experiment button sets memory.requested (the app starts it: startExperimentRun) and the claim's banner is drawn.

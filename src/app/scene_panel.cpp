@@ -11,6 +11,7 @@
 #include "app/platform.hpp"
 #include "app/preset_names.hpp"
 #include "app/preset_files.hpp"
+#include "app/probe.hpp"
 #include "app/settings.hpp"
 #include "experiments/claim_runs.hpp"
 #include "scenes/presets.hpp"
@@ -18,13 +19,6 @@
 namespace app {
 
 namespace {
-
-// The last item's centre, in window points.
-void itemCentre(float (&at)[2]) {
-  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-  at[0] = 0.5f * (lo.x + hi.x);
-  at[1] = 0.5f * (lo.y + hi.y);
-}
 
 void report(PanelMemory& m, const std::string& text, bool error) {
   m.message = text;
@@ -56,14 +50,14 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   for (const auto& file : userPresets(sceneName)) {
     const std::string path = file.string(), stem = file.stem().string();
     ImGui::PushID(path.c_str());
-    auto note = [&](float (&at)[2]) { if (firstRow) itemCentre(at); };  // the first row's points, for the tests
+    auto note = [&](const char* name) { if (firstRow) probe::markItem(name); };  // the first row's, for the tests
     if (m.renaming == path) {
       // Renaming: the new name, then OK or Cancel.
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
       const bool entered = ImGui::InputText("##newname", m.newName, sizeof(m.newName), ImGuiInputTextFlags_EnterReturnsTrue);
       sameLineIfFits("OK");
       const bool ok = ImGui::SmallButton("OK");
-      note(m.presetConfirmAt);
+      note("preset_confirm_at");
       if (ok || entered) {
         std::string renamedTo;
         if (renameUserPreset(path, presetFileStem(m.newName), renamedTo, error)) report(m, "renamed to " + renamedTo, false);
@@ -76,7 +70,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
     } else if (m.deleting == path) {
       ImGui::TextWrapped("Delete %s?", presetNameOfStem(stem).c_str());
       const bool confirmed = ImGui::SmallButton("Delete");
-      note(m.presetConfirmAt);
+      note("preset_confirm_at");
       if (confirmed) {
         if (deleteUserPreset(path, error)) report(m, "deleted " + path, false);
         else report(m, error, true);
@@ -89,7 +83,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
       if (ImGui::SmallButton("load")) load(path);
       sameLineIfFits("rename");
       const bool rename = ImGui::SmallButton("rename");
-      note(m.presetRenameAt);
+      note("preset_rename_at");
       if (rename) {
         m.renaming = path;
         m.deleting.clear();
@@ -97,7 +91,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
       }
       sameLineIfFits("delete");
       const bool remove = ImGui::SmallButton("delete");
-      note(m.presetDeleteAt);
+      note("preset_delete_at");
       if (remove) {
         m.deleting = path;
         m.renaming.clear();
@@ -111,7 +105,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   }
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
   ImGui::InputText("##savename", m.saveName, sizeof(m.saveName));
-  itemCentre(m.presetNameAt);
+  probe::markItem("preset_name_at");
   sameLineIfFits("Save preset");
   const std::string dir = userPresetDir(sceneName);
   const std::string path = dir + "/" + presetFileStem(m.saveName) + ".json";
@@ -126,7 +120,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   };
   if (m.replacePending != path) m.replacePending.clear();  // the name changed: nothing to confirm
   const bool saveClicked = ImGui::Button("Save preset");
-  itemCentre(m.savePresetAt);
+  probe::markItem("save_preset_at");
   if (saveClicked) {
     std::error_code ec;
     if (std::filesystem::exists(std::filesystem::symlink_status(path, ec))) m.replacePending = path;  // ask first
@@ -135,7 +129,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   if (!m.replacePending.empty()) {
     ImGui::TextWrapped("A preset named \"%s\" exists. Replace it?", m.saveName);
     const bool replaceClicked = ImGui::Button("Replace");
-    itemCentre(m.replacePresetAt);
+    probe::markItem("replace_preset_at");
     if (replaceClicked) save();
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) m.replacePending.clear();
@@ -444,6 +438,7 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
       // The panel keeps its height meanwhile, so its scroll position survives the step (one short
       // frame would clamp it to the top, and the user's place in a long panel would be lost).
       ImGui::Dummy(ImVec2(1.0f, std::max(0.0f, m.contentHeight - ImGui::GetCursorPosY())));
+      probe::keepLastFrames();  // the widgets are where they were: their places stay readable
       ImGui::PopTextWrapPos();
       ImGui::PopItemWidth();
       ImGui::End();
@@ -468,25 +463,25 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
         changed = true;
       }
       changed |= scenes::paramWidgets(scene.params());
-      itemCentre(m.lastParamAt);
+      probe::markItem("last_param_at");
     }
     const bool presetsOpen = ImGui::CollapsingHeader("Presets");
-    itemCentre(m.presetsHeaderAt);
+    probe::markItem("presets_header_at");
     if (presetsOpen) changed |= presetsSection(scene, sceneName, m);
     const bool sweepOpen = ImGui::CollapsingHeader("Sweep");
-    itemCentre(m.sweepHeaderAt);
+    probe::markItem("sweep_header_at");
     if (sweepOpen) changed |= drawSweepSection(m.sweep, scene, sceneName);
-    m.messageInView = false;
+    probe::set("panel_message_in_view", false);
     if (!m.message.empty()) {
       const Rgb error = readableAccent({1, 0.45f, 0.4f});
       if (m.messageIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(error.r, error.g, error.b, 1));
       ImGui::TextWrapped("%s", m.message.c_str());
-      m.messageInView = ImGui::IsItemVisible();
+      probe::set("panel_message_in_view", ImGui::IsItemVisible());
       if (m.messageIsError) ImGui::PopStyleColor();
     }
   }
   if (open) {
-    m.scrollY = ImGui::GetScrollY();
+    probe::set("panel_scroll", std::lround(ImGui::GetScrollY()));
     m.contentHeight = ImGui::GetCursorPosY();
     ImGui::PopTextWrapPos();
     ImGui::PopItemWidth();
@@ -503,8 +498,9 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
     m.experiment = scenes::ClaimTracker();
     m.after = nullptr;
   }
-  m.noticeShown = ImGui::GetTime() < m.noticeUntil && !m.message.empty();
-  if (m.noticeShown) {
+  const bool noticeShown = ImGui::GetTime() < m.noticeUntil && !m.message.empty();
+  probe::set("panel_notice_at_cursor", noticeShown);
+  if (noticeShown) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(DockLayout::panelWidth() * 0.85f);
     ImGui::TextUnformatted(m.message.c_str());

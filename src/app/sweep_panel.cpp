@@ -16,6 +16,7 @@
 #include <vector>
 #include "app/look.hpp"
 #include "app/platform.hpp"
+#include "app/probe.hpp"
 #include "app/recording.hpp"
 #include "experiments/sweep.hpp"
 #include "io/atomic_file.hpp"
@@ -36,7 +37,7 @@ class SweepPanel {
   ~SweepPanel() { stopAndJoin(); }
 
   bool draw(scenes::Scene& scene, const std::string& sceneName);
-  std::string stateLines() const;
+  void writeProbe() const;
   std::string progress();
   bool running();
   const std::string& scene() const { return scene_; }
@@ -70,8 +71,6 @@ class SweepPanel {
   double stopMs_ = -1;      // Stop to the worker's end, for the tests
   std::string message_;
   // as last drawn, for the tests (window points)
-  float startAt_[2] = {-1, -1}, stopAt_[2] = {-1, -1};
-  std::vector<std::pair<float, float>> pointsAt_;
   std::string hovered_, clicked_;  // the hovered point's value now; the last clicked one's
 };
 
@@ -188,7 +187,7 @@ void SweepPanel::collect() {
 // The curve: mean line, min-max band, a marker per point; hover shows the numbers, a click sets the
 // value (and the series' own settings) in the live scene.
 bool SweepPanel::plot(scenes::Scene& scene) {
-  pointsAt_.clear();
+  probe::set("sweep_points_at", nlohmann::json::array());
   hovered_.clear();
   if (table_.metrics.empty()) return false;
   if (table_.metrics.size() > 1) {
@@ -275,7 +274,7 @@ bool SweepPanel::plot(scenes::Scene& scene) {
       if (!p.seeds) continue;
       const ImVec2 at(sx(p.x), sy(p.mean));
       dl->AddCircleFilled(at, 0.28f * em, colour);
-      pointsAt_.push_back({at.x, at.y});
+      probe::append("sweep_points_at", {std::lround(at.x), std::lround(at.y)});
       const float dx = at.x - mouse.x, dy = at.y - mouse.y;
       if (hoveredPlot && dx * dx + dy * dy < best) {
         best = dx * dx + dy * dy;
@@ -355,7 +354,6 @@ bool SweepPanel::draw(scenes::Scene& scene, const std::string& sceneName) {
     message_.clear();
   }
   collect();
-  startAt_[0] = startAt_[1] = stopAt_[0] = stopAt_[1] = -1;
   const std::span<const scenes::Param> params = scene.params();
   // The first numeric parameter with a range (not N: large N makes slow jobs) is the default.
   if (param_ < 0 || size_t(param_) >= params.size()) {
@@ -416,20 +414,15 @@ bool SweepPanel::draw(scenes::Scene& scene, const std::string& sceneName) {
   }
   ImGui::EndDisabled();
   const float em = ImGui::GetFontSize();
-  auto centre = [&](float (&at)[2]) {
-    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-    at[0] = 0.5f * (lo.x + hi.x);
-    at[1] = 0.5f * (lo.y + hi.y);
-  };
   if (!running) {
     if (ImGui::Button("Start", ImVec2(5 * em, 0))) startCustom(scene, sceneName);
-    centre(startAt_);
+    probe::markItem("sweep_start_at");
   } else {
     if (ImGui::Button("Stop", ImVec2(5 * em, 0))) {
       stopPressed_ = Clock::now();
       cancel_ = true;
     }
-    centre(stopAt_);
+    probe::markItem("sweep_stop_at");
   }
   scenes::sameLineIfFits("Export");
   ImGui::BeginDisabled(running || table_.rows.empty());
@@ -448,20 +441,15 @@ bool SweepPanel::draw(scenes::Scene& scene, const std::string& sceneName) {
   return changed;
 }
 
-std::string SweepPanel::stateLines() const {
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "sweep_running=%d\nsweep_jobs=%zu\nsweep_done=%zu\nsweep_rows=%zu\nsweep_start_at=%.0f,%.0f\n"
-                "sweep_stop_at=%.0f,%.0f\nsweep_stop_ms=%.0f\nsweep_param=%s\nsweep_hovered=%s\nsweep_clicked=%s\nsweep_points_at=",
-                int(running_.load()), jobs_.size(), done_, table_.rows.size(), double(startAt_[0]), double(startAt_[1]),
-                double(stopAt_[0]), double(stopAt_[1]), stopMs_, spec_.axes.empty() ? "" : spec_.axes[0].param.c_str(),
-                hovered_.c_str(), clicked_.c_str());
-  std::string s = buf;
-  for (size_t i = 0; i < pointsAt_.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%s%.0f,%.0f", i ? ";" : "", double(pointsAt_[i].first), double(pointsAt_[i].second));
-    s += buf;
-  }
-  return s + "\n";
+void SweepPanel::writeProbe() const {
+  probe::set("sweep_running", running_.load());
+  probe::set("sweep_jobs", jobs_.size());
+  probe::set("sweep_done", done_);
+  probe::set("sweep_rows", table_.rows.size());
+  probe::set("sweep_stop_ms", std::lround(stopMs_));
+  probe::set("sweep_param", spec_.axes.empty() ? "" : spec_.axes[0].param);
+  probe::set("sweep_hovered", hovered_);
+  probe::set("sweep_clicked", clicked_);
 }
 
 bool SweepPanel::running() {
@@ -508,7 +496,7 @@ bool sweepRunning(SweepSection& section) {
   return any;
 }
 
-std::string sweepStateLines(const SweepSection& section) { return section.panel->stateLines(); }
+void writeSweepProbe(const SweepSection& section) { section.panel->writeProbe(); }
 
 void cancelSweeps(SweepSection& section) {
   section.panel->cancel();

@@ -28,9 +28,9 @@ struct SweepSection {
 // Draws the section; true when a click on a point changed the live scene's parameters.
 bool drawSweepSection(SweepSection& section, scenes::Scene& scene, const std::string& sceneName);
 
-// The section's state for the tests' state lines: "name=value" lines (where Start, Stop and the
-// points are, in the window's points; how many points are in; whether it runs).
-std::string sweepStateLines(const SweepSection& section);
+// The section's state into the probe (probe.hpp): how many points are in, whether it runs, what the
+// hover shows and the last click set (Start's, Stop's and the points' places are marked as drawn).
+void writeSweepProbe(const SweepSection& section);
 
 // For the window's title: "sweep 7/12" while it runs, "sweep done 12/12" or "sweep stopped 5/12"
 // after it, "" before the first Start. Takes in the finished points (UI thread).

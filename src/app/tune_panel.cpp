@@ -16,6 +16,7 @@
 #include "app/look.hpp"
 #include "app/platform.hpp"
 #include "app/preset_names.hpp"
+#include "app/probe.hpp"
 #include "app/settings.hpp"
 #include "experiments/tuner.hpp"
 #include "io/atomic_file.hpp"
@@ -58,7 +59,6 @@ struct TunePanel::Impl {
   char saveName[64] = "tuned";
   std::string message;
   int applied = 0;
-  float headerAt[2] = {-1, -1}, startAt[2] = {-1, -1}, applyAt[2] = {-1, -1};
   std::shared_ptr<Shared> shared = std::make_shared<Shared>();
   std::atomic<bool> cancel{false};
   std::thread worker;
@@ -230,10 +230,7 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
     m.openRequested = false;
   }
   const bool open = ImGui::CollapsingHeader("Tune");
-  {
-    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-    m.headerAt[0] = 0.5f * (lo.x + hi.x), m.headerAt[1] = 0.5f * (lo.y + hi.y);
-  }
+  probe::markItem("tune_header_at");
   if (!open) return false;
   bool changed = false;
   ImGui::PushID("tune");
@@ -276,10 +273,7 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
   } else if (ImGui::Button("Stop")) {
     m.cancel.store(true);  // asked, not waited for: Start comes back when the search has ended
   }
-  {
-    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-    m.startAt[0] = 0.5f * (lo.x + hi.x), m.startAt[1] = 0.5f * (lo.y + hi.y);
-  }
+  probe::markItem("tune_start_at");
   scenes::sameLineIfFits(scenes::textWidth(sh.status.c_str()));
   ImGui::TextDisabled("%s", sh.status.c_str());
   if (sh.objective == o.name || sh.history.empty()) m.plot(sh.history);
@@ -307,10 +301,7 @@ bool TunePanel::draw(scenes::Scene& scene, const std::string& sceneName) {
     if (error.empty()) ++m.applied;
     changed = true;
   }
-  {
-    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-    m.applyAt[0] = 0.5f * (lo.x + hi.x), m.applyAt[1] = 0.5f * (lo.y + hi.y);
-  }
+  probe::markItem("tune_apply_at");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
   ImGui::InputText("##tunedname", m.saveName, sizeof m.saveName);
@@ -371,10 +362,7 @@ void TunePanel::writeState(nlohmann::json& out) const {
                  {"history", history},
                  {"best_score", std::isfinite(m.shared->bestScore) ? m.shared->bestScore : 0.0},
                  {"applied", m.applied},
-                 {"status", m.shared->status},
-                 {"header_at", {m.headerAt[0], m.headerAt[1]}},
-                 {"start_at", {m.startAt[0], m.startAt[1]}},
-                 {"apply_at", {m.applyAt[0], m.applyAt[1]}}};
+                 {"status", m.shared->status}};
 }
 
 }  // namespace app

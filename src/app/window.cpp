@@ -82,4 +82,33 @@ std::string benchReportHeader() {
   return "GL renderer: " + render::Renderer::glInfo() + "\n";
 }
 
+void FullscreenToggle::set(SDL_Window* window, bool on) {
+  if (on == isOn(window)) return;
+  if (on) {
+    Geometry g;
+    SDL_GetWindowPosition(window, &g.x, &g.y);
+    SDL_GetWindowSize(window, &g.w, &g.h);
+    g.maximized = (SDL_GetWindowFlags(window) & SDL_WINDOW_MAXIMIZED) != 0;
+    before_ = g;
+    restoreFrames_ = 0;
+  }
+  SDL_SetWindowFullscreen(window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+  if (!on && before_) restoreFrames_ = kRestoreFrames;
+}
+
+void FullscreenToggle::restoreEachFrame(SDL_Window* window) {
+  if (restoreFrames_ <= 0 || !before_ || isOn(window)) return;
+  --restoreFrames_;
+  const Geometry& g = *before_;
+  if (g.maximized) {
+    if (!(SDL_GetWindowFlags(window) & SDL_WINDOW_MAXIMIZED)) SDL_MaximizeWindow(window);
+    return;
+  }
+  int x = 0, y = 0, w = 0, h = 0;
+  SDL_GetWindowPosition(window, &x, &y);
+  SDL_GetWindowSize(window, &w, &h);
+  if (w != g.w || h != g.h) SDL_SetWindowSize(window, g.w, g.h);
+  if (x != g.x || y != g.y) SDL_SetWindowPosition(window, g.x, g.y);
+}
+
 }  // namespace app

@@ -15,20 +15,57 @@
 #include <vector>
 #include <unistd.h>
 #include <stb/stb_image.h>
+#include <nlohmann/json.hpp>
 
 namespace apptest {
 
 struct RunResult {
   int exitCode = -1;
   std::string out, err;
-  // Value of a "name=value" line on stdout, or "" when absent.
+  nlohmann::json state;  // what --state-out wrote at exit (window runs: the helpers ask for it)
+  // A probe value of the run (the state's "probe", probe.hpp) as text: a string as it is, a flag 1 or 0,
+  // a whole number in digits, another number with two decimals, a place "x,y", an area "x,y,w,h", a
+  // list of places or areas joined by ';', none "". Else a "name=value" line of stdout (a headless
+  // run's, a test's own notes); "" when absent.
   std::string value(const std::string& name) const {
+    if (state.is_object() && state.contains("probe") && state["probe"].contains(name)) return text(state["probe"][name]);
     std::istringstream in(out);
     for (std::string line; std::getline(in, line);)
       if (line.rfind(name + "=", 0) == 0) return line.substr(name.size() + 1);
     return {};
   }
+  static std::string text(const nlohmann::json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
+    if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+    if (v.is_number()) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.2f", v.get<double>());
+      return buf;
+    }
+    std::string joined;
+    if (v.is_array())
+      for (const nlohmann::json& e : v) joined += (joined.empty() ? "" : e.is_array() ? ";" : ",") + text(e);
+    return joined;
+  }
 };
+
+// The file named by --state-out in a command line ("" none); it may be quoted with '.
+inline std::string stateOutIn(const std::string& args) {
+  const size_t at = args.find("--state-out ");
+  if (at == std::string::npos) return "";
+  size_t from = at + 12;
+  if (from < args.size() && args[from] == '\'') return args.substr(from + 1, args.find('\'', from + 1) - from - 1);
+  return args.substr(from, args.find(' ', from) == std::string::npos ? std::string::npos : args.find(' ', from) - from);
+}
+
+// Reads a --state-out file into r.state (left empty when the run wrote none or a broken one).
+inline void readState(RunResult& r, const std::string& path) {
+  if (!std::filesystem::is_regular_file(path)) return;  // a test's FIFO or /dev/stdout: its own to read
+  std::ifstream in(path);
+  if (in) r.state = nlohmann::json::parse(in, nullptr, false);
+  if (r.state.is_discarded()) r.state = nlohmann::json();
+}
 
 inline std::string outDir() {
   std::filesystem::create_directories(CROWDLAB_TEST_OUT);
@@ -59,12 +96,18 @@ inline RunResult runCrowdlab(const std::string& args, const std::string& env = "
   std::string fullEnv = env.find("CROWDLAB_CONFIG_DIR=") == std::string::npos
                             ? "CROWDLAB_CONFIG_DIR='" + outDir() + "/config-" + std::to_string(::getpid()) + "' " + env
                             : env;
-  std::string cmd = fullEnv + " '" CROWDLAB_EXE "' " + args + " >'" + base + ".out' 2>'" + base + ".err' </dev/null";
+  // A window run (no command word, no --headless) reports its probe in a state file of its own.
+  const bool window = args.rfind("--", 0) == 0 && args.find("--headless") == std::string::npos &&
+                      args.find("--list-") == std::string::npos;
+  const std::string given = stateOutIn(args), statePath = given.empty() ? base + ".state.json" : given;
+  const std::string state = window && given.empty() ? " --state-out '" + statePath + "'" : "";
+  std::string cmd = fullEnv + " '" CROWDLAB_EXE "' " + args + state + " >'" + base + ".out' 2>'" + base + ".err' </dev/null";
   int status = std::system(cmd.c_str());
   RunResult r;
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = slurp(base + ".out");
   r.err = slurp(base + ".err");
+  if (window) readState(r, statePath);
   return r;
 }
 
@@ -244,7 +287,10 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
     drive << "openbox --startup \"touch '" << dir << "/wm.ready'\" >'" << dir << "/wm.log' 2>&1 &\nwm=$!\n"
           << "for i in $(seq 100); do [ -e '" << dir << "/wm.ready' ] && break; sleep 0.1; done\n"
           << "[ -e '" << dir << "/wm.ready' ] || exit 4\n";
-  drive << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args << " >'" << out << "' 2>&1 &\n"
+  const bool ownState = args.find("--state-out") == std::string::npos;
+  const std::string state = ownState ? dir + "/state.json" : stateOutIn(args);
+  drive << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args
+        << (ownState ? " --state-out '" + state + "'" : std::string()) << " >'" << out << "' 2>&1 &\n"
         << "pid=$!\n"
         << "id=$(timeout 20 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
         << "sleep 1\n"
@@ -268,6 +314,7 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
   r.out = slurp(out);
   if (!r.out.empty() && r.out.back() != '\n') r.out += '\n';
   r.out += slurp(notes);
+  readState(r, state);
   return r;
 }
 

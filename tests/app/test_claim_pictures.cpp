@@ -26,8 +26,8 @@ Shot shoot(const std::string& name, const std::string& args, double uiScale = 1.
   EXPECT_EQ(s.run.exitCode, 0) << args << "\n" << s.run.err;
   s.pixels = apptest::loadPixels(png);
   s.state = nlohmann::json::parse(apptest::slurp(state), nullptr, false);
-  const std::string area = s.run.value("world_area");  // "x,y,WxH"
-  if (std::sscanf(area.c_str(), "%d,%d,%dx%d", &s.x, &s.y, &s.w, &s.h) != 4) ADD_FAILURE() << "no world_area in\n" << s.run.out;
+  const std::string area = s.run.value("world_area");  // "x,y,w,h"
+  if (std::sscanf(area.c_str(), "%d,%d,%d,%d", &s.x, &s.y, &s.w, &s.h) != 4) ADD_FAILURE() << "no world_area in\n" << s.run.out;
   return s;
 }
 
@@ -127,6 +127,7 @@ TEST(ClaimPictures, CorridorStatusLineShowsClearOfThePanels) {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   const std::string rect = s.run.value("clear_labels");
   ASSERT_EQ(std::sscanf(rect.c_str(), "%f,%f,%f,%f", &x0, &y0, &x1, &y1), 4) << "no status line in\n" << s.run.out;
+  x1 += x0, y1 += y0;  // x, y, w, h: the far corner
   const float hudRight = std::stof(s.run.value("hud_right")), panelLeft = std::stof(s.run.value("panel_left"));
   std::printf("status line %s, HUD right %.0f, panel left %.0f, world %d,%d %dx%d\n", rect.c_str(), hudRight, panelLeft, s.x,
               s.y, s.w, s.h);

@@ -258,7 +258,7 @@ static apptest::RunResult keyDuringASlowStepThenQuit(const std::string& name, co
   const std::string dir = apptest::freshDir(name);
   std::ofstream(dir + "/drive.sh")
       << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' --scene finale --set hash=false --set N=100000"
-      << " --width 640 --height 360 >'" << dir << "/run.out' 2>&1 &\n"
+      << " --width 640 --height 360 --state-out '" << dir << "/state.json' >'" << dir << "/run.out' 2>&1 &\n"
       << "pid=$!\n"
       << "id=$(timeout 30 xdotool search --sync --onlyvisible --pid $pid | head -1) || exit 3\n"
       << "sleep 2; xdotool key --window $id " << key << "; sleep " << secondsAfterKey << "\n"
@@ -268,6 +268,7 @@ static apptest::RunResult keyDuringASlowStepThenQuit(const std::string& name, co
   EXPECT_EQ(status, 0) << apptest::slurp(dir + "/run.out");
   apptest::RunResult r;
   r.out = apptest::slurp(dir + "/quit.txt") + apptest::slurp(dir + "/run.out");
+  apptest::readState(r, dir + "/state.json");
   return r;
 }
 

@@ -36,7 +36,7 @@ TEST(Keys, TheHelpStaysInFrontAndAClickedPanelStaysBelowTheInset) {
   EXPECT_EQ(help.value("front_window"), "Keys") << help.out;
   const apptest::RunResult inset = apptest::runDriven("inset-front", "--scene orca-corridor --set inset=true --keys F2", clickHud);
   ASSERT_EQ(inset.exitCode, 0) << inset.out;
-  EXPECT_NE(inset.value("selected"), "none") << "the corridor selects an agent, whose inset opens";
+  EXPECT_NE(inset.value("selected"), "") << "the corridor selects an agent, whose inset opens";
   EXPECT_EQ(inset.value("front_window"), "Velocity space of the selected agent###orca-corridor-inset") << inset.out;
 }
 

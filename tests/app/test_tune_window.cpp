@@ -28,9 +28,10 @@ TEST(TuneWindow, StartRunsGenerationsAndApplyBestChangesTheLiveScene) {
   ASSERT_EQ(layout.exitCode, 0) << layout.err;
   const nlohmann::json before = readState(layoutState);
   ASSERT_TRUE(before.is_object());
-  const auto start = before["tune"]["start_at"], apply = before["tune"]["apply_at"];
-  ASSERT_GT(start[1].get<double>(), 0.0) << before["tune"];
-  ASSERT_LT(apply[1].get<double>(), 1000.0) << "the Apply button must be on screen: " << before["tune"];
+  const auto start = before["probe"]["tune_start_at"], apply = before["probe"]["tune_apply_at"];
+  ASSERT_TRUE(start.is_array() && apply.is_array()) << before["probe"];
+  ASSERT_GT(start[1].get<double>(), 0.0) << start;
+  ASSERT_LT(apply[1].get<double>(), 1000.0) << "the Apply button must be on screen: " << apply;
   EXPECT_EQ(before["tune"]["generations"], 0);
 
   // Start, wait until the window's title counts two generations, Apply best; then SIGTERM (a clean quit).

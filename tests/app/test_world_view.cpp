@@ -19,7 +19,7 @@ struct Box {
 };
 Box box(const apptest::RunResult& r, const std::string& name) {
   Box b;
-  std::sscanf(r.value(name).c_str(), "%d,%d,%dx%d", &b.x, &b.y, &b.w, &b.h);
+  std::sscanf(r.value(name).c_str(), "%d,%d,%d,%d", &b.x, &b.y, &b.w, &b.h);
   return b;
 }
 
@@ -101,7 +101,7 @@ double area(const Box& b) { return double(b.w) * double(b.h); }
 TEST(WorldView, TheWorldFollowsTheFreeViewportOnF11TabResizeAndLargerUi) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
   const apptest::RunResult start = driven("start", "");
-  ASSERT_EQ(start.value("window"), "1280x720") << start.out;
+  ASSERT_EQ(start.value("window"), "1280,720") << start.out;
   EXPECT_GE(fill(start), 0.9) << start.out;
   const double before = area(box(start, "agents_box"));
   // The factor the box's area must grow by (`grows`) or stay under: F11 takes the 1920 x 1080 screen,
@@ -130,7 +130,7 @@ TEST(WorldView, TheWorldFollowsTheFreeViewportOnF11TabResizeAndLargerUi) {
     const apptest::RunResult r = driven(c.name, c.actions, f11);
     if (f11) {
       EXPECT_EQ(r.value("x_window"), "1920x1080") << "the window fills the display, as X has it";
-      EXPECT_EQ(r.value("window"), "1920x1080") << "and as the program has it";
+      EXPECT_EQ(r.value("window"), "1920,1080") << "and as the program has it";
     }
     ASSERT_NE(r.value("agents_box"), "") << r.out;
     EXPECT_GE(fill(r), 0.9) << "fitted to the new viewport: " << r.value("agents_box") << " in " << r.value("world_area");
@@ -151,7 +151,7 @@ TEST(WorldView, F11AgainGivesTheWindowBackAndTheWorldFitsIt) {
       driven("f11-twice", "press F11; sleep 0.8; note x_full=$(xsize); press F11; sleep 0.8; note x_window=$(xsize)", true);
   EXPECT_EQ(r.value("x_full"), "1920x1080") << r.out;
   EXPECT_EQ(r.value("x_window"), "1280x720");
-  EXPECT_EQ(r.value("window"), "1280x720");
+  EXPECT_EQ(r.value("window"), "1280,720");
   const double before = area(box(start, "agents_box")), now = area(box(r, "agents_box"));
   EXPECT_NEAR(now, before, 0.05 * before) << start.value("agents_box") << " then " << r.value("agents_box");
 }
@@ -355,6 +355,6 @@ TEST(WorldView, AFirstStartOpensAtTheDisplaysSizeInTheFirstScene) {
   const std::string dir = apptest::freshDir("world-view-first-start");
   apptest::RunResult r = apptest::runCrowdlab("--frames 3", "CROWDLAB_CONFIG_DIR='" + dir + "'");
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_EQ(r.value("window"), "1920x1080");
+  EXPECT_EQ(r.value("window"), "1920,1080");
   EXPECT_EQ(r.value("scene"), "murmuration");
 }
