@@ -24,7 +24,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)   # crowdlab_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # The shared libraries the binary links (SDL2, oneTBB, the C++ library ...) become Depends through
 # dpkg-shlibdeps, added to the list below, so the list follows the build; without dpkg-shlibdeps the
-# list names them itself. The UI font is read from its Debian path (look.cpp) and OpenGL is loaded
+# list names them itself. The UI font is read from its Debian path (ui_style.cpp) and OpenGL is loaded
 # at run time through SDL, so neither is linked: both are named here.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "fonts-dejavu-core, libgl1")
 find_program(CROWDLAB_DPKG_SHLIBDEPS dpkg-shlibdeps)

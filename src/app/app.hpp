@@ -26,20 +26,20 @@
 #include <thread>
 #include <utility>
 #include <vector>
-#include "app/app_bench.hpp"
+#include "app/scene_benchmark.hpp"
 #include "app/fps_window.hpp"
 #include "app/hud.hpp"
 #include "app/input.hpp"
 #include "app/layout.hpp"
 #include "app/lesson.hpp"
-#include "app/look.hpp"
+#include "app/ui_style.hpp"
 #include "app/metrics_log.hpp"
 #include "app/platform.hpp"
 #include "app/probe.hpp"
 #include "app/recording.hpp"
-#include "app/scene_keys.hpp"
+#include "app/agent_selection.hpp"
 #include "app/settings.hpp"
-#include "app/setup.hpp"
+#include "app/run_modes.hpp"
 #include "app/stepper.hpp"
 #include "app/user_dirs.hpp"
 #include "app/window.hpp"
@@ -272,7 +272,7 @@ class App {
   // For code that reads no simulation state, or checks stepper_.idle() itself: declarations (view,
   // keys, sizes), parameters (no step writes them), input and the panel (idle-aware).
   scenes::Scene& sceneUnguarded() { return *scene_; }
-  // scene() as a callable, for the handlers in scene_keys.hpp.
+  // scene() as a callable, for the handlers in agent_selection.hpp.
   struct SceneThroughGuard {
     App* app;
     scenes::Scene& operator()() const { return app->scene(); }

@@ -48,7 +48,7 @@ int App::run() {
   }
   platform::enableGlDebugMessages();
   vsync_ = options_.vsync.value_or(settings_.vsync);
-  // A saved scale wins; a first run picks one the display can be read at (look.hpp).
+  // A saved scale wins; a first run picks one the display can be read at (ui_style.hpp).
   SDL_DisplayMode display{};
   const bool displayKnown = SDL_GetCurrentDisplayMode(std::max(0, SDL_GetWindowDisplayIndex(sdl_.window)), &display) == 0;
   const float platformScale = platform::defaultUiScale();  // the browser's, from devicePixelRatio

@@ -7,7 +7,7 @@
 #include "app/cli.hpp"
 #include "app/flag_reader.hpp"
 #include "app/fps_run.hpp"
-#include "app/setup.hpp"
+#include "app/run_modes.hpp"
 #include "io/atomic_file.hpp"
 #include "io/user_files.hpp"
 

@@ -7,7 +7,7 @@
 #include "app/metrics_log.hpp"
 #include "app/recording.hpp"
 #include "app/settings.hpp"
-#include "app/setup.hpp"
+#include "app/run_modes.hpp"
 #include "app/stepper.hpp"
 #include "app/stop_signals.hpp"
 #include "io/atomic_file.hpp"

@@ -1,6 +1,6 @@
 #include "app/hud.hpp"
 #include "app/probe.hpp"
-#include "app/look.hpp"
+#include "app/ui_style.hpp"
 
 #include <imgui.h>
 #include <imgui_internal.h>  // BringWindowToDisplayFront: the help in front of later windows

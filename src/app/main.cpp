@@ -5,7 +5,7 @@
 #include "app/claims_cmd.hpp"
 #include "app/cli.hpp"
 #include "app/fps_cmd.hpp"
-#include "app/setup.hpp"
+#include "app/run_modes.hpp"
 #include "app/tune_cmd.hpp"
 #include "app/sweep_cmd.hpp"
 #include "bench/bench.hpp"

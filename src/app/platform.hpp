@@ -37,7 +37,7 @@ void onPageHide(std::function<void()> save);
 
 // ---- look ----
 // The first-run UI scale: the browser's, from devicePixelRatio; 0 on the desktop, which picks
-// one from the display (look.hpp).
+// one from the display (ui_style.hpp).
 float defaultUiScale();
 
 // ---- the page's view of the app (window.crowdlab.state() in the browser; nothing on the desktop) ----

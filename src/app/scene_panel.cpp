@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include "app/hud.hpp"
-#include "app/look.hpp"
+#include "app/ui_style.hpp"
 #include "app/platform.hpp"
 #include "app/preset_names.hpp"
 #include "app/preset_files.hpp"

@@ -14,7 +14,7 @@
 #include <mutex>
 #include <thread>
 #include <vector>
-#include "app/look.hpp"
+#include "app/ui_style.hpp"
 #include "app/platform.hpp"
 #include "app/probe.hpp"
 #include "app/recording.hpp"

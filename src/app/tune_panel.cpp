@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 #include <nlohmann/json.hpp>
-#include "app/look.hpp"
+#include "app/ui_style.hpp"
 #include "app/platform.hpp"
 #include "app/preset_names.hpp"
 #include "app/probe.hpp"

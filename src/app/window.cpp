@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 #include "app/platform.hpp"
-#include "app/setup.hpp"
+#include "app/run_modes.hpp"
 #include "render/gl.hpp"
 #include "render/renderer.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <vector>
-#include "app/look.hpp"
+#include "app/ui_style.hpp"
 #include "app/probe.hpp"
 
 namespace app {

@@ -1,9 +1,9 @@
 // The in-app benchmark: its one line (app/run_report), every figure named with the machine's CPU, and
-// when a run stops without one (app/app_bench).
+// when a run stops without one (app/scene_benchmark).
 #include <gtest/gtest.h>
 
 #include <string>
-#include "app/app_bench.hpp"
+#include "app/scene_benchmark.hpp"
 #include "app/run_report.hpp"
 
 TEST(RunReport, TheBenchmarkLineNamesEveryFigureAndTheCpu) {
@@ -17,7 +17,7 @@ TEST(RunReport, TheBenchmarkLineNamesEveryFigureAndTheCpu) {
   EXPECT_NE(synced.find(" window=1280x720 vsync=on"), std::string::npos) << synced;
 }
 
-// What stops a run (app/app_bench): each change of what its figures stand for, named; and a run in
+// What stops a run (app/scene_benchmark): each change of what its figures stand for, named; and a run in
 // which no step ended reports no figures rather than a median of none (0.000).
 TEST(RunReport, ARunStopsOnEachChangeOfWhatItMeasuresAndNeverReportsAMedianOfNoSteps) {
   const app::BenchmarkWatch base{"finale", 3, 7, false, ""};

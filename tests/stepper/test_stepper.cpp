@@ -12,7 +12,7 @@
 #include <optional>
 #include <thread>
 #include <vector>
-#include "app/scene_keys.hpp"
+#include "app/agent_selection.hpp"
 #include "app/stepper.hpp"
 
 namespace {
@@ -298,7 +298,7 @@ TEST(Stepper, ASwitchAbandonsTheStepInFlightAndFreesTheOldSimulationAfterIt) {
 }
 
 // Issue 29, item 9: F read agent positions during a step (as Home once did). The app's keys that
-// read the scene (N, F, the follow camera) are the handlers in scene_keys.hpp, which reach the scene
+// read the scene (N, F, the follow camera) are the handlers in agent_selection.hpp, which reach the scene
 // only through the app's guard; here they run against steps on the worker with the same guard
 // (waitIdle, then the scene). Under ThreadSanitizer a handler that bypassed it is a reported race.
 TEST(Stepper, TheKeysThatReadTheSceneWaitForAStepInFlight) {

@@ -1,4 +1,4 @@
-#include "app/look.hpp"
+#include "app/ui_style.hpp"
 
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>

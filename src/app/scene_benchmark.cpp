@@ -1,4 +1,4 @@
-#include "app/app_bench.hpp"
+#include "app/scene_benchmark.hpp"
 
 #include <SDL.h>
 

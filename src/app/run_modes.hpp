@@ -1,4 +1,5 @@
-// Creating a scene from the command line: name, seed, preset and --set, shared by the window and headless runs.
+// The program's run modes (a window, headless) and what both need from the command line: the scene
+// created from its name, seed, preset and --set, and the output files opened before any work.
 #pragma once
 #include <memory>
 #include <string>

@@ -1,4 +1,4 @@
-// The look: fonts, theme and UI scale. Every change rebuilds from ImGui's default style, so any
+// The UI's style: fonts, theme and UI scale. Every change rebuilds from ImGui's default style, so any
 // sequence of scale and theme changes ends exactly where a fresh start with the same choice would.
 #pragma once
 #include <string>
