@@ -35,7 +35,7 @@ void App::enterLessonStep() {
   stepper_.waitIdle();
   panel_.experiment = scenes::ClaimTracker();  // a claim of the step before ends here
   panel_.after = nullptr;
-  if (!scenes::startSetup(scene(), {s.scene, s.preset, {}, s.start}, error)) hud_.message = error;
+  if (!scenes::startSetup(scene(), {s.scene, s.preset, {}, s.start, ""}, error)) hud_.message = error;
   afterSceneCreated();
 }
 

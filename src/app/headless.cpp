@@ -8,14 +8,18 @@
 #include "app/recording.hpp"
 #include "app/settings.hpp"
 #include "app/run_modes.hpp"
-#include "app/stepper.hpp"
 #include "app/stop_signals.hpp"
 #include "io/atomic_file.hpp"
 #include "io/output_file.hpp"
 #include "io/user_files.hpp"
+#include "scenes/driver.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace app {
+
+scenes::ExperimentSetup sceneSetup(const std::string& name, const Options& o) {
+  return {name, "", o.sets, "", o.preset};
+}
 
 std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options& o, scenes::SceneContext& ctx,
                                          std::string& error) {
@@ -27,14 +31,10 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
   std::unique_ptr<scenes::Scene> scene = entry->create();
   scene->seed = o.seed;
   scene->ctx = &ctx;
-  if (!o.preset.empty() && !scenes::loadPresetFile(scene->params(), o.preset, name, error)) return nullptr;
-  for (const std::string& s : o.sets)
-    if (!scenes::setParamAssignment(scene->params(), s, error)) return nullptr;
-  scene->paramsChanged();
   // Every new scene starts on the thread count the user chose (all cores); a scene's own setting,
   // like the finale's `threads`, holds only inside its steps.
   sim::setThreadCount(0);
-  scene->reset();
+  if (!scenes::startSetup(*scene, sceneSetup(name, o), error)) return nullptr;
   return scene;
 }
 
@@ -75,13 +75,14 @@ std::string headlessStateJson(scenes::Scene& scene, const std::string& sceneName
 }  // namespace
 
 int runHeadless(const Options& o) {
-  scenes::SceneContext ctx;
   std::string error;
-  std::unique_ptr<scenes::Scene> scene = makeScene(o.scene, o, ctx, error);
-  if (!scene) {
+  sim::setThreadCount(0);  // the user's choice (all cores), as the window's scenes start
+  scenes::SceneDriver driver;
+  if (!driver.prepare(sceneSetup(o.scene, o), o.seed, error)) {
     std::fprintf(stderr, "crowdlab: %s\n%s", error.c_str(), usage().c_str());
     return 2;
   }
+  scenes::Scene* scene = &driver.scene();
   // The GPU scene's compute shaders need a window: a headless run steps the same flock on the CPU,
   // and says so rather than quietly.
   for (const scenes::Param& p : scene->params())
@@ -106,33 +107,25 @@ int runHeadless(const Options& o) {
   // file still holds whole rows only: they are written whole).
   const StopSignals stops{SIGINT, SIGTERM, SIGHUP};  // until the run's files are written
   const std::atomic<bool>& stopRequested = StopSignals::stopRequested();
-  const float dt = 1.0f / 60.0f;
-  std::vector<sim::Metric> metrics;
   std::vector<double> stepMs;
   constexpr size_t kMaxStepSamples = 1 << 16;
   int stride = 1;
-  int stepsRun = 0;
-  for (int s = 1; s <= o.steps && !stopRequested.load(); ++s) {
-    const double ms = Stepper::timedStep([&](float stepSeconds) { scene->step(stepSeconds); });
+  const int stepsRun = driver.advance(o.steps, [&](const scenes::StepTaken& taken) {
     // Every `stride`-th step time, halving the samples when they reach the cap: memory stays bounded
     // on a run of --steps 100000000, and the median still spans the whole run.
-    if (s % stride == 0) stepMs.push_back(ms);
+    if (taken.step % stride == 0) stepMs.push_back(taken.stepMs);
     if (stepMs.size() >= kMaxStepSamples) {
       for (size_t k = 0; k < stepMs.size() / 2; ++k) stepMs[k] = stepMs[2 * k + 1];
       stepMs.resize(stepMs.size() / 2);
       stride *= 2;
     }
-    scene->sampleMetrics();
-    ctx.simTime += dt;
     if (csv.isOpen()) {
-      metrics.clear();
-      scene->metrics(metrics);
-      csv.write(uint64_t(s), ctx.simTime, metrics);
+      csv.write(uint64_t(taken.step), taken.simTime, driver.metrics());
     }
-    stepsRun = s;
-  }
-  metrics.clear();
-  scene->metrics(metrics);
+    return !stopRequested.load();
+  });
+  const std::span<const sim::Metric> last = driver.metrics();
+  const std::vector<sim::Metric> metrics(last.begin(), last.end());
   std::printf("scene=%s\nsteps=%d\nagents=%zu\n", o.scene.c_str(), stepsRun, scene->agentCount());
   std::sort(stepMs.begin(), stepMs.end());
   std::printf("step_ms_median=%.4f\n", stepMs.empty() ? 0.0 : stepMs[stepMs.size() / 2]);
@@ -144,7 +137,7 @@ int runHeadless(const Options& o) {
     code = 1;
   }
   if (state.isOpen()) {
-    state.write(headlessStateJson(*scene, o.scene, stepsRun, ctx.simTime, metrics) + "\n");
+    state.write(headlessStateJson(*scene, o.scene, stepsRun, driver.simTime(), metrics) + "\n");
     if (!state.commit(error)) {
       std::fprintf(stderr, "crowdlab: %s\n", error.c_str());
       code = 1;

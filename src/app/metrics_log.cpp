@@ -92,7 +92,7 @@ void MetricsCsvStream::restart() {
   headerWritten_ = false;
 }
 
-void MetricsCsvStream::write(uint64_t step, double simTime, const std::vector<sim::Metric>& metrics) {
+void MetricsCsvStream::write(uint64_t step, double simTime, std::span<const sim::Metric> metrics) {
   if (!isOpen()) return;
   if (!headerWritten_) {
     names_.clear();

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 #include "io/atomic_file.hpp"
@@ -55,7 +56,7 @@ class MetricsCsvStream {
   // Starts the file again, empty (a new scene or a restart: the file holds the last run).
   void restart();
   // The header goes with the first row; metrics must keep their names until restart().
-  void write(uint64_t step, double simTime, const std::vector<sim::Metric>& metrics);
+  void write(uint64_t step, double simTime, std::span<const sim::Metric> metrics);
   // Flushes when a second has passed since the last flush: write() calls it, and so does a window's
   // every frame, so rows written just before a pause reach the file too.
   void flushIfDue();

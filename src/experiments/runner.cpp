@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include "io/user_files.hpp"
+#include "scenes/driver.hpp"
 #include "sim/core/parallel.hpp"
 #if !CROWDLAB_SERIAL
 #include <tbb/task_arena.h>
@@ -18,18 +19,8 @@ namespace experiments {
 
 namespace {
 
-struct PreparedScene {
-  scenes::SceneContext ctx;
-  std::unique_ptr<scenes::Scene> scene;
-};
-
-// The scene made and set up for the job, with every metric checked against what it gives.
-bool prepare(const Job& job, PreparedScene& p, std::string& error) {
-  const scenes::SceneEntry* entry = scenes::findScene(job.scene);
-  if (!entry) {
-    error = "unknown scene " + io::quoteText(job.scene) + " (scenes: " + scenes::sceneNames() + ")";
-    return false;
-  }
+// The job's scene prepared (driver.hpp), with every metric checked against what it gives.
+bool prepare(const Job& job, scenes::SceneDriver& driver, std::string& error) {
   if (!(job.from >= 0.0) || !(job.to > 0.0) || !(job.from <= job.to) || job.to > 1e6) {
     char buf[120];
     std::snprintf(buf, sizeof buf, "the window %g:%g s is not a span of simulated time from 0 to 1e6 s", job.from,
@@ -37,12 +28,8 @@ bool prepare(const Job& job, PreparedScene& p, std::string& error) {
     error = buf;
     return false;
   }
-  p.scene = entry->create();
-  p.scene->seed = job.seed;
-  p.scene->ctx = &p.ctx;
-  if (!scenes::startSetup(*p.scene, job.setup(), error)) return false;
-  std::vector<sim::Metric> given;
-  p.scene->metrics(given);
+  if (!driver.prepare(job.setup(), job.seed, error)) return false;
+  const std::span<const sim::Metric> given = driver.metrics();
   for (const MetricSpec& m : job.metrics) {
     bool found = false;
     for (const sim::Metric& g : given) found = found || m.name == g.name;
@@ -68,8 +55,8 @@ int jobSteps(const Job& job) { return int(std::lround(job.to / scenes::kExperime
 
 bool checkJob(const Job& job, std::string& error) {
   const sim::ThreadCountCeiling oneCore(1);
-  PreparedScene p;
-  return prepare(job, p, error);
+  scenes::SceneDriver driver;
+  return prepare(job, driver, error);
 }
 
 Result runJob(const Job& job, const std::atomic<bool>* cancel) {
@@ -78,30 +65,28 @@ Result runJob(const Job& job, const std::atomic<bool>* cancel) {
   // parallelism is across jobs, and a job beside the window stays out of the live scene's arenas.
   const sim::ThreadCountCeiling oneCore(1);
   Result r;
-  PreparedScene p;
-  if (!prepare(job, p, r.error)) return r;
+  scenes::SceneDriver driver;
+  if (!prepare(job, driver, r.error)) return r;
   std::vector<scenes::WindowReduction> reductions;
   for (const MetricSpec& m : job.metrics) reductions.emplace_back(m.reduce, m.level, job.from);
-  std::vector<sim::Metric> metrics;
-  const int steps = jobSteps(job);
-  for (int s = 1; s <= steps; ++s) {
+  driver.advance(jobSteps(job), [&](const scenes::StepTaken& taken) {
     if (cancel && cancel->load(std::memory_order_relaxed)) {
       r.cancelled = true;
-      r.error = "cancelled";
-      return r;
+      return false;
     }
-    p.scene->step(float(scenes::kExperimentStep));
-    p.scene->sampleMetrics();
-    p.ctx.simTime = double(s) * scenes::kExperimentStep;
-    if (!scenes::inWindow(p.ctx.simTime, job.from, job.to)) continue;
-    metrics.clear();
-    p.scene->metrics(metrics);
+    if (!scenes::inWindow(taken.simTime, job.from, job.to)) return true;
+    const std::span<const sim::Metric> metrics = driver.metrics();
     for (size_t k = 0; k < job.metrics.size(); ++k)
       for (const sim::Metric& m : metrics)
         if (job.metrics[k].name == m.name) {
-          reductions[k].add(p.ctx.simTime, m.value);
+          reductions[k].add(taken.simTime, m.value);
           break;
         }
+    return true;
+  });
+  if (r.cancelled) {
+    r.error = "cancelled";
+    return r;
   }
   for (const scenes::WindowReduction& w : reductions) r.values.push_back(w.value());
   r.ok = true;

@@ -32,7 +32,7 @@ struct Job {
   double from = 0, to = 10;       // the measuring window, simulated seconds since the start
   std::vector<MetricSpec> metrics;
 
-  scenes::ExperimentSetup setup() const { return {scene, preset, sets, start}; }
+  scenes::ExperimentSetup setup() const { return {scene, preset, sets, start, ""}; }
 };
 
 struct Result {

@@ -64,7 +64,7 @@ const Claim* findClaim(const std::string& id) {
 }
 
 bool startExperiment(Scene& scene, const Claim& claim, std::string& error) {
-  ExperimentSetup setup{claim.scene, claim.preset, {claim.sets.begin(), claim.sets.end()}, claim.start};
+  ExperimentSetup setup{claim.scene, claim.preset, {claim.sets.begin(), claim.sets.end()}, claim.start, ""};
   if (startSetup(scene, setup, error)) return true;
   error = std::string("claim ") + claim.id + ": " + error;
   return false;
@@ -241,37 +241,6 @@ std::string verdictWords(const ClaimVerdict& verdict, const Claim& claim) {
 
 std::string programLine(const Claim& claim, double value) {
   return describeRule(claim) + ": measured " + formatValue(claim, value);
-}
-
-ClaimRun runClaim(const Claim& claim, uint64_t seed, double baseline) {
-  ClaimRun run;
-  const SceneEntry* entry = findScene(claim.scene);
-  if (!entry) {
-    run.error = std::string("claim ") + claim.id + ": unknown scene " + claim.scene;
-    return run;
-  }
-  SceneContext ctx;
-  std::unique_ptr<Scene> scene = entry->create();
-  scene->seed = seed;
-  scene->ctx = &ctx;
-  if (!startExperiment(*scene, claim, run.error)) return run;
-  ClaimTracker tracker;
-  tracker.begin(claim);
-  std::vector<sim::Metric> metrics;
-  const int steps = int(std::lround((claim.from + claim.window) / kStep));
-  for (int s = 1; s <= steps && !tracker.done(); ++s) {
-    scene->step(float(kStep));
-    scene->sampleMetrics();
-    ctx.simTime = double(s) * kStep;
-    metrics.clear();
-    scene->metrics(metrics);
-    tracker.sample(ctx.simTime, metrics);
-  }
-  run.raw = run.value = tracker.value();
-  if (*claim.relativeTo) run.value = baseline > 0.0 ? run.value / baseline : std::nan("");
-  for (size_t i = 0; i < claim.also.size(); ++i) run.also.push_back(tracker.alsoValue(i));
-  run.ok = true;
-  return run;
 }
 
 }  // namespace scenes

@@ -134,15 +134,4 @@ std::string formatValue(const Claim& claim, double value);
 // judged ("by counted work" or "by the fastest of repeated timings").
 std::string describeRule(const Claim& claim);
 
-// Runs one claim headless on one seed: a fresh scene, the experiment, the window at 60 Hz.
-// `baseline` (for relativeTo claims) divides the value; 0 means none.
-struct ClaimRun {
-  double raw = 0;               // the window's value
-  double value = 0;             // after the ratio
-  std::vector<double> also;     // the `also` metrics
-  bool ok = false;
-  std::string error;
-};
-ClaimRun runClaim(const Claim& claim, uint64_t seed, double baseline = 0.0);
-
 }  // namespace scenes

@@ -4,8 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include "render/debug_draw.hpp"
-#include "scenes/params.hpp"
-#include "scenes/scene.hpp"
+#include "scenes/driver.hpp"
 
 namespace scenes {
 
@@ -26,26 +25,12 @@ std::string agentsDigest(const render::AgentBatch& agents) {
 
 std::string digestAfterSteps(const std::string& scene, uint64_t seed, int steps,
                              const std::vector<std::string>& assignments, std::string& error) {
-  const SceneEntry* entry = findScene(scene);
-  if (!entry) {
-    error = "unknown scene " + scene;
-    return {};
-  }
-  SceneContext ctx;
-  const std::unique_ptr<Scene> s = entry->create();
-  s->ctx = &ctx;
-  s->seed = seed;
-  for (const std::string& a : assignments)
-    if (!setParamAssignment(s->params(), a, error)) return {};
-  s->paramsChanged();
-  s->reset();
-  for (int i = 0; i < steps; ++i) {
-    s->step(1.0f / 60.0f);
-    s->sampleMetrics();
-  }
+  SceneDriver driver;
+  if (!driver.prepare({scene, "", assignments, "", ""}, seed, error)) return {};
+  driver.advance(steps);
   render::AgentBatch batch;
   render::DebugDraw debug;
-  s->draw(batch, debug);
+  driver.scene().draw(batch, debug);
   return agentsDigest(batch);
 }
 

@@ -20,6 +20,7 @@ bool startSetup(Scene& scene, const ExperimentSetup& setup, std::string& error) 
       return false;
     }
   }
+  if (!setup.presetFile.empty() && !loadPresetFile(params, setup.presetFile, setup.scene, error)) return false;
   for (const std::string& s : setup.sets)
     if (!setParamAssignment(params, s, error)) return false;
   scene.paramsChanged();

@@ -13,6 +13,7 @@ struct ExperimentSetup {
   std::string preset;             // a built-in preset file of the scene ("" none), applied over the defaults
   std::vector<std::string> sets;  // then these "name=value" assignments, in order
   std::string start;              // then this starting state after reset() ("" the plain reset)
+  std::string presetFile;         // a user's preset file (a path, read capped and checked) after the built-in one
 };
 
 // Defaults, preset, assignments, paramsChanged(), reset(), starting state. The scene keeps its seed.

@@ -7,6 +7,7 @@
 #include <string_view>
 #include "experiments/claim_runs.hpp"
 #include "experiments/runner.hpp"
+#include "claim_on_seed.hpp"
 #include "scenes/claims.hpp"
 
 namespace {
@@ -51,9 +52,9 @@ TEST(ClaimCosts, HashOffRatioIsTheSameOnEveryRun) {
   const scenes::Claim on = smaller(*scenes::findClaim(off.relativeTo));
   double values[2] = {};
   for (double& v : values) {
-    const scenes::ClaimRun base = scenes::runClaim(on, 60);
+    const ClaimOnSeed base = runClaimOnSeed(on, 60);
     ASSERT_TRUE(base.ok) << base.error;
-    const scenes::ClaimRun run = scenes::runClaim(off, 60, base.raw);
+    const ClaimOnSeed run = runClaimOnSeed(off, 60, base.raw);
     ASSERT_TRUE(run.ok) << run.error;
     v = run.value;
   }

@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 #include "scene_under_test.hpp"
+#include "claim_on_seed.hpp"
 #include "scenes/claims.hpp"
 #include "scenes/presets.hpp"
 
@@ -108,9 +109,9 @@ TEST(Claims, MustHoldClaimsHoldOnOtherSeeds) {
       double baseline = 0.0;
       if (*c.relativeTo) {
         auto it = raw.find(c.relativeTo);
-        baseline = it != raw.end() ? it->second[seed - 11] : scenes::runClaim(*scenes::findClaim(c.relativeTo), seed).raw;
+        baseline = it != raw.end() ? it->second[seed - 11] : runClaimOnSeed(*scenes::findClaim(c.relativeTo), seed).raw;
       }
-      const scenes::ClaimRun run = scenes::runClaim(c, seed, baseline);
+      const ClaimOnSeed run = runClaimOnSeed(c, seed, baseline);
       ASSERT_TRUE(run.ok) << run.error;
       values.push_back(run.value);
       raw[c.id].push_back(run.raw);
@@ -140,7 +141,7 @@ TEST_P(EveryClaimOf, RunsAFewSteps) {
     // would take this test to its 120 s limit under ASan on a loaded machine.
     for (const char*& set : brief.sets)
       if (std::string_view(set).starts_with("N=")) set = "N=1500";
-    const scenes::ClaimRun run = scenes::runClaim(brief, 11, 1.0);
+    const ClaimOnSeed run = runClaimOnSeed(brief, 11, 1.0);
     ASSERT_TRUE(run.ok) << run.error;
     EXPECT_EQ(run.also.size(), c.also.size());
   }

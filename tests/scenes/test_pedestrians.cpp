@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 #include "experiments/sweep.hpp"
+#include "claim_on_seed.hpp"
 #include "scenes/claims.hpp"
 
 namespace {
@@ -25,7 +26,7 @@ scenes::Claim shortened(const char* id, double window, std::vector<const char*> 
 // Counter-flow with the keep-right rule: lanes within 15 s (the band order near 1).
 TEST(PedestrianClaims, LanesFormWithTheKeepRightRuleInAShortRun) {
   const scenes::Claim c = shortened("pedestrians.lanes-orca-lanes", 15.0, {"warmup=5"});
-  const scenes::ClaimRun run = scenes::runClaim(c, 40);
+  const ClaimOnSeed run = runClaimOnSeed(c, 40);
   ASSERT_TRUE(run.ok) << run.error;
   EXPECT_GT(run.value, 0.9);
   EXPECT_TRUE(scenes::ruleHolds(c.rule, run.value));
@@ -36,12 +37,12 @@ TEST(PedestrianClaims, LanesFormWithTheKeepRightRuleInAShortRun) {
 // gets through after the first few).
 TEST(PedestrianClaims, TheSocialForceDoorFlowLiesInTheBandAndOrcaJams) {
   const scenes::Claim sfm = shortened("pedestrians.bottleneck-social-force-w0.8", 60.0);
-  const scenes::ClaimRun run = scenes::runClaim(sfm, 40);
+  const ClaimOnSeed run = runClaimOnSeed(sfm, 40);
   ASSERT_TRUE(run.ok) << run.error;
   EXPECT_GT(run.also[0], 1.6) << "specific flow";
   EXPECT_LT(run.also[0], 2.3) << "specific flow";
   const scenes::Claim orca = shortened("pedestrians.bottleneck-orca-w0.8", 20.0);
-  const scenes::ClaimRun jam = scenes::runClaim(orca, 40);
+  const ClaimOnSeed jam = runClaimOnSeed(orca, 40);
   ASSERT_TRUE(jam.ok) << jam.error;
   EXPECT_FALSE(scenes::ruleHolds(orca.rule, jam.value));
   EXPECT_LT(jam.also[2], 20.0) << "people out";
@@ -52,11 +53,11 @@ TEST(PedestrianClaims, TheSocialForceDoorFlowLiesInTheBandAndOrcaJams) {
 TEST(PedestrianClaims, SpeedAgainstWeidmann) {
   const scenes::Claim* holds = scenes::findClaim("pedestrians.speed-orca-lanes-rho1");
   ASSERT_NE(holds, nullptr);
-  const scenes::ClaimRun run = scenes::runClaim(*holds, 40);
+  const ClaimOnSeed run = runClaimOnSeed(*holds, 40);
   ASSERT_TRUE(run.ok) << run.error;
   EXPECT_TRUE(scenes::ruleHolds(holds->rule, run.value)) << run.value;
   const scenes::Claim fails = shortened("pedestrians.speed-social-force-rho2", 20.0, {"warmup=5"});
-  const scenes::ClaimRun fast = scenes::runClaim(fails, 40);
+  const ClaimOnSeed fast = runClaimOnSeed(fails, 40);
   ASSERT_TRUE(fast.ok) << fast.error;
   EXPECT_GT(fast.also[0], 1.0) << "m/s at 2 /m^2";
   EXPECT_FALSE(scenes::ruleHolds(fails.rule, fast.value));
