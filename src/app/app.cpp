@@ -36,7 +36,7 @@ bool App::frame() {
     fullscreenToggle_.restoreEachFrame(sdl_.window);
     updateViewport();
     ctx_.paused = stepper_.paused;
-    stepper_.fastForward = experimentFastForward(panel_, sceneName_, stepper_.simTime());
+    stepper_.fastForward = experimentFastForward(experiment_, sceneName_, stepper_.simTime());
     if (!quit_) stepper_.advance(frameSeconds, lockstep());  // quitting starts no step
     csv_.flushIfDue();  // rows of the last second reach the file even while paused
     probe::beginFrame();
@@ -134,6 +134,7 @@ bool App::switchScene(const std::string& name, const Options* commandLine, std::
   SweepSection sweeps = std::move(panel_.sweep);
   std::shared_ptr<TunePanel> searches = panel_.tune;
   panel_ = PanelMemory{};  // the new scene's panel: scrolled to the top, default preset name, no old status line
+  experiment_ = ExperimentState{};  // an experiment ends with its scene
   panel_.collapsed = panelCollapsed;
   panel_.sweep = std::move(sweeps);
   panel_.tune = std::move(searches);
@@ -177,12 +178,12 @@ void App::restartScene() {
 }
 
 const scenes::Claim* App::runningClaim() const {
-  return panel_.experimentScene == sceneName_ ? panel_.experiment.claim() : nullptr;
+  return experiment_.scene == sceneName_ ? experiment_.tracker.claim() : nullptr;
 }
 
 bool App::startClaim(const scenes::Claim& claim) {
   stepper_.waitIdle();
-  if (!startExperimentRun(scene(), sceneName_, claim, panel_)) return false;
+  if (!startExperimentRun(scene(), sceneName_, claim, experiment_, panel_)) return false;
   afterSceneCreated();
   return true;
 }
@@ -204,13 +205,13 @@ void App::updateViewport() {
   // the panels (world_view.hpp, layout.hpp): none of it lies under a panel.
   ViewportReservations reserved;
   reserved.top = uiVisible_ ? DockLayout::menuBarHeight() : 0.0f;
-  reserved.bottom = panel_.reservedBottom;
-  if (uiVisible_) reserved.panels = dockedPanels(hud_, panel_, windowSize_);
+  reserved.bottom = experiment_.reservedBottom;
+  if (uiVisible_) reserved.panels = dockedPanels(hud_, panel_.collapsed, experiment_.reservedBottom, windowSize_);
   const WorldViewport viewport = freeWorldViewport(windowSize_, reserved);
   worldOrigin_ = viewport.origin;
   worldSize_ = viewport.size;
-  panel_.worldLeft = worldOrigin_.x;  // the banner spans the world
-  panel_.worldRight = worldOrigin_.x + worldSize_.x;
+  experiment_.worldLeft = worldOrigin_.x;  // the banner spans the world
+  experiment_.worldRight = worldOrigin_.x + worldSize_.x;
   input_.setWorldArea(worldOrigin_, worldSize_);
   ctx_.viewOrigin = worldOrigin_;
   if (!scene_) return;
@@ -277,7 +278,7 @@ void App::afterStep() {
   scene().sampleMetrics();
   metricsMs_.push(secondsSince(t0) * 1000.0);
   recordMetrics();
-  stepper_.fastForward = sampleExperimentStep(panel_, sceneName_, stepper_.simTime(), metrics_);
+  stepper_.fastForward = sampleExperimentStep(experiment_, sceneName_, stepper_.simTime(), metrics_);
 }
 
 void App::recordMetrics() {

@@ -29,6 +29,7 @@
 #include "app/scene_benchmark.hpp"
 #include "app/fps_window.hpp"
 #include "app/hud.hpp"
+#include "app/scene_panel.hpp"
 #include "app/input.hpp"
 #include "app/layout.hpp"
 #include "app/lesson.hpp"
@@ -291,6 +292,7 @@ class App {
   MetricsLog log_;
   HudMemory hud_;
   PanelMemory panel_;
+  ExperimentState experiment_;  // the running claim and its banner (experiment_banner.hpp)
   ViewFit viewFit_;
   std::map<std::string, nlohmann::json> tuned_;  // scene name -> its parameters when last left
   std::deque<SDL_Keysym> scriptedKeys_;

@@ -33,8 +33,8 @@ void App::enterLessonStep() {
     return;
   }
   stepper_.waitIdle();
-  panel_.experiment = scenes::ClaimTracker();  // a claim of the step before ends here
-  panel_.after = nullptr;
+  experiment_.tracker = scenes::ClaimTracker();  // a claim of the step before ends here
+  experiment_.after = nullptr;
   if (!scenes::startSetup(scene(), {s.scene, s.preset, {}, s.start, ""}, error)) hud_.message = error;
   afterSceneCreated();
 }

@@ -87,7 +87,7 @@ void App::renderFrame() {
   if (lastFrame && outputs_.screenshot.isOpen()) screenshot(windowPixels());
   // --claim with --screenshot and no --frames: the verdict's first frame sized the strip for its
   // text; the next one is drawn fitted to it, and taken.
-  if (untilVerdict() && (verdictFrames_ = panel_.bannerVerdict ? verdictFrames_ + 1 : 0) >= 2) {
+  if (untilVerdict() && (verdictFrames_ = experiment_.bannerVerdict ? verdictFrames_ + 1 : 0) >= 2) {
     if (outputs_.screenshot.isOpen()) screenshot(windowPixels());
     quit_ = true;
   } else if (untilVerdict() && frame_ >= kMostFramesUntilVerdict) {
@@ -189,8 +189,8 @@ void App::drawUi(bool sceneIdle) {
   state.recordTotal = recorder_.total();
   HudActions act = drawHud(hud_, state, scenes_, sceneName_, stepper_.speed, vsync_, log_);
   onLessonMenu(drawLessonMenu(lesson_, blackScreen_));
-  panel_.lessonSay = lesson_.active() ? lesson_.step().say : "";
-  panel_.lessonProgress = lesson_.active() ? lesson_.progress() : "";
+  experiment_.lessonSay = lesson_.active() ? lesson_.step().say : "";
+  experiment_.lessonProgress = lesson_.active() ? lesson_.progress() : "";
   if (act.uiScale > 0) pendingLook_.uiScale = act.uiScale;
   if (act.benchmark) {
     stepper_.paused = false;
@@ -218,14 +218,14 @@ void App::drawUi(bool sceneIdle) {
     return;  // the panel below belongs to the old scene
   }
   // The panel touches no simulation state while a step runs (it says "simulating a slow step...").
-  if (drawScenePanel(sceneUnguarded(), sceneName_, sceneTitle(), !stepper_.idle(), panel_)) {
+  if (drawScenePanel(sceneUnguarded(), sceneName_, sceneTitle(), !stepper_.idle(), panel_, experiment_)) {
     // A parameter changed: the scene reconciles (N, radii, clamps) between steps; the next step's
     // cost is unknown (N = 100,000 without the grid takes half a minute), so it starts on the worker.
     scene().paramsChanged();
     ++paramWrites_;
     stepper_.expectSlowStep();
   }
-  if (const scenes::Claim* claim = std::exchange(panel_.requested, nullptr)) startClaim(*claim);
+  if (const scenes::Claim* claim = std::exchange(experiment_.requested, nullptr)) startClaim(*claim);
   // How far the panels' content reaches past their width (text or a widget cut at the edge), from
   // the extent ImGui measured for them: 0 when nothing is cut.
   float overflow = 0.0f;

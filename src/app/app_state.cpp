@@ -13,12 +13,12 @@ std::string App::stateJson() {
   j["sim_time"] = stepper_.simTime();
   j["agents_digest"] = agentsDigest();
   const scenes::Claim* claim = runningClaim();
-  j["experiment"] = {{"claim", claim ? claim->id : ""}, {"banner", panel_.banner}, {"verdict_shown", panel_.bannerVerdict},
-                     {"banner_strip", panel_.reservedBottom}};
-  if (claim && panel_.experiment.done()) {  // the window's values, as `crowdlab claims` reads them back
+  j["experiment"] = {{"claim", claim ? claim->id : ""}, {"banner", experiment_.banner}, {"verdict_shown", experiment_.bannerVerdict},
+                     {"banner_strip", experiment_.reservedBottom}};
+  if (claim && experiment_.tracker.done()) {  // the window's values, as `crowdlab claims` reads them back
     nlohmann::json also = nlohmann::json::array();
-    for (size_t i = 0; i < claim->also.size(); ++i) also.push_back(panel_.experiment.alsoValue(i));
-    j["experiment"]["value"] = panel_.experiment.value();
+    for (size_t i = 0; i < claim->also.size(); ++i) also.push_back(experiment_.tracker.alsoValue(i));
+    j["experiment"]["value"] = experiment_.tracker.value();
     j["experiment"]["also"] = also;
   }
   if (lesson_.active()) j["lesson"] = lesson_.state();
@@ -57,7 +57,7 @@ nlohmann::json App::probeJson() {
             {"glyph_px", glyphPoints(drawnAgentScale_)}, {"panel_overflow_max", std::lround(panelOverflowMax_)},
             {"panel_overflow_max_at_ui", panelOverflowMaxAtScale_}, {"panel_overflow_scales", overflowScales_.size()},
             {"front_window", frontWindow()}, {"hud_right", std::lround(hud_.open ? DockLayout::hudWidth() : 0.0f)},
-            {"panel_left", std::lround(windowSize_.x - DockLayout::panelWidth())}, {"reserved_bottom", std::lround(panel_.reservedBottom)},
+            {"panel_left", std::lround(windowSize_.x - DockLayout::panelWidth())}, {"reserved_bottom", std::lround(experiment_.reservedBottom)},
             {"following", following_}, {"followed_frames", followedFrames_}, {"follow_max_offset", followMaxOffset_},
             {"preset_name", panel_.saveName}, {"panel_message", panel_.message},
             {"replace_pending", !panel_.replacePending.empty()},

@@ -237,7 +237,7 @@ float DockLayout::hudWidth() {
 float DockLayout::titleBarHeight() { return em() + ImGui::GetStyle().FramePadding.y * 2.0f; }
 float DockLayout::menuBarHeight() { return em() + ImGui::GetStyle().FramePadding.y * 2.0f; }
 
-std::vector<Box> dockedPanels(const HudMemory& hud, const PanelMemory& panel, glm::vec2 window) {
+std::vector<Box> dockedPanels(const HudMemory& hud, bool panelCollapsed, float reservedBottom, glm::vec2 window) {
   std::vector<Box> boxes;
   DockLayout::hudOpen = hud.open;
   const float top = DockLayout::menuBarHeight();
@@ -246,7 +246,7 @@ std::vector<Box> dockedPanels(const HudMemory& hud, const PanelMemory& panel, gl
     boxes.push_back({0.0f, top, DockLayout::hudWidth(), std::min(height, window.y - top)});
   }
   const float width = DockLayout::panelWidth();
-  const float height = panel.collapsed ? DockLayout::titleBarHeight() : window.y - top - panel.reservedBottom;
+  const float height = panelCollapsed ? DockLayout::titleBarHeight() : window.y - top - reservedBottom;
   boxes.push_back({std::floor(window.x - width), top, width, height});  // where ImGui puts it: on a whole point
   return boxes;
 }

@@ -78,10 +78,10 @@ struct HudActions {
   std::string switchTo;
 };
 
-struct PanelMemory;
 // Where the HUD and the scene panel will be drawn this frame (window points), from what they
-// remember of the last: the world is fitted beside them. None while the UI is hidden (Tab).
-std::vector<Box> dockedPanels(const HudMemory& hud, const PanelMemory& panel, glm::vec2 window);
+// remember of the last (the panel folded or not; the banner's strip below it): the world is fitted
+// beside them. None while the UI is hidden (Tab).
+std::vector<Box> dockedPanels(const HudMemory& hud, bool panelCollapsed, float reservedBottom, glm::vec2 window);
 
 // The warning the HUD shows when the simulated clock falls behind the wall clock: what is wrong and
 // what to do about it.
@@ -92,59 +92,6 @@ using scenes::sameLineIfFits;  // rows of widgets wrap instead of running past a
 
 HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::SceneEntry>& scenes,
                    const std::string& current, float& speed, bool& vsync, const MetricsLog& log);
-// What the scene panel remembers: text fields and the last message.
-struct PanelMemory {
-  char saveName[64] = "my-preset";
-  std::string replacePending;  // Save found this preset file there: it asks before replacing it
-  char loadPath[512] = "";
-  std::string renaming, deleting;  // the user preset being renamed / asked about deleting ("" none)
-  char newName[64] = "";
-  std::string message;
-  bool messageIsError = false;
-  bool collapsed = false;  // folded to its title bar
-  bool aboutMore = false;  // the scene's text beyond its lede is shown
-  bool resetScroll = true; // a new scene's panel opens at the top
-  // Window points kept free below the world (world_view.hpp): the claim banner's strip sets its
-  // height here each frame it is drawn, 0 otherwise; the world is fitted above it.
-  float reservedBottom = 0.0f;
-  // The running experiment (a claim): its banner and live verdict.
-  scenes::ClaimTracker experiment;
-  std::string experimentScene;
-  std::string banner;                       // the banner's line as last drawn ("" none)
-  bool bannerVerdict = false;               // the banner shows the verdict (the window has passed)
-  const scenes::Claim* requested = nullptr; // an experiment button was pressed: the app starts it
-  const scenes::Claim* after = nullptr;     // a baseline runs now; this claim (measured against it) follows
-  float worldLeft = -1.0f, worldRight = -1.0f;  // the world's view across the window, points (set by the app)
-  // A running lesson's step (set by the app; "" none): its sentence takes the banner's first line,
-  // and "step 4 of 18" stands small in the strip's corner.
-  std::string lessonSay, lessonProgress;
-  std::map<std::string, double> measured;   // claim id -> last window value here (baselines of ratio claims)
-  SweepSection sweep;                       // the Sweep section's sweep (sweep_panel.hpp)
-  float contentHeight = 0.0f;  // the panel's content last frame (kept while a step runs on the worker)
-  // The experiment buttons' block as last drawn (window points; empty: none), and the panel's visible
-  // bottom: the block must end above it without scrolling.
-  Box experiments;
-  float panelVisibleBottom = 0.0f;
-  double noticeUntil = 0.0;  // ImGui time until which the message also stands by the cursor (an experiment ended by hand)
-  // The Tune section (tune_panel.hpp); shared so that a panel reset for a new scene stops its search.
-  std::shared_ptr<TunePanel> tune = std::make_shared<TunePanel>();
-};
-// About + experiments, the scene's own panel, its declared parameters and presets; true when a parameter changed.
-// An experiment button sets memory.requested (the app starts it: startExperimentRun) and the claim's banner is drawn.
-bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const std::string& title, bool stepRunning,
-                    PanelMemory& memory);
-// The scene restarted into the claim's experiment (scenes::startExperiment), with its banner from the
-// start; the caller then books the restart (step counter and clock back to 0). False with the panel's
-// error line when the registry is wrong.
-bool startExperimentRun(scenes::Scene& scene, const std::string& sceneName, const scenes::Claim& claim,
-                        PanelMemory& memory);
-// The running experiment's share of each step (after the step, with its metrics): the claim's window
-// is reduced over every step, as `crowdlab claims` reduces it, however many steps a frame takes.
-// Returns the steps a frame from now on (experimentFastForward).
-int sampleExperimentStep(PanelMemory& memory, const std::string& sceneName, double simTime,
-                          std::span<const sim::Metric> metrics);
-// Steps a frame for the running experiment (scenes::fastForward); 1 without one.
-int experimentFastForward(const PanelMemory& memory, const std::string& sceneName, double simTime);
 // The keys, the scene's own keys and its whole "About" text (lede and the rest).
 void drawHelp(const std::vector<scenes::SceneEntry>& scenes, const std::string& sceneTitle, std::span<const scenes::KeyAction> sceneKeys,
               const scenes::Scene& scene);

@@ -6,6 +6,8 @@
 #include <optional>
 #include <cstdio>
 #include <filesystem>
+#include "app/scene_panel.hpp"
+
 #include "app/hud.hpp"
 #include "app/ui_style.hpp"
 #include "app/platform.hpp"
@@ -18,13 +20,13 @@
 
 namespace app {
 
-namespace {
-
-void report(PanelMemory& m, const std::string& text, bool error) {
+void reportOnPanel(PanelMemory& m, const std::string& text, bool error) {
   m.message = text;
   m.messageIsError = error;
   if (error) std::fprintf(stderr, "crowdlab: %s\n", text.c_str());
 }
+
+namespace {
 
 std::vector<std::filesystem::path> userPresets(const std::string& scene) {
   std::vector<std::filesystem::path> files;
@@ -40,10 +42,10 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   std::string error;
   auto load = [&](const std::string& path) {
     if (scenes::loadPresetFile(scene.params(), path, sceneName, error)) {
-      report(m, "loaded " + path, false);
+      reportOnPanel(m, "loaded " + path, false);
       changed = true;
     } else {
-      report(m, error + " (nothing changed)", true);
+      reportOnPanel(m, error + " (nothing changed)", true);
     }
   };
   bool firstRow = true;
@@ -60,8 +62,8 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
       note("preset_confirm_at");
       if (ok || entered) {
         std::string renamedTo;
-        if (renameUserPreset(path, presetFileStem(m.newName), renamedTo, error)) report(m, "renamed to " + renamedTo, false);
-        else report(m, error, true);
+        if (renameUserPreset(path, presetFileStem(m.newName), renamedTo, error)) reportOnPanel(m, "renamed to " + renamedTo, false);
+        else reportOnPanel(m, error, true);
         m.renaming.clear();
         platform::persistFiles();
       }
@@ -72,8 +74,8 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
       const bool confirmed = ImGui::SmallButton("Delete");
       note("preset_confirm_at");
       if (confirmed) {
-        if (deleteUserPreset(path, error)) report(m, "deleted " + path, false);
-        else report(m, error, true);
+        if (deleteUserPreset(path, error)) reportOnPanel(m, "deleted " + path, false);
+        else reportOnPanel(m, error, true);
         m.deleting.clear();
         platform::persistFiles();
       }
@@ -112,10 +114,10 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
   auto save = [&] {
     m.replacePending.clear();
     if (makeDirectories(dir, error) && scenes::savePresetFile(scene.params(), path, sceneName, error)) {
-      report(m, "saved " + path, false);
+      reportOnPanel(m, "saved " + path, false);
       platform::persistFiles();
     } else {
-      report(m, error, true);
+      reportOnPanel(m, error, true);
     }
   };
   if (m.replacePending != path) m.replacePending.clear();  // the name changed: nothing to confirm
@@ -149,7 +151,7 @@ bool presetsSection(scenes::Scene& scene, const std::string& sceneName, PanelMem
 }
 
 // The scene's claims, one button each: a full restart into the experiment (see claims.hpp).
-bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m) {
+bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m, ExperimentState& e) {
   const auto claims = scenes::claimsOf(sceneName);
   if (!claims.empty()) {
     // Wrapped, so a narrow panel (a 720 p projector) shows the whole line.
@@ -177,7 +179,7 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
     if (heads) ImGui::TextDisabled("%s:", group.c_str());
     if (heads || (i > 0 && (grouped || lineGroup.empty()))) sameLineIfFits(label.c_str());
     lineGroup = grouped ? group : "";
-    if (scenes::wrappingButton(label.c_str())) m.requested = c;  // the app restarts into it after the panel
+    if (scenes::wrappingButton(label.c_str())) e.requested = c;  // the app restarts into it after the panel
     blockEnd = ImVec2(std::max(blockEnd.x, ImGui::GetItemRectMax().x), std::max(blockEnd.y, ImGui::GetItemRectMax().y));
     panelTooltip("%s\nThe article: %s\nMeasured: %s, over %.0f s%s%s%s", c->title, c->statement, scenes::describeRule(*c).c_str(),
                  c->window, c->from > 0 ? " after it settles" : "", *c->relativeTo ? "\nMeasured against: " : "", c->relativeTo);
@@ -201,10 +203,10 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
     if (scenes::wrappingButton(label.c_str())) {
       std::string error;
       if (scenes::applyBuiltinPreset(scene.params(), p, error)) {
-        report(m, "applied " + label, false);
+        reportOnPanel(m, "applied " + label, false);
         changed = true;
       } else {
-        report(m, error, true);
+        reportOnPanel(m, error, true);
       }
     }
     const std::string tip = scenes::presetDescription(p);
@@ -213,213 +215,17 @@ bool experimentButtons(scenes::Scene& scene, const std::string& sceneName, Panel
   return changed;
 }
 
-// The banner lives in its own strip across the bottom of the world's view (the app fits the world
-// above it: PanelMemory::reservedBottom), so it never covers an agent. Line 1 the claim, line 2 the
-// countdown, then the result in the class's words with the verdict; line 3, smaller and dim, the
-// program's metric and threshold. Large enough to read from the back of a hall: lines 1-2 twice the
-// UI's text size and at least 3.6 % of the window's height, smaller where the strip would take more
-// than 15 % of the window's height; a line too wide for the view wraps.
-struct BannerLine {
-  std::string text;
-  ImU32 colour;
-  float size;
-  ImVec2 extent;
-};
-void drawBannerStrip(std::vector<BannerLine>& lines, PanelMemory& m);
-
-// A lesson's step with no claim running: its sentence alone in the strip.
-void lessonBanner(PanelMemory& m) {
-  if (m.lessonSay.empty()) return;
-  std::vector<BannerLine> lines = {{m.lessonSay, IM_COL32(235, 235, 240, 255), 0, {}}};
-  m.banner = m.lessonSay;
-  drawBannerStrip(lines, m);
-}
-
-void experimentBanner(scenes::Scene& scene, const std::string& sceneName, PanelMemory& m) {
-  m.reservedBottom = 0.0f;
-  m.banner.clear();
-  m.bannerVerdict = false;
-  const scenes::Claim* c = m.experiment.claim();
-  if (!c || m.experimentScene != sceneName || !scene.ctx) return lessonBanner(m);
-  const double t = scene.ctx->simTime;
-  if (t + 1e-9 < m.experiment.sampledUntil()) {  // the clock went back without the experiment: its start is gone
-    m.experiment = scenes::ClaimTracker();
-    m.after = nullptr;
-    return lessonBanner(m);
-  }
-  std::vector<sim::Metric> metrics;
-  scene.metrics(metrics);
-  m.experiment.sample(t, metrics);
-  // A baseline run first: the banner names the claim it is for.
-  const scenes::Claim& shown = m.after ? *m.after : *c;
-  const std::string claimLine = std::string("Claim: ") + shown.statement;
-  std::string status, detail;
-  const ImU32 white = IM_COL32(235, 235, 240, 255);
-  ImU32 colour = white;
-  char buf[256];
-  const int digits = c->from + c->window < 10.0 ? 1 : 0;  // short experiments count tenths
-  if (!m.experiment.done()) {
-    if (t + 1e-9 < c->from)
-      std::snprintf(buf, sizeof buf, "settling: %.*f of %.*f s, then measuring for %g s", digits, t, digits, c->from, c->window);
-    else if (c->rule.reduce == scenes::Reduce::TimeUntil)
-      std::snprintf(buf, sizeof buf, "waiting for it: %.*f s (at most %g s)", digits, t - c->from, c->window);
-    else
-      std::snprintf(buf, sizeof buf, "measuring: %.*f of %g s", digits, t - c->from, c->window);
-    status = buf;
-    if (const std::string ff = scenes::fastForwardNote(scenes::fastForward(*c, t, false)); !ff.empty()) status += "  (" + ff + ")";
-    if (m.after)
-      status = std::string("first its baseline by itself, \"") + c->title + "\": " + status;
-    detail = "measuring " + scenes::describeRule(*c);
-  } else {
-    double value = m.experiment.value();
-    m.measured[c->id] = value;
-    std::vector<double> also;
-    for (size_t i = 0; i < c->also.size(); ++i) also.push_back(m.experiment.alsoValue(i));
-    bool known = true, waiting = false;
-    if (*c->relativeTo) {
-      double baseline = 0.0;
-      const scenes::Claim* base = scenes::findClaim(c->relativeTo);
-      if (base && experiments::BaselineRuns::headless(*base)) {
-        // Measured headless beside the window (as `crowdlab claims` measures it), once per seed.
-        const std::optional<double> got = experiments::baselineRuns().value(*base, scene.seed);
-        waiting = !got;
-        baseline = got.value_or(0.0);
-      } else if (auto it = m.measured.find(c->relativeTo); it != m.measured.end()) {
-        baseline = it->second;
-      }
-      known = baseline > 0.0;
-      if (known) value /= baseline;
-    }
-    if (waiting) {
-      status = std::string("measured; waiting for its baseline ") + c->relativeTo + ", run headless beside the window";
-      detail = "measuring " + scenes::describeRule(*c);
-    } else if (m.after) {
-      // The baseline is measured: the app starts the claim itself now.
-      status = std::string("baseline \"") + c->title + "\" measured: " + scenes::resultSentence(*c, value, also);
-      detail = "now the claim itself, measured against it";
-      if (!m.requested) m.requested = m.after;
-    } else if (!known) {
-      // The verdict `crowdlab claims` gives too (a ratio to nothing is not a measurement): shown, so
-      // a run until the verdict (--claim ID --screenshot, --hidden) ends here as well.
-      const double none[1] = {std::nan("")};
-      const scenes::ClaimVerdict v = scenes::judge(*c, none);
-      status = std::string("the baseline \"") + c->relativeTo + "\" measured nothing to compare with  ->  " +
-               scenes::verdictWords(v, *c);
-      detail = scenes::describeRule(*c);
-      colour = IM_COL32(255, 170, 80, 255);
-      m.bannerVerdict = true;
-    } else {
-      const double one[1] = {value};
-      const scenes::ClaimVerdict v = scenes::judge(*c, one);
-      status = scenes::resultSentence(*c, value, also) + "  ->  " + scenes::verdictWords(v, *c);
-      detail = scenes::programLine(*c, value);
-      colour = v.holds ? IM_COL32(120, 230, 140, 255) : IM_COL32(255, 170, 80, 255);
-      m.bannerVerdict = true;
-    }
-  }
-  // In a lesson the step's sentence stands where the claim's line would.
-  const std::string& first = m.lessonSay.empty() ? claimLine : m.lessonSay;
-  m.banner = first + "  —  " + status + "  —  " + detail;
-  std::vector<BannerLine> lines = {{first, white, 0, {}}, {status, colour, 0, {}}, {detail, IM_COL32(160, 165, 180, 255), 0, {}}};
-  drawBannerStrip(lines, m);
-}
-
-// Across the world's view, between the docked HUD and the scene panel; each line wrapped to it.
-// Lines 1-2 large, line 3 small; a line 2 is given room for two lines (see below).
-void drawBannerStrip(std::vector<BannerLine>& lines, PanelMemory& m) {
-  ImGuiIO& io = ImGui::GetIO();
-  ImFont* font = bannerFont();
-  const float left = m.worldLeft >= 0 ? m.worldLeft : DockLayout::hudWidth();
-  const float right = m.worldRight > left ? m.worldRight : io.DisplaySize.x - DockLayout::panelWidth();
-  // A lesson's "step 4 of 18" keeps the strip's right corner: the lines wrap short of it.
-  const float progressWidth =
-      m.lessonProgress.empty() ? 0.0f : font->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0.0f, m.lessonProgress.c_str()).x + 16.0f;
-  const float textRight = right - progressWidth;
-  const float room = std::max(textRight - left - 24.0f, 100.0f);
-  // The strip takes at most kBannerShare of the window's height, so the world keeps its share of it
-  // (a long claim in the narrow room between the panels of a 720 p window wraps into many lines):
-  // the letters shrink to fit.
-  constexpr float kBannerShare = 0.15f;
-  float size = std::max(ImGui::GetFontSize() * 2.0f, io.DisplaySize.y * 0.036f), height = 0, pad = 0;
-  for (int attempt = 0; attempt < 5; ++attempt) {
-    for (size_t i = 0; i < lines.size(); ++i) lines[i].size = i < 2 ? size : std::min(size, std::max(ImGui::GetFontSize(), size * 0.55f));
-    // The result line gets room for two lines from the start: the strip then keeps its height from the
-    // countdown to the verdict, and the world is not framed again at the moment the verdict shows.
-    const float lineHeight = font->CalcTextSizeA(size, FLT_MAX, 0.0f, "A").y;
-    height = 0;
-    for (BannerLine& l : lines) {
-      l.extent = font->CalcTextSizeA(l.size, FLT_MAX, room, l.text.c_str());
-      if (lines.size() > 1 && &l == &lines[1]) l.extent.y = std::max(l.extent.y, 2.0f * lineHeight);
-      height += l.extent.y;
-    }
-    pad = size * 0.25f;
-    // Never smaller than the UI's text, nor than letters 2 % of the window's height (the hall's
-    // measure) where the UI's text is larger than that (3x in a 720 p window).
-    const float most = io.DisplaySize.y * kBannerShare, smallest = std::min(ImGui::GetFontSize(), io.DisplaySize.y * 0.028f);
-    if (height + 2 * pad <= most || size <= smallest) break;
-    size = std::max(smallest, size * std::min(0.95f, most / (height + 2 * pad)));  // wrapping changes with the size: measure again
-  }
-  m.reservedBottom = height + 2 * pad;
-  const float top = io.DisplaySize.y - m.reservedBottom;
-  ImDrawList* draw = ImGui::GetForegroundDrawList();  // over everything: no tooltip hides it
-  draw->AddRectFilled(ImVec2(left, top), ImVec2(right, io.DisplaySize.y), IM_COL32(10, 12, 18, 255));
-  float y = top + pad;
-  for (const BannerLine& l : lines) {
-    const float x = std::max(left + 12.0f, left + (textRight - left - l.extent.x) * 0.5f);
-    draw->AddText(font, l.size, ImVec2(x, y), l.colour, l.text.c_str(), nullptr, room);
-    y += l.extent.y;
-  }
-  if (!m.lessonProgress.empty()) {  // small, in the strip's top right corner
-    const float small = ImGui::GetFontSize();
-    const ImVec2 extent = font->CalcTextSizeA(small, FLT_MAX, 0.0f, m.lessonProgress.c_str());
-    draw->AddText(font, small, ImVec2(right - extent.x - 8.0f, top + 4.0f), IM_COL32(160, 165, 180, 255), m.lessonProgress.c_str());
-  }
-}
-
 }  // namespace
 
-int sampleExperimentStep(PanelMemory& m, const std::string& sceneName, double simTime, std::span<const sim::Metric> metrics) {
-  if (m.experiment.claim() && m.experimentScene == sceneName) m.experiment.sample(simTime, metrics);
-  return experimentFastForward(m, sceneName, simTime);
-}
-
-int experimentFastForward(const PanelMemory& m, const std::string& sceneName, double simTime) {
-  const scenes::Claim* c = m.experiment.claim();
-  return c && m.experimentScene == sceneName ? scenes::fastForward(*c, simTime, m.experiment.done()) : 1;
-}
-
-bool startExperimentRun(scenes::Scene& scene, const std::string& sceneName, const scenes::Claim& wanted, PanelMemory& m) {
-  std::string error;
-  // A claim measured against another runs that one first, by itself, unless it was measured here already.
-  // A baseline measured headless runs beside it instead (started now, kept for the next time).
-  const scenes::Claim* base = *wanted.relativeTo ? scenes::findClaim(wanted.relativeTo) : nullptr;
-  const bool besideWindow = base && experiments::BaselineRuns::headless(*base);
-  if (besideWindow) experiments::baselineRuns().request(*base, scene.seed);
-  const bool baselineFirst = base && !besideWindow && !m.measured.count(base->id);
-  if (m.after && std::string(m.after->relativeTo) != wanted.id) m.after = nullptr;  // R during a baseline keeps its claim
-  if (baselineFirst) m.after = &wanted;
-  const scenes::Claim& claim = baselineFirst ? *base : wanted;
-  if (!scenes::startExperiment(scene, claim, error)) {
-    report(m, error, true);
-    m.experiment = scenes::ClaimTracker();
-    m.after = nullptr;
-    return false;
-  }
-  m.experiment.begin(claim);
-  m.experimentScene = sceneName;
-  report(m, std::string("experiment: ") + claim.statement, false);
-  return true;
-}
-
 bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const std::string& title, bool stepRunning,
-                    PanelMemory& m) {
+                    PanelMemory& m, ExperimentState& e) {
   const ImGuiIO& io = ImGui::GetIO();
   const float width = DockLayout::panelWidth(), top = DockLayout::menuBarHeight();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - width, top), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y - top - m.reservedBottom), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y - top - e.reservedBottom), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(DockLayout::kBackgroundAlpha);
   bool changed = false;
-  if (!stepRunning) experimentBanner(scene, sceneName, m);  // not while the worker steps the scene
+  if (!stepRunning) drawExperimentBanner(scene, sceneName, e);  // not while the worker steps the scene
   const bool open = ImGui::Begin((title + "###scene").c_str(), nullptr,
                                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
                                      DockLayout::kPanelFlags);
@@ -446,7 +252,7 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
     }
     // The experiments first, visible without scrolling in a 720 p window; then the scene's lede, the
     // rest of its text behind "More" (and in the F1 help).
-    changed |= experimentButtons(scene, sceneName, m);
+    changed |= experimentButtons(scene, sceneName, m, e);
     if (*scene.about) {
       ImGui::Separator();
       ImGui::TextWrapped("%s", scene.about);
@@ -487,16 +293,16 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
     ImGui::PopItemWidth();
   }
   ImGui::End();
-  if (changed && m.experiment.claim()) {
+  if (changed && e.tracker.claim()) {
     // Hand-tuned now: no longer the claim's experiment, and the panel says so; for a few seconds the
     // line also stands by the cursor, where the user looks (the panel's line may lie below its view).
-    if (m.experimentScene == sceneName) {
-      report(m, std::string("Experiment \"") + m.experiment.claim()->title +
+    if (e.scene == sceneName) {
+      reportOnPanel(m, std::string("Experiment \"") + e.tracker.claim()->title +
                     "\" ended: a parameter was changed by hand (its button runs it again)", false);
       m.noticeUntil = ImGui::GetTime() + 4.0;
     }
-    m.experiment = scenes::ClaimTracker();
-    m.after = nullptr;
+    e.tracker = scenes::ClaimTracker();
+    e.after = nullptr;
   }
   const bool noticeShown = ImGui::GetTime() < m.noticeUntil && !m.message.empty();
   probe::set("panel_notice_at_cursor", noticeShown);
