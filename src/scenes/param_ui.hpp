@@ -1,11 +1,24 @@
-// Layout helpers for panels that must never cut text: a row of widgets wraps to the next
-// line where the panel is too narrow for it (a large UI scale, a 720 p window), instead of running
-// past the panel's edge. The scenes' panels and the app's use the same ones.
+// The panels' ImGui helpers: widgets for declared parameters, and layout helpers for panels that
+// must never cut text: a row of widgets wraps to the next line where the panel is too narrow for it
+// (a large UI scale, a 720 p window), instead of running past the panel's edge. The scenes' panels
+// and the app's use the same ones. (UI only: the headless layers never include this.)
 #pragma once
 #include <cstdint>
 #include <imgui.h>  // IM_FMTARGS
+#include <initializer_list>
+#include <span>
+#include <utility>
+#include "scenes/params.hpp"
 
 namespace scenes {
+
+// Auto-generated ImGui widgets for declared parameters; returns true when any value changed.
+// `filter` keeps only parameters whose names are listed (nullptr: all).
+bool paramWidgets(std::span<const Param> params, std::initializer_list<const char*> only = {});
+// A separator with a dim title, for grouping a panel.
+void sectionTitle(const char* title);
+// One line of colour names, each in its colour (RGBA8, as render/color.hpp packs it).
+void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries);
 
 // 1234567 -> "1,234,567" into a caller's buffer (no allocation): counts a room reads at a glance.
 const char* withCommas(uint64_t v, char (&out)[32]);

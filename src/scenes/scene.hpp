@@ -16,7 +16,7 @@
 #include "render/camera.hpp"
 #include "render/color.hpp"
 #include "render/debug_draw.hpp"
-#include "render/renderer.hpp"
+#include "render/frame.hpp"
 #include "scenes/params.hpp"
 #include "sim/core/metric.hpp"
 
@@ -163,13 +163,5 @@ bool registerScene(const SceneEntry& entry);
 std::vector<SceneEntry> registeredScenes();
 const SceneEntry* findScene(const std::string& name);
 std::string sceneNames();  // "murmuration, boids, ..." for messages
-
-// Auto-generated ImGui widgets for declared parameters; returns true when any value changed.
-// `filter` keeps only parameters whose names are listed (nullptr: all).
-bool paramWidgets(std::span<const Param> params, std::initializer_list<const char*> only = {});
-// A separator with a dim title, for grouping a panel.
-void sectionTitle(const char* title);
-// One line of colour names, each in its colour (RGBA8, as render/color.hpp packs it).
-void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries);
 
 }  // namespace scenes
