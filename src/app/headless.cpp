@@ -28,9 +28,7 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
     error = "unknown scene " + io::quoteText(name) + " (scenes: " + scenes::sceneNames() + ")";
     return nullptr;
   }
-  std::unique_ptr<scenes::Scene> scene = entry->create();
-  scene->seed = o.seed;
-  scene->ctx = &ctx;
+  std::unique_ptr<scenes::Scene> scene = entry->create(ctx, o.seed);
   // Every new scene starts on the thread count the user chose (all cores); a scene's own setting,
   // like the finale's `threads`, holds only inside its steps.
   sim::setThreadCount(0);

@@ -102,7 +102,8 @@ bool parseStep(const nlohmann::json& j, LessonStep& s, std::string& error) {
   }
   if (!s.start.empty()) {
     // A starting state is known only to its scene: a scene made for the check answers.
-    const std::unique_ptr<scenes::Scene> probe = entry->create();
+    scenes::SceneContext ctx;  // its own: a starting state may set the camera
+    const std::unique_ptr<scenes::Scene> probe = entry->create(ctx, 1);
     if (!probe->startState(s.start)) {
       error = "scene " + s.scene + " has no starting state " + io::quoteText(s.start);
       return false;

@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
                    scenes::sceneNames().c_str(), app::usage().c_str());
       return 2;
     }
-    auto scene = entry->create();
+    auto scene = scenes::declarationsOf(*entry);
     std::printf("%s", scenes::describeParams(scene->params()).c_str());
     return stdoutWritten();
   }

@@ -77,7 +77,7 @@ bool makeScene(const std::string& name, SceneCopy& copy, std::string& error) {
     error = "unknown scene " + io::quoteText(name) + " (scenes: " + scenes::sceneNames() + ")";
     return false;
   }
-  copy.scene = entry->create();
+  copy.scene = scenes::declarationsOf(*entry);
   return true;
 }
 

@@ -164,7 +164,7 @@ std::span<const ReferenceData> referenceData() {
 namespace {
 std::unique_ptr<scenes::Scene> sceneNamed(const std::string& name) {
   const scenes::SceneEntry* entry = scenes::findScene(name);
-  return entry ? entry->create() : nullptr;
+  return entry ? scenes::declarationsOf(*entry) : nullptr;
 }
 
 // `unit` is the parameter's, from its declaration.

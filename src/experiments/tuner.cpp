@@ -53,7 +53,8 @@ Tuner::Tuner(const TuneSettings& settings) : settings_(settings) {
     return;
   }
   // The parameters: the groups and names asked for, in that order.
-  auto scene = entry->create();
+  scenes::SceneContext ctx;  // the start's set-up below runs the scene on it
+  auto scene = entry->create(ctx, 1);
   const std::span<const scenes::Param> declared = scene->params();
   std::vector<std::string> asked = settings.params;
   if (asked.empty())
@@ -108,9 +109,6 @@ Tuner::Tuner(const TuneSettings& settings) : settings_(settings) {
   if (!checkJob(probe, error_)) return;
   {
     const sim::ThreadCountCeiling oneCore(1);  // as a job: this runs beside the window in its Tune section
-    scene->seed = 1;
-    scenes::SceneContext ctx;
-    scene->ctx = &ctx;
     if (!scenes::startSetup(*scene, probe.setup(), error_)) return;
     for (size_t i = 0; i < params_.size(); ++i) {
       const double v = starts[i] ? *starts[i] : scenes::findParam(declared, params_[i].name)->get();
@@ -259,7 +257,7 @@ std::string Tuner::presetText(const std::vector<double>& values, const Score& tr
   const scenes::SceneEntry* entry = scenes::findScene(settings_.scene);
   if (!entry || !objective_) return {};
   // The values go through a scene's declared parameters, so they are written as a preset writes them.
-  auto scene = entry->create();
+  auto scene = scenes::declarationsOf(*entry);
   const std::span<const scenes::Param> declared = scene->params();
   std::vector<scenes::Param> kept;
   std::string ignored;

@@ -28,7 +28,7 @@ struct SceneSettings {
 
 class BoidsPlayground final : public scenes::Scene {
  public:
-  BoidsPlayground() {
+  BoidsPlayground(scenes::SceneContext& context, uint64_t seedValue) : Scene(context, seedValue) {
     const sim::BoidsParams d{};
     sim::BoidsParams& p = flock_.params;
     params_ = {scenes::Param::i("N", "agents (N)", &s_.count, 10, 5000, 300, "Number of boids", true).withUnit("agents").ofScene()};
@@ -295,7 +295,9 @@ class BoidsPlayground final : public scenes::Scene {
   scenes::PlotHistory neighborsHistory_, polarizationHistory_, nearestHistory_;
 };
 
-std::unique_ptr<scenes::Scene> create() { return std::make_unique<BoidsPlayground>(); }
+std::unique_ptr<scenes::Scene> create(scenes::SceneContext& context, uint64_t seed) {
+  return std::make_unique<BoidsPlayground>(context, seed);
+}
 [[maybe_unused]] bool registered = scenes::registerScene({"boids", "Boids playground", 2, &create});
 
 }  // namespace

@@ -12,10 +12,8 @@ bool SceneDriver::prepare(const ExperimentSetup& setup, uint64_t seed, std::stri
     error = "unknown scene " + io::quoteText(setup.scene) + " (scenes: " + sceneNames() + ")";
     return false;
   }
-  scene_ = entry->create();
-  scene_->seed = seed;
-  scene_->ctx = &ctx_;
-  ctx_.simTime = 0.0;
+  ctx_ = SceneContext();
+  scene_ = entry->create(ctx_, seed);
   steps_ = 0;
   return startSetup(*scene_, setup, error);
 }

@@ -109,7 +109,7 @@ struct PhaseTimes {
 
 class Finale final : public scenes::Scene {
  public:
-  Finale() {
+  Finale(scenes::SceneContext& context, uint64_t seedValue) : Scene(context, seedValue) {
     const sim::FinaleParams d{};
     sim::FinaleParams& p = sim_.params;
     params_ = {
@@ -490,7 +490,9 @@ class Finale final : public scenes::Scene {
   scenes::PlotHistory overlapHistory_, neighborHistory_;
 };
 
-std::unique_ptr<scenes::Scene> create() { return std::make_unique<Finale>(); }
+std::unique_ptr<scenes::Scene> create(scenes::SceneContext& context, uint64_t seed) {
+  return std::make_unique<Finale>(context, seed);
+}
 [[maybe_unused]] bool registered = scenes::registerScene({"finale", "Big finale", 6, &create});
 
 }  // namespace

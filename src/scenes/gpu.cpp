@@ -51,7 +51,7 @@ constexpr sim::MetricInfo kGpuMetrics[] = {
 
 class GpuScene final : public scenes::Scene {
  public:
-  GpuScene() {
+  GpuScene(scenes::SceneContext& context, uint64_t seedValue) : Scene(context, seedValue) {
     params_ = {
         scenes::Param::i("N", "agents (N)", &s_.count, 1000, 1000000, 20000,
                          "Number of boids; the world grows with N so each sees about 10 others", true).withUnit("agents").ofScene(),
@@ -270,7 +270,9 @@ class GpuScene final : public scenes::Scene {
   render::GpuBoids::Timings gpuTimings_;
 };
 
-std::unique_ptr<scenes::Scene> create() { return std::make_unique<GpuScene>(); }
+std::unique_ptr<scenes::Scene> create(scenes::SceneContext& context, uint64_t seed) {
+  return std::make_unique<GpuScene>(context, seed);
+}
 [[maybe_unused]] bool registered = scenes::registerScene({"gpu", "GPU: instancing and compute", 7, &create});
 
 }  // namespace

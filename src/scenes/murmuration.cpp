@@ -58,7 +58,7 @@ uint32_t tinted(const glm::vec3& base, const glm::vec3& tint, float amount) {
 
 class MurmurationScene final : public scenes::Scene {
  public:
-  MurmurationScene() {
+  MurmurationScene(scenes::SceneContext& context, uint64_t seedValue) : Scene(context, seedValue) {
     const sim::MurmurationParams d{};
     sim::MurmurationParams& p = flock3_.params;  // the 2D flock takes a copy (shareParams)
     params_ = {
@@ -491,7 +491,9 @@ class MurmurationScene final : public scenes::Scene {
   scenes::PlotHistory polarizationHistory_, groupsHistory_, extentHistory_, nearestHistory_, startledHistory_;
 };
 
-std::unique_ptr<scenes::Scene> create() { return std::make_unique<MurmurationScene>(); }
+std::unique_ptr<scenes::Scene> create(scenes::SceneContext& context, uint64_t seed) {
+  return std::make_unique<MurmurationScene>(context, seed);
+}
 [[maybe_unused]] bool registered = scenes::registerScene({"murmuration", "Murmuration", 1, &create});
 
 }  // namespace

@@ -68,7 +68,7 @@ uint32_t dimmed(uint32_t c, float f) {
 
 class OrcaCorridor final : public scenes::Scene {
  public:
-  OrcaCorridor() {
+  OrcaCorridor(scenes::SceneContext& context, uint64_t seedValue) : Scene(context, seedValue) {
     // Defaults are the core's (see CorridorParams), so the scene and the core's tests agree.
     const sim::CorridorParams d{};
     sim::CorridorParams& p = sim_.params();
@@ -600,7 +600,9 @@ class OrcaCorridor final : public scenes::Scene {
   std::vector<RunRow> runs_;
 };
 
-std::unique_ptr<scenes::Scene> create() { return std::make_unique<OrcaCorridor>(); }
+std::unique_ptr<scenes::Scene> create(scenes::SceneContext& context, uint64_t seed) {
+  return std::make_unique<OrcaCorridor>(context, seed);
+}
 [[maybe_unused]] bool registered = scenes::registerScene({"orca-corridor", "ORCA corridor", 4, &create});
 
 }  // namespace

@@ -33,7 +33,7 @@ Vec2 toView(Vec2 p) { return {p.x, -p.y}; }
 
 class Pedestrians final : public scenes::Scene {
  public:
-  Pedestrians() {
+  Pedestrians(scenes::SceneContext& context, uint64_t seedValue) : Scene(context, seedValue) {
     const sim::PedestrianParams d{};
     sim::PedestrianParams& p = sim_.params();
     using scenes::Param;
@@ -284,7 +284,9 @@ class Pedestrians final : public scenes::Scene {
   scenes::PlotHistory flowHistory_;
 };
 
-std::unique_ptr<scenes::Scene> create() { return std::make_unique<Pedestrians>(); }
+std::unique_ptr<scenes::Scene> create(scenes::SceneContext& context, uint64_t seed) {
+  return std::make_unique<Pedestrians>(context, seed);
+}
 [[maybe_unused]] bool registered = scenes::registerScene({"pedestrians", "Pedestrians (SI units)", 8, &create});
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The scene interface and registry. A scene owns its parameters, its agents, its ImGui panel and its
-// input; it registers itself with one line at the bottom of its file:
+// input; it is made with its context and seed, and registers itself with one line at the bottom of its file:
 //   static bool registered = scenes::registerScene({"boids", "Boids playground", 2, &create});
 #pragma once
 #include <cstdint>
@@ -79,6 +79,8 @@ struct KeyAction {
 
 class Scene {
  public:
+  // The context (the app's, or a headless run's) outlives the scene; the seed is the scene's for its life.
+  Scene(SceneContext& context, uint64_t seedValue) : ctx(&context), seed(seedValue) {}
   virtual ~Scene() = default;
 
   // Rebuilds agents from the parameters and `seed`; same seed and parameters, same frames.
@@ -125,8 +127,8 @@ class Scene {
   std::span<const KeyAction> keys;  // the keys and mouse actions onKey/onMouse answer (F1, the README)
   View view = View::TwoD;           // the murmuration's reset() switches it with its 2D mode
 
-  uint64_t seed = 1;
-  SceneContext* ctx = nullptr;  // set by the app before reset()
+  SceneContext* const ctx;  // given at construction, never null
+  const uint64_t seed;       // reset() rebuilds from it
   DrawSizes drawSizes;
 
  protected:
@@ -155,7 +157,7 @@ struct SceneEntry {
   const char* name;    // command-line name: "boids"
   const char* title;   // menu title: "Boids playground"
   int order;           // teaching order; keys 1-9 follow it
-  std::unique_ptr<Scene> (*create)();
+  std::unique_ptr<Scene> (*create)(SceneContext& ctx, uint64_t seed);
 };
 
 bool registerScene(const SceneEntry& entry);
@@ -163,5 +165,8 @@ bool registerScene(const SceneEntry& entry);
 std::vector<SceneEntry> registeredScenes();
 const SceneEntry* findScene(const std::string& name);
 std::string sceneNames();  // "murmuration, boids, ..." for messages
+// A scene made only to read what it declares (parameters, keys, about): on a context no run uses,
+// with seed 1. Never reset, stepped or drawn (those get a context of their own: create).
+std::unique_ptr<Scene> declarationsOf(const SceneEntry& entry);
 
 }  // namespace scenes

@@ -73,7 +73,7 @@ constexpr sim::MetricInfo kSpatialHashMetrics[] = {
 
 class SpatialHash final : public scenes::Scene {
  public:
-  SpatialHash() {
+  SpatialHash(scenes::SceneContext& context, uint64_t seedValue) : Scene(context, seedValue) {
     using scenes::Param;
     params_ = {
         Param::i("N", "agents (N)", &s_.count, 100, 50000, 2000, "Number of boids; the world grows with N at constant density", true).withUnit("agents").ofScene(),
@@ -639,7 +639,9 @@ class SpatialHash final : public scenes::Scene {
   std::array<uint32_t, kHues> hues_{}, dimHues_{};
 };
 
-std::unique_ptr<scenes::Scene> create() { return std::make_unique<SpatialHash>(); }
+std::unique_ptr<scenes::Scene> create(scenes::SceneContext& context, uint64_t seed) {
+  return std::make_unique<SpatialHash>(context, seed);
+}
 [[maybe_unused]] bool registered = scenes::registerScene({"spatial-hash", "Spatial hash", 3, &create});
 
 }  // namespace

@@ -39,7 +39,7 @@ constexpr uint32_t kSlotColor = render::colors::cyan;
 
 class SteeringPlayground final : public scenes::Scene {
  public:
-  SteeringPlayground() {
+  SteeringPlayground(scenes::SceneContext& context, uint64_t seedValue) : Scene(context, seedValue) {
     // Defaults and ranges are the core's (see SteeringParams), so the scene and the tests agree.
     const sim::SteeringParams d{};
     sim::SteeringParams& p = world_.params;
@@ -360,7 +360,9 @@ class SteeringPlayground final : public scenes::Scene {
   scenes::PlotHistory distanceHistory_, speedHistory_;
 };
 
-std::unique_ptr<scenes::Scene> create() { return std::make_unique<SteeringPlayground>(); }
+std::unique_ptr<scenes::Scene> create(scenes::SceneContext& context, uint64_t seed) {
+  return std::make_unique<SteeringPlayground>(context, seed);
+}
 [[maybe_unused]] bool registered = scenes::registerScene({"steering", "Steering playground", 5, &create});
 
 }  // namespace

@@ -24,9 +24,7 @@ struct SceneUnderTest {
     const scenes::SceneEntry* entry = scenes::findScene(name);
     EXPECT_NE(entry, nullptr) << name;
     if (!entry) return;
-    scene = entry->create();
-    scene->ctx = &ctx;
-    if (seed) scene->seed = *seed;
+    scene = entry->create(ctx, seed.value_or(1));
     set(assignments);
     scene->reset();
   }

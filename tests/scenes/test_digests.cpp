@@ -36,7 +36,7 @@ std::string digestAfterSteps(const std::string& name, int threads, sim::lanes::L
   sim::lanes::setLevel(lanes);
   // A scene with its own thread count (the finale) takes it as a parameter.
   std::vector<std::string> sets;
-  if (scenes::findParam(scenes::findScene(name)->create()->params(), "threads"))
+  if (scenes::findParam(scenes::declarationsOf(*scenes::findScene(name))->params(), "threads"))
     sets.push_back("threads=" + std::to_string(threads));
   std::string error;
   const std::string digest = scenes::digestAfterSteps(name, kSeed, kSteps, sets, error);
