@@ -27,7 +27,10 @@ for id in "${ids[@]}"; do
   echo "== $id"
   start=$(date +%s.%N)
   CROWDLAB_CONFIG_DIR="$config" xvfb-run -a -s "-noreset -screen 0 ${width}x${height}x24" \
-    "$exe" --claim "$id" --width "$width" --height "$height" --screenshot "$out/$id.png" | grep -E '^(screenshot|glyph_px)=' || echo "   failed: $id"
+    "$exe" --claim "$id" --width "$width" --height "$height" --screenshot "$out/$id.png" --state-out "$config/state.json" |
+    grep -E '^screenshot=' || echo "   failed: $id"
+  # The agents' glyph length on screen, from the run's probe (a room must make out pairs: >= 8 px).
+  python3 -c 'import json,sys; print("glyph_px=%s" % json.load(open(sys.argv[1]))["probe"].get("glyph_px"))' "$config/state.json" 2>/dev/null || true
   seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
   printf '   wall %.1f s\n' "$seconds"
   printf '%.1f %s\n' "$seconds" "$id" >>"$times"
