@@ -88,7 +88,6 @@ class App {
 
   // One frame: events, steps, drawing. False when the run is over.
   bool frame();
-
   int finish();
 
   // What the page's hook reports: the scene's parameters (as a preset holds them), its metrics,
@@ -124,9 +123,7 @@ class App {
   // The one way to a new scene: the factory (preset and --set from the command line only for the
   // first), then the app's own state for it starts over.
   bool switchScene(const std::string& name, const Options* commandLine, std::string& error);
-
   void switchToNumber(int number);
-
   void afterSceneCreated();
 
   // The window's title: the scene, and the background work under way (a sweep's points, a search's
@@ -138,15 +135,12 @@ class App {
   // R: a running experiment starts again from the claim's start (a plain reset would lose it, e.g.
   // the formed flock or the falcon's dive); otherwise the scene resets with its current parameters.
   void restartScene();
-
   const scenes::Claim* runningClaim() const;
 
   // The one way into an experiment, for its button, R while it runs and --claim: the scene restarts
   // into the claim, then the step counter, the clock and the metrics log start again from 0.
   bool startClaim(const scenes::Claim& claim);
-
   std::string sceneTitle() const;
-
   void updateViewport();
 
   // Home, a new scene, a new theme: the world framed in the free viewport again.
@@ -154,7 +148,6 @@ class App {
 
   // ---- commands from keys and menus ----
   void feedScriptedKey();
-
   void onCommand(const Command& c);
 
   // Commands that read or reset the simulation's state.
@@ -215,11 +208,8 @@ class App {
   // ---- `crowdlab fps`: the standard cases, one after another (fps_run.hpp) ----
   // Opens the next case when the last one is done; false once every case has run.
   bool openFpsCase();
-
   void fpsFrameDone();
-
   int finishFps();
-
   void recordMetrics();
 
   // ---- drawing ----
@@ -228,7 +218,6 @@ class App {
   WorldViewport world() const { return {worldOrigin_, worldSize_}; }
   // A 2D agent's glyph length on screen, window points (0 in 3D).
   float glyphPoints(float agentScale) const;
-
   static void drawUiLists(ImDrawData* all, int first, int count);
 
   PixelRect windowPixels() const { return {0, 0, drawableSize_.x, drawableSize_.y}; }
@@ -236,9 +225,7 @@ class App {
 
   // F12's screenshot and the recording's next frame, of `rect`, once a frame (the first call wins).
   void captureRequested(const PixelRect& rect);
-
   static std::string frontWindow();
-
   void fail(const std::string& message, bool& flag);
 
   // --screenshot, into the file opened before the window (once: it is closed after).
@@ -246,9 +233,7 @@ class App {
 
   // From the HUD or --record without --record-dir: a folder of its own, never an earlier run's.
   void startNewRecording(int frames);
-
   void startRecording(int frames, const std::string& dir);
-
   void drawUi(bool sceneIdle);
 
   // ---- settings: only a person's session is remembered, never a scripted run's ----
