@@ -292,9 +292,8 @@ class App {
   Clock::time_point start_, last_, frameStart_;
   glm::ivec2 drawableSize_{1280, 720};
   double renderMs_ = 0;
-  size_t agentsOutsideView_ = 0;
   float drawnAgentScale_ = 1.0f;  // the agents' scale as last drawn (the scene's, raised to kLeastGlyphPoints)
-  glm::vec4 agentsBox_{0.0f};  // x, y, w, h of the drawn agents, window points
+  AgentsOnScreen agentsOnScreen_;  // the agents as last drawn: how many outside the world, the box around the rest
   int frame_ = 0;
   int verdictFrames_ = 0;     // frames the claim's verdict has shown (--claim with --screenshot and no --frames)
   bool quit_ = false, uiVisible_ = true, vsync_ = true, following_ = false;

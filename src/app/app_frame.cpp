@@ -42,7 +42,7 @@ void App::renderFrame() {
   } else {
     view.viewProjection = ctx_.camera2D.viewProjection();
   }
-  drawWorldLabels(debug_, view, world(), DockLayout::hudWidth(),
+  drawWorldLabels(debug_, view, world(), uiVisible_ ? DockLayout::hudWidth() : 0.0f,
                   uiVisible_ ? windowSize_.x - DockLayout::panelWidth() : std::numeric_limits<float>::max());
   if (uiVisible_) drawUi(sceneIdle);
   updateTitle();
@@ -57,9 +57,7 @@ void App::renderFrame() {
   glViewport(int(worldOrigin_.x * ppp), int((windowSize_.y - worldOrigin_.y - worldSize_.y) * ppp), int(worldSize_.x * ppp),
              int(worldSize_.y * ppp));
   renderer_.render(batch_, debug_, view);
-  const AgentsOnScreen onScreen = agentsOnScreen(batch_, view.viewProjection, world());
-  agentsOutsideView_ = onScreen.outside;
-  agentsBox_ = onScreen.box;
+  agentsOnScreen_ = agentsOnScreen(batch_, view.viewProjection, world());
   if (following_ && sceneIdle)
     if (const std::optional<float> off = selectedOffsetFromCentre(view)) {
       ++followedFrames_;

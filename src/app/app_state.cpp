@@ -44,15 +44,15 @@ std::string App::stateJson() {
 nlohmann::json App::probeJson() {
   writeSweepProbe(panel_.sweep);
   nlohmann::json p = probe::marks();
-  const auto area = [](glm::vec2 at, glm::vec2 size) { return probe::area(at.x, at.y, size.x, size.y); };
-  p.update({{"scene", sceneName_}, {"frames", frame_}, {"steps", stepper_.steps()}, {"agents", lastStats_.agents},
-            {"draw_calls", lastStats_.drawCalls}, {"agent_draw_calls", lastStats_.agentDrawCalls},
+  // What the state holds elsewhere (scene, steps, agents, the 10 s step median, the layout's UI scale,
+  // the camera) is not repeated here.
+  p.update({{"frames", frame_}, {"draw_calls", lastStats_.drawCalls}, {"agent_draw_calls", lastStats_.agentDrawCalls},
             {"ui_visible", uiVisible_}, {"help_open", hud_.showHelp},
-            {"step_ms_median", sim::median(stepper_.recentStepMs(kHudSeconds))}, {"ui_scale", look_.uiScale},
             {"theme", look_.darkTheme ? "dark" : "light"}, {"style", styleSizes()},
-            {"world_area", area(worldOrigin_, worldSize_)}, {"agents_outside_view", agentsOutsideView_},
+            {"world_area", probe::area({worldOrigin_.x, worldOrigin_.y, worldSize_.x, worldSize_.y})},
+            {"agents_outside_view", agentsOnScreen_.outside},
             {"text_contrast", panelTextContrast()}, {"speed", stepper_.speed}, {"user_view", ctx_.userView},
-            {"zoom", ctx_.camera2D.zoom}, {"agents_box", area({agentsBox_.x, agentsBox_.y}, {agentsBox_.z, agentsBox_.w})},
+            {"agents_box", probe::area(agentsOnScreen_.box)},
             {"window", {std::lround(windowSize_.x), std::lround(windowSize_.y)}},
             {"glyph_px", glyphPoints(drawnAgentScale_)}, {"panel_overflow_max", std::lround(panelOverflowMax_)},
             {"panel_overflow_max_at_ui", panelOverflowMaxAtScale_}, {"panel_overflow_scales", overflowScales_.size()},
@@ -79,7 +79,7 @@ ScreenLayout App::currentLayout() const {
   ScreenLayout l;
   l.window = windowSize_;
   l.free = {worldOrigin_.x, worldOrigin_.y, worldSize_.x, worldSize_.y};
-  l.agents = {agentsBox_.x, agentsBox_.y, agentsBox_.z, agentsBox_.w};
+  l.agents = agentsOnScreen_.box;
   if (uiVisible_ && !panel_.collapsed) {
     l.experiments = panel_.experiments;
     l.panelBottom = panel_.panelVisibleBottom;

@@ -2,13 +2,9 @@
 #pragma once
 #include <string>
 #include <vector>
-#include <map>
-#include "app/tune_panel.hpp"
 #include "app/metrics_log.hpp"
-#include "app/sweep_panel.hpp"
 #include "app/layout.hpp"
 #include "render/renderer.hpp"
-#include "scenes/claims.hpp"
 #include "scenes/param_ui.hpp"
 #include "scenes/plot_history.hpp"
 #include "scenes/scene.hpp"

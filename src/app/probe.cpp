@@ -38,8 +38,8 @@ void append(const std::string& name, nlohmann::json value) {
   list.push_back(std::move(value));
 }
 
-nlohmann::json area(float x, float y, float w, float h) {
-  return {std::lround(x), std::lround(y), std::lround(w), std::lround(h)};
+nlohmann::json area(const Box& b) {
+  return {std::lround(b.x), std::lround(b.y), std::lround(b.w), std::lround(b.h)};
 }
 
 const nlohmann::json& marks() { return current(); }

@@ -7,6 +7,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include "app/layout.hpp"
 
 namespace app::probe {
 
@@ -21,7 +22,7 @@ void set(const std::string& name, nlohmann::json value);
 // `value` appended to the list `name` (a plot's points, the lines kept clear of the panels).
 void append(const std::string& name, nlohmann::json value);
 // An area [x, y, w, h] in whole points.
-nlohmann::json area(float x, float y, float w, float h);
+nlohmann::json area(const Box& b);
 // This frame's marks and values.
 const nlohmann::json& marks();
 

@@ -39,7 +39,7 @@ void drawWorldLabels(const render::DebugDraw& debug, const render::FrameView& vi
         if (t.above) p.y = bottom - extent.y;  // it still ends where it was anchored
       }
       p.x = std::clamp(p.x, lo, std::max(lo, hi - extent.x));
-      probe::append("clear_labels", probe::area(p.x, p.y, extent.x, extent.y));
+      probe::append("clear_labels", probe::area({p.x, p.y, extent.x, extent.y}));
     }
     if (t.scale != 1.0f)  // large type: the banner's face, rasterised large, drawn on a dark backing
       dl->AddRectFilled(ImVec2(p.x - 6, p.y - 3), ImVec2(p.x + extent.x + 6, p.y + extent.y + 3), IM_COL32(10, 12, 18, 190), 4.0f);
@@ -101,7 +101,7 @@ AgentsOnScreen agentsOnScreen(const render::AgentBatch& batch, const glm::mat4& 
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
   }
-  s.box = hi.x >= lo.x ? glm::vec4(lo, hi - lo) : glm::vec4(0.0f);
+  if (hi.x >= lo.x) s.box = {lo.x, lo.y, hi.x - lo.x, hi.y - lo.y};
   return s;
 }
 

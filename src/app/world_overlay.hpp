@@ -27,10 +27,10 @@ bool drawWorldMarks(const WorldViewport& world, bool paused, bool userView);
 float agentGlyphPoints(const render::AgentBatch& batch, float agentScale, float zoom);
 
 // The agents of `batch` whose centre falls outside the world viewport (Home keeps it 0), and the box
-// around those inside (x, y, w, h; window points): the tests' measure of the world's size.
+// around those inside (window points): the tests' measure of the world's size.
 struct AgentsOnScreen {
   size_t outside = 0;
-  glm::vec4 box{0.0f};
+  Box box;
 };
 AgentsOnScreen agentsOnScreen(const render::AgentBatch& batch, const glm::mat4& viewProjection, const WorldViewport& world);
 

@@ -23,12 +23,17 @@ struct RunResult {
   int exitCode = -1;
   std::string out, err;
   nlohmann::json state;  // what --state-out wrote at exit (window runs: the helpers ask for it)
-  // A probe value of the run (the state's "probe", probe.hpp) as text: a string as it is, a flag 1 or 0,
+  // A value of the run's state (its "probe", probe.hpp, else the state's own or its layout's) as text: a string as it is, a flag 1 or 0,
   // a whole number in digits, another number with two decimals, a place "x,y", an area "x,y,w,h", a
   // list of places or areas joined by ';', none "". Else a "name=value" line of stdout (a headless
   // run's, a test's own notes); "" when absent.
   std::string value(const std::string& name) const {
-    if (state.is_object() && state.contains("probe") && state["probe"].contains(name)) return text(state["probe"][name]);
+    // The probe first, then what the state holds once for everyone (scene, steps, agents, the layout).
+    if (state.is_object())
+      for (const char* part : {"probe", "", "layout"}) {
+        const nlohmann::json& in = *part ? state.value(part, nlohmann::json()) : state;
+        if (in.is_object() && in.contains(name)) return text(in[name]);
+      }
     std::istringstream in(out);
     for (std::string line; std::getline(in, line);)
       if (line.rfind(name + "=", 0) == 0) return line.substr(name.size() + 1);
