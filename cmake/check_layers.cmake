@@ -4,7 +4,7 @@ cmake_policy(VERSION 3.20)
 #   io      -> the standard library, nlohmann-json, stb (none of the program's layers: all of them may use it)
 #   render  -> sim (no scenes, app)
 #   bench   -> sim, io (its flags and its CSV go through io's reader and writer)
-#   scenes  -> sim, io, render, ImGui (no experiments, bench, app, SDL); its core no ImGui, no GL (below)
+#   scenes  -> sim, io, render, ImGui (no experiments, bench, app, SDL); only its window side ImGui and GL (below)
 #   experiments -> sim, io, scenes (no render, app, GL, SDL)
 #   app     -> everything below it (nothing includes app)
 # Inside sim: core -> core; rules -> core, rules; models -> core, rules.
@@ -50,14 +50,14 @@ foreach(rule IN LISTS rules)
   file(GLOB_RECURSE files "${SRC}/${layer}/*.hpp" "${SRC}/${layer}/*.cpp" "${SRC}/${layer}/*.inl")
   check_includes("${files}" "${forbidden}" "(${layer}) includes a higher layer")
 endforeach()
-# Inside scenes: the core (registry, parameters, presets, claims, the headless driver, digests; what
-# experiments build on, CMakeLists.txt's crowdlab_scene_core) includes no ImGui, no GL and no panel
-# helper: the experiments link neither (the link graph is checked by layers.experiments_link_no_ui).
-set(scene_core "registry|params|presets|claims|claims_[a-z_]+|digest|driver|experiment|reduction|scene")
+# Inside scenes: all but the window side (the *_window files and the panels' helpers, CMakeLists.txt's
+# crowdlab_scene_windows) includes no ImGui, no GL and no panel helper: the scenes' simulations, the
+# scene core, the experiments and the scene tests link neither (the link graph is checked by
+# layers.experiments_link_no_ui).
 file(GLOB scene_files "${SRC}/scenes/*.hpp" "${SRC}/scenes/*.cpp")
-list(FILTER scene_files INCLUDE REGEX "/(${scene_core})[.](hpp|cpp)$")
-check_includes("${scene_files}" "imgui|backends/|glad|GL/|render/(renderer|gpu_boids|gl)[.]|scenes/(param_ui|plot_history)[.]"
-               "(the scene core) includes UI or GL")
+list(FILTER scene_files EXCLUDE REGEX "/([a-z_]+_window|param_ui)[.](hpp|cpp)$")
+check_includes("${scene_files}" "imgui|backends/|glad|GL/|render/(renderer|gpu_boids|gl)[.]|scenes/(param_ui|[a-z_]+_window)[.]"
+               "(a scene's simulation side) includes UI or GL")
 if(bad)
   message(FATAL_ERROR "include layers broken (see docs/design.md)")
 endif()

@@ -62,7 +62,7 @@ cmake --build "$build" -j "$jobs"
 stage "optimised: every test, ASan + UBSan build beside"
 asan="$root/build-asan"
 cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDLAB_WERROR=ON -DCROWDLAB_SANITIZE=ON >/dev/null
-beside "$asan/test-sh-build.log" cmake --build "$asan" -j "$jobs" --target crowdlab_unit_tests crowdlab_scene_tests crowdlab_pool_tests crowdlab_fuzz_replay
+beside "$asan/test-sh-build.log" cmake --build "$asan" -j "$jobs" --target crowdlab_unit_tests crowdlab_scene_tests crowdlab_scene_window_tests crowdlab_pool_tests crowdlab_fuzz_replay
 # One virtual display for all window tests; -a picks a free display number. -noreset: by default Xvfb
 # resets whenever its last client leaves, and a window opening during the reset finds no display.
 xvfb-run -a -s "-noreset -screen 0 1920x1080x24" ctest --test-dir "$build" --output-on-failure -j "$jobs" --timeout 600

@@ -29,7 +29,7 @@ constexpr uint64_t kSeed = 2024;
 
 sim::Flock<2> makeFlock(size_t n) {
   sim::Flock<2> f;
-  f.world = render::flockWorldFor(n, kRadius);
+  f.world = sim::flockWorldFor(n, kRadius);
   f.method = sim::NeighborMethod::Grid;
   f.params.perceptionRadius = kRadius;
   f.cellSize = kRadius;

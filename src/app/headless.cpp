@@ -13,6 +13,7 @@
 #include "io/output_file.hpp"
 #include "io/user_files.hpp"
 #include "scenes/driver.hpp"
+#include "scenes/scene_window.hpp"
 #include "sim/core/parallel.hpp"
 
 namespace app {
@@ -28,7 +29,7 @@ std::unique_ptr<scenes::Scene> makeScene(const std::string& name, const Options&
     error = "unknown scene " + io::quoteText(name) + " (scenes: " + scenes::sceneNames() + ")";
     return nullptr;
   }
-  std::unique_ptr<scenes::Scene> scene = entry->create(ctx, o.seed);
+  std::unique_ptr<scenes::Scene> scene = scenes::createForWindow(*entry, ctx, o.seed);
   // Every new scene starts on the thread count the user chose (all cores); a scene's own setting,
   // like the finale's `threads`, holds only inside its steps.
   sim::setThreadCount(0);

@@ -125,7 +125,7 @@ HudActions drawHud(HudMemory& hud, const HudState& s, const std::vector<scenes::
     ImGui::PushTextWrapPos(0.0f);                    // every line of text wraps at the edge: never cut
     ImGui::TextWrapped("%.0f FPS   %.2f ms/frame (2 s)", s.fps, s.fps > 0 ? 1000.0f / s.fps : 0.0f);
     ImGui::TextWrapped("frame time (max %.1f ms)", hud.frameTimes.max());
-    hud.frameTimes.plot("##frames", 0.0f, std::max(1.0f, hud.frameTimes.max() * 1.2f), ImVec2(0, 44), nullptr, "ms");
+    scenes::plotHistory(hud.frameTimes, "##frames", 0.0f, std::max(1.0f, hud.frameTimes.max() * 1.2f), ImVec2(0, 44), nullptr, "ms");
     ImGui::TextWrapped("sim %.2f ms/step (median 2 s)   render %.2f ms", s.stepMs, s.renderMs);  // the HUD is narrow at 720 p
     if (const std::string note = platform::pageThreadsNote(); !note.empty()) ImGui::TextDisabled("%s", note.c_str());
     if (s.metricsMs >= 0.005) ImGui::TextDisabled("metric sampling %.2f ms/step, apart from the step", s.metricsMs);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include "scenes/scene_window.hpp"
 
 namespace app {
 
@@ -123,13 +124,14 @@ void Input::onKey(const SDL_Keysym& k, scenes::Scene& scene, bool sceneIdle, std
     default: break;
   }
   if (k.sym >= SDLK_1 && k.sym <= SDLK_9 && !ctrl) return command(Command::SwitchScene, int(k.sym - SDLK_1) + 1);
-  if (sceneIdle) scene.onKey(int(k.sym), shift);
+  if (scenes::SceneUi* ui = scenes::uiOf(scene); ui && sceneIdle) ui->onKey(int(k.sym), shift);
 }
 
 void Input::onButton(const SDL_MouseButtonEvent& b, bool down, scenes::Scene& scene, scenes::SceneContext& ctx, bool sceneIdle) {
   const int button = b.button == SDL_BUTTON_LEFT ? 1 : b.button == SDL_BUTTON_MIDDLE ? 2 : b.button == SDL_BUTTON_RIGHT ? 3 : 0;
   const auto m = mouseEvent(ctx, down ? scenes::MouseEvent::Down : scenes::MouseEvent::Up, button, inWorld());
-  const bool used = sceneIdle && scene.onMouse(m);
+  scenes::SceneUi* ui = scenes::uiOf(scene);
+  const bool used = ui && sceneIdle && ui->onMouse(m);
   if (down && !used) {
     // Camera drags: 2D pans with right/middle (and a finger); 3D orbits with left and pans with right/middle.
     const bool finger = b.which == SDL_TOUCH_MOUSEID;
@@ -158,7 +160,8 @@ void Input::onMotion(const SDL_MouseMotionEvent& mm, scenes::Scene& scene, scene
     }
     return;
   }
-  if (sceneIdle && !ImGui::GetIO().WantCaptureMouse) scene.onMouse(mouseEvent(ctx, scenes::MouseEvent::Move, 0, inWorld()));
+  if (scenes::SceneUi* ui = scenes::uiOf(scene); ui && sceneIdle && !ImGui::GetIO().WantCaptureMouse)
+    ui->onMouse(mouseEvent(ctx, scenes::MouseEvent::Move, 0, inWorld()));
 }
 
 void Input::onFinger(const SDL_TouchFingerEvent& f, Uint32 type, scenes::Scene& scene, scenes::SceneContext& ctx) {

@@ -17,6 +17,7 @@
 #include "app/settings.hpp"
 #include "experiments/claim_runs.hpp"
 #include "scenes/presets.hpp"
+#include "scenes/scene_window.hpp"
 
 namespace app {
 
@@ -262,7 +263,7 @@ bool drawScenePanel(scenes::Scene& scene, const std::string& sceneName, const st
       }
     }
     if (m.tune) changed |= m.tune->draw(scene, sceneName);
-    scene.panel();
+    if (scenes::SceneUi* ui = scenes::uiOf(scene)) ui->panel();
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
       if (ImGui::SmallButton("Reset to defaults")) {
         scenes::applyDefaults(scene.params());

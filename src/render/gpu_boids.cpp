@@ -46,14 +46,6 @@ ComputeSupport computeSupport() {
   return s;
 }
 
-sim::World<2> flockWorldFor(size_t n, float radius) {
-  const double r = radius, expectedNeighbors = 10.0;
-  sim::World<2> world;
-  world.size = glm::max(sim::worldForDensity(double(n), 3.14159265358979 * r * r / expectedNeighbors), glm::vec2(4.0f * radius));
-  world.boundary = sim::Boundary::Wrap;
-  return world;
-}
-
 namespace {
 
 unsigned computeProgram(const char* name, std::string& error) {

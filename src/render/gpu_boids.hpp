@@ -25,10 +25,6 @@ struct ComputeSupport {
 };
 ComputeSupport computeSupport();
 
-// The torus the gpu scene and `bench --case gpu-boids` put n agents on: 16:9, sized so each sees
-// about 10 others within `radius` (bench boids2d's density), and at least 4 cells of `radius` per axis.
-sim::World<2> flockWorldFor(size_t n, float radius);
-
 class GpuBoids {
  public:
   struct Timings {

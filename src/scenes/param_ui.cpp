@@ -11,18 +11,6 @@
 
 namespace scenes {
 
-const char* withCommas(uint64_t v, char (&out)[32]) {
-  char digits[24];
-  const int n = std::snprintf(digits, sizeof digits, "%llu", static_cast<unsigned long long>(v));
-  int o = 0;
-  for (int i = 0; i < n; ++i) {
-    if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
-    out[o++] = digits[i];
-  }
-  out[o] = '\0';
-  return out;
-}
-
 bool paramWidgets(std::span<const Param> params, std::initializer_list<const char*> only) {
   bool changed = false;
   for (const Param& p : params) {
@@ -166,6 +154,34 @@ bool wrappingButton(const char* label) {
                                       ImVec2(at.x + style.FramePadding.x, at.y + style.FramePadding.y),
                                       ImGui::GetColorU32(ImGuiCol_Text), label, end, wrap);
   return pressed;
+}
+
+void plotWithAxes(const char* id, const float* data, int count, int offset, float lo, float hi, ImVec2 size,
+                         const char* overlay, const char* unit) {
+  const float line = ImGui::GetTextLineHeight();
+  char top[32], bottom[32];
+  std::snprintf(top, sizeof top, "%.*g%s%s", hi >= 1000.0f && hi < 10000.0f ? 4 : 3, double(hi), *unit ? " " : "", unit);  // 1170, not 1.17e+03
+  std::snprintf(bottom, sizeof bottom, "%.3g", double(lo));
+  const float axis = std::max(ImGui::CalcTextSize(top).x, ImGui::CalcTextSize(bottom).x) + ImGui::GetStyle().ItemSpacing.x;
+  const float height = std::max(size.y * ImGui::GetIO().FontGlobalScale, 3.5f * line);
+  ImGui::BeginGroup();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 ink = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  draw->AddText(ImVec2(at.x + axis - ImGui::GetStyle().ItemSpacing.x - ImGui::CalcTextSize(top).x, at.y), ink, top);
+  draw->AddText(ImVec2(at.x + axis - ImGui::GetStyle().ItemSpacing.x - ImGui::CalcTextSize(bottom).x, at.y + height - line), ink, bottom);
+  ImGui::SetCursorScreenPos(ImVec2(at.x + axis, at.y));
+  const float room = ImGui::GetContentRegionAvail().x;
+  const float width = std::min(size.x > 0 ? size.x : room + std::min(size.x, 0.0f), room);  // never past the panel's edge
+  ImGui::PlotLines(id, data, count, offset, overlay, lo, hi, ImVec2(std::max(width, std::min(4.0f * line, room)), height));
+  const ImVec2 end = ImGui::GetItemRectMax();
+  ImGui::SetCursorScreenPos(ImVec2(at.x + axis, end.y));
+  ImGui::TextDisabled("older");
+  ImGui::SameLine(0.0f, 0.0f);
+  const char* now = "now";
+  ImGui::SetCursorScreenPos(ImVec2(end.x - ImGui::CalcTextSize(now).x, ImGui::GetCursorScreenPos().y));
+  ImGui::TextDisabled("%s", now);
+  ImGui::EndGroup();
 }
 
 }  // namespace scenes

@@ -8,7 +8,9 @@
 #include <initializer_list>
 #include <span>
 #include <utility>
+#include "scenes/number_text.hpp"
 #include "scenes/params.hpp"
+#include "scenes/plot_history.hpp"
 
 namespace scenes {
 
@@ -20,8 +22,6 @@ void sectionTitle(const char* title);
 // One line of colour names, each in its colour (RGBA8, as render/color.hpp packs it).
 void legend(std::initializer_list<std::pair<const char*, uint32_t>> entries);
 
-// 1234567 -> "1,234,567" into a caller's buffer (no allocation): counts a room reads at a glance.
-const char* withCommas(uint64_t v, char (&out)[32]);
 
 // After an item: the next one, `width` points wide, on the same line where it fits, else on the next.
 void sameLineIfFits(float width);
@@ -40,5 +40,18 @@ bool wrappingButton(const char* label);
 // panel the item is in, wrapped to its width, never over the world beside it. printf-style.
 constexpr double kTooltipDelaySeconds = 0.6;
 void panelTooltip(const char* format, ...) IM_FMTARGS(1);
+
+// A plot a class can read: the range's ends written on its left axis (with `unit`), the time axis
+// under it ("older <- -> now"), at least 3.5 text lines tall at any UI scale. Values outside
+// [lo, hi] are clamped by ImGui. `size` as ImGui takes it (0: default width or height, negative
+// width: the region's width minus that); its height is a minimum at UI scale 1. `overlay` is text
+// drawn over the plot.
+void plotWithAxes(const char* id, const float* data, int count, int offset, float lo, float hi, ImVec2 size,
+                  const char* overlay = nullptr, const char* unit = "");
+// A history, oldest to newest, so.
+inline void plotHistory(const PlotHistory& h, const char* id, float lo, float hi, ImVec2 size,
+                        const char* overlay = nullptr, const char* unit = "") {
+  plotWithAxes(id, h.values.data(), h.count, h.oldest(), lo, hi, size, overlay, unit);
+}
 
 }  // namespace scenes

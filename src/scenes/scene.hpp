@@ -1,6 +1,8 @@
-// The scene interface and registry. A scene owns its parameters, its agents, its ImGui panel and its
-// input; it is made with its context and seed, and registers itself with one line at the bottom of its file:
+// The scene interface and registry: a scene's simulation side, which builds without ImGui or OpenGL.
+// A scene owns its parameters and its agents, steps them and fills the agent batch; it is made with
+// its context and seed, and registers itself with one line at the bottom of its file:
 //   static bool registered = scenes::registerScene({"boids", "Boids playground", 2, &create});
+// Its panel, mouse and keys are its window class's (scenes/scene_window.hpp), registered apart.
 #pragma once
 #include <cstdint>
 #include <initializer_list>
@@ -37,15 +39,6 @@ struct SceneContext {
   bool userView = false;         // the user zoomed, panned or orbited since the view was last fitted (app/world_view.hpp)
   render::FrameStats lastFrame;  // the renderer's figures for the previous frame (draw calls, agent timings)
   double lastRenderMs = 0.0;     // CPU time the previous frame spent drawing, UI included
-};
-
-struct MouseEvent {
-  enum Kind { Down, Up, Move, Wheel } kind = Move;
-  int button = 0;                // 1 left, 2 middle, 3 right
-  glm::vec2 screen{0.0f};        // framebuffer pixels
-  glm::vec2 world{0.0f};         // 2D world units
-  bool shift = false, ctrl = false;
-  float wheel = 0.0f;
 };
 
 // The latest metrics a scene took from its model, read by name by its panel, plots and metrics().
@@ -96,11 +89,6 @@ class Scene {
   virtual void sampleMetrics() {}
   // Fills the agent batch (one instanced draw) and the debug draw for this frame.
   virtual void draw(render::AgentBatch& agents, render::DebugDraw& debug) = 0;
-  // Scene-specific ImGui controls (buttons, readouts, plots). Declared parameters get sliders from the app.
-  virtual void panel() {}
-  // Returns true when the scene used the event (the camera then leaves it alone).
-  virtual bool onMouse(const MouseEvent&) { return false; }
-  virtual bool onKey(int /*sdlKeycode*/, bool /*shift*/) { return false; }
   // The follow camera (key F) and "next agent" (key N), as in OpenSteerDemo, for scenes where one
   // agent can be selected. selectNextAgent() selects the next one (the first, when none is) and
   // returns true; selectedAgent() is where the selected one is now (2D: z = 0), nullopt when none.
@@ -124,7 +112,7 @@ class Scene {
   // What the scene is, set by its constructor: data, not virtual functions.
   const char* about = "";           // "About this scene": what it shows, a lede of at most 25 words
   const char* aboutMore = "";       // the rest: what to try, what crowdlab finds (behind "More", and in F1)
-  std::span<const KeyAction> keys;  // the keys and mouse actions onKey/onMouse answer (F1, the README)
+  std::span<const KeyAction> keys;  // the keys and mouse actions its window class answers (F1, the README)
   View view = View::TwoD;           // the murmuration's reset() switches it with its 2D mode
 
   SceneContext* const ctx;  // given at construction, never null

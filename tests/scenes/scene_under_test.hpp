@@ -19,12 +19,14 @@ struct SceneUnderTest {
   scenes::SceneContext ctx;
   std::unique_ptr<scenes::Scene> scene;
 
+  // `make` makes the scene from its entry; by default its simulation alone (SceneEntry::create).
+  using Make = std::unique_ptr<scenes::Scene> (*)(const scenes::SceneEntry&, scenes::SceneContext&, uint64_t);
   explicit SceneUnderTest(const char* name, const std::vector<std::string>& assignments = {},
-                          std::optional<uint64_t> seed = {}) {
+                          std::optional<uint64_t> seed = {}, Make make = nullptr) {
     const scenes::SceneEntry* entry = scenes::findScene(name);
     EXPECT_NE(entry, nullptr) << name;
     if (!entry) return;
-    scene = entry->create(ctx, seed.value_or(1));
+    scene = make ? make(*entry, ctx, seed.value_or(1)) : entry->create(ctx, seed.value_or(1));
     set(assignments);
     scene->reset();
   }

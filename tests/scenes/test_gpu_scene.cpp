@@ -19,27 +19,6 @@ TEST(GpuScene, IsSceneSevenWithBothToggles) {
     EXPECT_NE(scenes::findParam(s.scene->params(), name), nullptr) << name;
 }
 
-TEST(GpuScene, WithoutAContextTheGpuChoiceFallsBackToTheCpuFlock) {
-  scenetest::SceneUnderTest s("gpu", {"sim=gpu", "N=3000"});
-  render::AgentBatch batch;
-  render::DebugDraw debug;
-  for (int i = 0; i < 10; ++i) {
-    s.scene->step(kDt);
-    batch.clear();
-    s.scene->draw(batch, debug);
-  }
-  EXPECT_EQ(batch.gpu.stateBuffer, 0u);
-  EXPECT_EQ(batch.instances.size(), 3000u);
-  EXPECT_EQ(scenes::findParam(s.scene->params(), "sim")->get(), 0.0);  // the toggle went back to CPU
-  std::vector<sim::Metric> m;
-  s.scene->metrics(m);
-  for (const auto& metric : m) {
-    if (std::string(metric.name) == "mean_neighbors") {
-      EXPECT_GT(metric.value, 5.0);  // the flock stepped
-    }
-  }
-}
-
 TEST(GpuScene, PerAgentModeDrawsAtMostItsCap) {
   scenetest::SceneUnderTest s("gpu", {"render=per-agent", "N=50000"});
   render::AgentBatch batch;

@@ -1,5 +1,5 @@
 // The ORCA corridor scene driven as the app drives it: parameters by name, stepped headless, drawn
-// into a batch without a window, clicked.
+// into a batch without a window (clicks: tests/scene_window).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,22 +18,6 @@ using scenetest::kDt;
 struct CorridorScene : scenetest::SceneUnderTest {
   explicit CorridorScene(const std::vector<std::string>& assignments) : SceneUnderTest("orca-corridor", assignments) {}
 };
-
-// The debug circle drawn around the selected agent: the only circle wider than an agent.
-int selectionRings(const render::DebugDraw& debug, glm::vec2 at, float agentRadius) {
-  int n = 0;
-  for (const auto& c : debug.circles())
-    if (c.radius > 1.2f * agentRadius && glm::distance(glm::vec2(c.center), at) < 0.01f) ++n;
-  return n;
-}
-
-// Lines that start at `at`: the selected agent's lines to its neighbours and its velocity arrows.
-int linesFrom(const render::DebugDraw& debug, glm::vec2 at) {
-  int n = 0;
-  const auto& v = debug.lines();
-  for (size_t k = 0; k + 1 < v.size(); k += 2) n += glm::distance(glm::vec2(v[k].position), at) < 0.01f;
-  return n;
-}
 
 }  // namespace
 
@@ -114,36 +98,6 @@ TEST(OrcaCorridorScene, GroupSizeSetsTheAgentCountAndDrawGivesOneInstanceEach) {
   EXPECT_NE(first.color, last.color);
   EXPECT_LT(first.position.x, 0.0f);
   EXPECT_GT(last.position.x, 0.0f);
-}
-
-TEST(OrcaCorridorScene, ClickingAnAgentSelectsIt) {
-  CorridorScene s({"inset=on"});
-  s.run(30);
-  render::AgentBatch batch;
-  render::DebugDraw debug;
-  s.scene->draw(batch, debug);
-  const float radius = float(scenes::findParam(s.scene->params(), "radius")->get());
-  // Pick an agent of the west-walking group (the default selection walks east).
-  const glm::vec2 target(batch.instances.back().position);
-  EXPECT_EQ(selectionRings(debug, target, radius), 0);
-  EXPECT_LE(linesFrom(debug, target), 1);  // at most its trail
-
-  scenes::MouseEvent click;
-  click.kind = scenes::MouseEvent::Down;
-  click.button = 1;
-  click.world = target + glm::vec2(0.3f * radius, -0.2f * radius);  // on its body, off centre
-  EXPECT_TRUE(s.scene->onMouse(click));
-  batch.clear();
-  debug.clear();
-  s.scene->draw(batch, debug);
-  EXPECT_EQ(selectionRings(debug, target, radius), 1);
-  // With ORCA its program is probed and drawn: lines to the neighbours behind its half-planes, arrows
-  // for the preferred and the chosen velocity.
-  EXPECT_GE(linesFrom(debug, target), 4);
-
-  // Empty floor is not the scene's: the app may use the click.
-  click.world = {0.0f, 1e4f};
-  EXPECT_FALSE(s.scene->onMouse(click));
 }
 
 TEST(OrcaCorridorScene, EveryBuiltInPresetLoadsAndRuns) {

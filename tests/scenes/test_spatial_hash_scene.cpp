@@ -75,31 +75,6 @@ TEST(SpatialHashScene, WorldGrowsWithNAtConstantDensity) {
   EXPECT_NEAR(large.metric("checks_per_agent"), small.metric("checks_per_agent"), 6.0);
 }
 
-TEST(SpatialHashScene, HoverShowsTheQueryOfTheAgentUnderTheCursor) {
-  HashScene t({"N=2000", "grid=off", "heat=off"});
-  t.run(2);
-  render::AgentBatch batch;
-  render::DebugDraw debug;
-  t.scene->draw(batch, debug);
-  ASSERT_EQ(batch.instances.size(), 2000u);
-  EXPECT_TRUE(debug.triangles().empty());  // no overlay, nothing hovered
-
-  const glm::vec2 at = glm::vec2(batch.instances[100].position);
-  t.ctx.mouseWorld = at;
-  t.ctx.mouseInView = true;
-  scenes::MouseEvent move;
-  move.kind = scenes::MouseEvent::Move;
-  move.world = at;
-  t.scene->onMouse(move);
-  batch.clear();
-  debug.clear();
-  t.scene->draw(batch, debug);
-  EXPECT_EQ(batch.instances.size(), 2000u);
-  EXPECT_GT(batch.instances[100].scale, batch.instances[0].scale);  // the hovered agent stands out
-  EXPECT_EQ(debug.triangles().size(), 9u * 6u);                      // its 3x3 cells, filled
-  EXPECT_EQ(debug.circles().size(), 1u);                             // its perception radius
-}
-
 TEST(SpatialHashScene, OverlaysAtFiftyThousandStayBounded) {
   HashScene t({"N=50000", "cellSize=10", "grid=on", "heat=on"});
   t.run(1);

@@ -75,45 +75,6 @@ TEST(SteeringScene, AvoidanceKeepsWanderersOutOfObstacles) {
   EXPECT_GT(without.metric("obstacle_penetrations"), 0.0);
 }
 
-TEST(SteeringScene, MouseAndKeysSetTheTargetAndEditObstacles) {
-  SteeringScene s({"seek=on", "arrive=on", "separate=off", "N=5"});
-  scenes::MouseEvent down;
-  down.kind = scenes::MouseEvent::Down;
-  down.button = 1;
-  down.world = {200.0f, 600.0f};  // empty ground
-  EXPECT_TRUE(s.scene->onMouse(down));
-  scenes::MouseEvent up = down;
-  up.kind = scenes::MouseEvent::Up;
-  EXPECT_TRUE(s.scene->onMouse(up));
-  s.run(900);
-  EXPECT_LT(s.metric("mean_distance_to_target"), 3.0);  // measured against the new target
-
-  // A right-click on empty ground is not the scene's (the camera pans); on an obstacle it removes it.
-  scenes::MouseEvent right = down;
-  right.button = 3;
-  right.world = {30.0f, 30.0f};
-  EXPECT_FALSE(s.scene->onMouse(right));
-  right.world = {420.0f, 300.0f};  // the core's first default obstacle
-  EXPECT_TRUE(s.scene->onMouse(right));
-  EXPECT_FALSE(s.scene->onMouse(right));  // gone now
-
-  // Key O drops an obstacle under the cursor; a left press on it grabs it and the drag moves it.
-  s.ctx.mouseWorld = {1000.0f, 150.0f};
-  EXPECT_TRUE(s.scene->onKey('o', false));
-  down.world = {1005.0f, 150.0f};
-  EXPECT_TRUE(s.scene->onMouse(down));
-  scenes::MouseEvent move = down;
-  move.kind = scenes::MouseEvent::Move;
-  move.world = {305.0f, 650.0f};
-  EXPECT_TRUE(s.scene->onMouse(move));
-  up.world = move.world;
-  EXPECT_TRUE(s.scene->onMouse(up));
-  right.world = {1000.0f, 150.0f};
-  EXPECT_FALSE(s.scene->onMouse(right));  // moved away from here...
-  right.world = {300.0f, 650.0f};
-  EXPECT_TRUE(s.scene->onMouse(right));   // ...to here, keeping the grab offset
-}
-
 TEST(SteeringScene, DrawPutsEveryAgentInOneBatch) {
   SteeringScene s({"N=123", "formation=on", "wander=on", "pursue=on", "showVelocity=on", "showWander=on"});
   s.run(30);

@@ -58,4 +58,14 @@ inline Vec2 worldForDensity(double n, double areaPerAgent, double aspectWide = 1
   return Vec2(float(height * aspectWide / aspectHigh), float(height));
 }
 
+// The torus the gpu scene and `bench --case gpu-boids` put n boids on: 16:9, sized so each sees
+// about 10 others within `radius` (bench boids2d's density), and at least 4 cells of `radius` per axis.
+inline World<2> flockWorldFor(size_t n, float radius) {
+  const double r = radius, expectedNeighbors = 10.0;
+  World<2> world;
+  world.size = glm::max(worldForDensity(double(n), 3.14159265358979 * r * r / expectedNeighbors), Vec2(4.0f * radius));
+  world.boundary = Boundary::Wrap;
+  return world;
+}
+
 }  // namespace sim
