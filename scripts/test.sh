@@ -2,8 +2,9 @@
 # Installs what is missing, builds everything warning-free, runs every test (window tests under
 # Xvfb + Mesa), then builds the core and scene tests with AddressSanitizer + UBSan and runs them,
 # then the async stepper's tests with ThreadSanitizer, then the web page (built, then checked in
-# headless Chromium), then fuzzes the user-text parsers for a minute of CPU when clang is there. The sanitizer
-# build runs beside the window tests and the web build beside the sanitizer tests, at low priority.
+# headless Chromium) with the user-text parsers fuzzed beside it for a minute of CPU when clang is there.
+# The sanitizer build runs beside the window tests and the web build beside the sanitizer tests, at low
+# priority.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # Each stage's wall time, printed as it ends and again as a table at the end (the 30-minute budget),
@@ -62,7 +63,9 @@ cmake --build "$build" -j "$jobs"
 stage "optimised: every test, ASan + UBSan build beside"
 asan="$root/build-asan"
 cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDLAB_WERROR=ON -DCROWDLAB_SANITIZE=ON >/dev/null
-beside "$asan/test-sh-build.log" cmake --build "$asan" -j "$jobs" --target crowdlab_unit_tests crowdlab_scene_tests crowdlab_scene_window_tests crowdlab_pool_tests crowdlab_fuzz_replay
+# The core's, the scenes' (their simulations: no ImGui, no GL) and the pool's tests; the scenes' window
+# side (crowdlab_scene_window_tests) would add the renderer and every panel to this build for 5 tests.
+beside "$asan/test-sh-build.log" cmake --build "$asan" -j "$jobs" --target crowdlab_unit_tests crowdlab_scene_tests crowdlab_pool_tests crowdlab_fuzz_replay
 # One virtual display for all window tests; -a picks a free display number. -noreset: by default Xvfb
 # resets whenever its last client leaves, and a window opening during the reset finds no display.
 xvfb-run -a -s "-noreset -screen 0 1920x1080x24" ctest --test-dir "$build" --output-on-failure -j "$jobs" --timeout 600
@@ -93,30 +96,18 @@ stage "web build, what was left"
 joined "the web build"
 # Headless Chromium opens every scene's page (screenshots in build-web/test-out) and checks agents on
 # screen, a clean console, URL parameters, both pages (one thread, threaded) and their digests.
-stage "web: page check"
+stage "web: page check, fuzz beside"
 # The site as a course page gets it (scripts/package.sh's zip), served three ways: with the COOP/COEP
 # headers, without them (its service worker isolates it), and without the service worker either.
 rm -f "$root/build-web/crowdlab-web.zip"
 (cd "$root/build-web/site" && cmake -E tar cf "$root/build-web/crowdlab-web.zip" --format=zip -- *)
+# Fuzzing (scripts/fuzz.sh: the user-text parsers for a minute of CPU, when clang is there) beside the
+# page check, which mostly waits on Chromium.
+mkdir -p "$root/build-fuzz"
+beside "$root/build-fuzz/test-sh-fuzz.log" "$root/scripts/fuzz.sh"
 /usr/bin/python3 "$root/tests/web/page_check.py" --zip "$root/build-web/crowdlab-web.zip" "$root/build-web/test-out"
+stage "fuzz build + run, what was left"
+joined "the fuzz run"
 
-# Fuzzing: libFuzzer needs clang, so the target gets its own build folder. A minute of
-# one core over the preset, settings and --set parsers, seeded with the built-in presets: a worker
-# on each core (-fork) for 60 s / cores (on 2 cores, 30 s and about as many inputs as 60 s of one
-# worker). A crash stops the script; copy the file it names from build-fuzz/crashes/ into
-# tests/fuzz/regressions/ to keep it as a test.
-stage "fuzz build + run"
-if command -v clang++ >/dev/null 2>&1; then
-  fuzz="$root/build-fuzz"
-  cmake -S "$root" -B "$fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-    -DCMAKE_CXX_COMPILER=clang++ -DCROWDLAB_APP=OFF -DCROWDLAB_TESTS=OFF -DCROWDLAB_FUZZ=ON -DCROWDLAB_WERROR=ON >/dev/null
-  cmake --build "$fuzz" -j "$jobs" --target crowdlab_fuzz
-  mkdir -p "$fuzz/corpus" "$fuzz/crashes"
-  "$fuzz/tests/fuzz/crowdlab_fuzz" -fork="$jobs" -max_total_time=$((60 / jobs + 1)) -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix="$fuzz/crashes/" -print_final_stats=1 \
-    "$fuzz/corpus" "$root/assets/presets" "$root/tests/fuzz/seeds" "$root/tests/fuzz/regressions"
-else
-  echo "test.sh: clang++ not found; skipping the fuzz run (the replay of its corpus ran above)"
-fi
 stage ""
 printf "test.sh: every stage passed in %d s:\n%s" "$SECONDS" "$timings"

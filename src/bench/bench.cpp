@@ -126,26 +126,33 @@ double coreToCoreNs() {
   return 0.0;
 #else
   if (sim::hardwareThreads() < 2) return 0.0;
+  // At most kTrips round trips or kBudget a round, whichever ends first: on a busy machine a trip waits
+  // for the other thread to be scheduled, and 20,000 of them took half a minute.
   constexpr int kTrips = 20000;
+  constexpr std::chrono::milliseconds kBudget{100};
   std::vector<double> ns;
   for (int round = 0; round < 3; ++round) {
     alignas(64) std::atomic<int> ball{0};
     std::thread other([&] {
-      for (int i = 0; i < kTrips; ++i) {
-        while (ball.load(std::memory_order_acquire) != 2 * i + 1) {
-        }
+      for (int i = 0;; ++i) {
+        int seen;
+        while ((seen = ball.load(std::memory_order_acquire)) != 2 * i + 1)
+          if (seen < 0) return;  // the round is over
         ball.store(2 * i + 2, std::memory_order_release);
       }
     });
     const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < kTrips; ++i) {
-      ball.store(2 * i + 1, std::memory_order_release);
-      while (ball.load(std::memory_order_acquire) != 2 * i + 2) {
+    int trips = 0;
+    while (trips < kTrips && (trips % 256 != 0 || std::chrono::steady_clock::now() - t0 < kBudget)) {
+      ball.store(2 * trips + 1, std::memory_order_release);
+      while (ball.load(std::memory_order_acquire) != 2 * trips + 2) {
       }
+      ++trips;
     }
     const double elapsed = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+    ball.store(-1, std::memory_order_release);
     other.join();
-    ns.push_back(elapsed / (2.0 * kTrips));
+    ns.push_back(elapsed / (2.0 * trips));
   }
   return sim::median(ns);
 #endif

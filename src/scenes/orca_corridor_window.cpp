@@ -240,6 +240,7 @@ class OrcaCorridorWindow final : public OrcaCorridor, public scenes::SceneUi {
       ImGui::TextWrapped("walls kept, largest violation of a neighbour plane %.1f minimised.", probe_.maxViolation);
     }
   }
+
   bool insetFramed_ = false;  // whether Home last made room for the inset
   glm::vec4 insetPlacedFor_{-1.0f};  // the world view (origin, size) the inset was last placed for
 };

@@ -246,16 +246,25 @@ inline Foreground foreground(const Pixels& p, int x0, int y0, int x1, int y1, in
 
 // The instance counts of every instanced draw in the last complete frame, read from an apitrace
 // trace of `crowdlab ARGS`: an independent check of the renderer's own draw-call counter.
-// `available` is false when apitrace is not installed.
-inline std::vector<long long> instancedDrawsInLastFrame(const std::string& args, const std::string& name, bool& available) {
+// `available` is false when apitrace is not installed. `run`, where given, gets the traced run's
+// exit code and its --state-out, so one run serves the trace's checks and the state's.
+inline std::vector<long long> instancedDrawsInLastFrame(const std::string& args, const std::string& name, bool& available,
+                                                        RunResult* run = nullptr) {
   std::vector<long long> last, current;
   available = std::system("command -v apitrace >/dev/null 2>&1") == 0;
   if (!available) return last;
   std::string trace = outDir() + "/" + name + ".trace", dump = outDir() + "/" + name + ".txt";
   std::remove(trace.c_str());
+  const std::string state = outDir() + "/" + name + ".state.json";
+  std::remove(state.c_str());
   std::string cmd = "CROWDLAB_CONFIG_DIR='" + outDir() + "/config-trace' apitrace trace -o '" + trace + "' '" CROWDLAB_EXE "' " +
-                    args + " >/dev/null 2>&1 </dev/null";
-  if (std::system(cmd.c_str()) != 0) return last;
+                    args + (run ? " --state-out '" + state + "'" : "") + " >/dev/null 2>&1 </dev/null";
+  const int status = std::system(cmd.c_str());
+  if (run) {
+    run->exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    readState(*run, state);
+  }
+  if (status != 0) return last;
   cmd = "apitrace dump --color=never '" + trace + "' 2>/dev/null | grep -E 'glDraw|SwapBuffers' > '" + dump + "'";
   if (std::system(cmd.c_str()) != 0) return last;
   std::istringstream in(slurp(dump));
