@@ -32,7 +32,6 @@ constexpr Vec2 kBaseWorld{1280.0f, 720.0f};
 constexpr int kAuditEvery = 30;            // steps between missed-neighbour audits
 constexpr double kAuditBudget = 5e5;       // brute-force checks one audit may spend (about a millisecond):
                                            // exact up to N=707, a sample of 1/8 agents at N=2,000
-constexpr int kMaxHistogramBins = 40;
 constexpr size_t kHeatCellBudget = 20000;  // filled rectangles the heat map draws at most
 constexpr float kMinHeatPixels = 6.0f;     // smaller cells are merged into blocks: colour, not noise
 constexpr float kMinLinePixels = 4.0f;     // closer grid lines merge into a grey fill
@@ -508,7 +507,6 @@ class SpatialHash : public scenes::Scene {
   std::vector<uint32_t> heatSums_;
   uint32_t heatHottest_ = 0;
   int lineStride_ = 1, heatBlock_ = 1;
-  std::array<float, kMaxHistogramBins> histogram_{};
   std::array<uint32_t, kHues> hues_{}, dimHues_{};
 };
 

@@ -9,6 +9,8 @@
 namespace scenes::spatial_hash {
 namespace {
 
+constexpr int kMaxHistogramBins = 40;  // bins of the panel's occupancy histogram
+
 class SpatialHashWindow final : public SpatialHash, public scenes::SceneUi {
  public:
   using SpatialHash::SpatialHash;
@@ -136,6 +138,8 @@ class SpatialHashWindow final : public SpatialHash, public scenes::SceneUi {
     ImGui::PopStyleColor();
     va_end(args);
   }
+
+  std::array<float, kMaxHistogramBins> histogram_{};
 };
 
 [[maybe_unused]] bool registered = scenes::registerSceneWindow("spatial-hash", &scenes::makeWindow<SpatialHashWindow>);
