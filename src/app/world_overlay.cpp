@@ -14,6 +14,7 @@ namespace app {
 void drawWorldLabels(const render::DebugDraw& debug, const render::FrameView& view, const WorldViewport& world,
                      float hudRight, float panelLeft) {
   probe::set("clear_labels", nlohmann::json::array());
+  probe::set("world_labels", nlohmann::json::array());
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   for (const auto& t : debug.texts()) {
     const glm::vec4 clip = view.viewProjection * glm::vec4(t.position, 1.0f);
@@ -40,7 +41,12 @@ void drawWorldLabels(const render::DebugDraw& debug, const render::FrameView& vi
       }
       p.x = std::clamp(p.x, lo, std::max(lo, hi - extent.x));
       probe::append("clear_labels", probe::area({p.x, p.y, extent.x, extent.y}));
+    } else if (const float right = world.origin.x + world.size.x; p.x >= world.origin.x && p.x < right) {
+      // A label that starts in the world's viewport ends there: one anchored near its right edge (an
+      // agent's readout) moves left rather than run on under the panel beside it.
+      p.x = std::max(world.origin.x, std::min(p.x, right - extent.x - 4.0f));
     }
+    probe::append("world_labels", probe::area({p.x, p.y, extent.x, extent.y}));
     if (t.scale != 1.0f)  // large type: the banner's face, rasterised large, drawn on a dark backing
       dl->AddRectFilled(ImVec2(p.x - 6, p.y - 3), ImVec2(p.x + extent.x + 6, p.y + extent.y + 3), IM_COL32(10, 12, 18, 190), 4.0f);
     dl->AddText(font, size, p, ImGui::ColorConvertFloat4ToU32(c), t.text.c_str());

@@ -31,7 +31,8 @@ nlohmann::json readJson(const std::string& path) {
 }
 
 // The checks of one snapshot of the layout: the agents' box at least 95 % inside the free rectangle
-// and at most 5 % under any panel; the free rectangle at least half the window's width, under no panel.
+// and at most 5 % under any panel; the free rectangle at least half the window's width, under no panel;
+// the world's labels that start in it end in it.
 void expectAgentsInFree(const nlohmann::json& state, const std::string& what) {
   SCOPED_TRACE(what);
   ASSERT_TRUE(state.is_object() && state.contains("layout")) << "no state: " << state.dump();
@@ -43,6 +44,15 @@ void expectAgentsInFree(const nlohmann::json& state, const std::string& what) {
     EXPECT_GE(overlap(agents, free), 0.95 * agents.w * agents.h) << l.dump();
   } else {
     EXPECT_GT(state.value("agents", 0), 0) << "agents drawn but no box: " << l.dump();
+  }
+  // A label the world draws that starts in the free rectangle ends in it (none runs on under a panel).
+  if (state.contains("probe")) {
+    for (const nlohmann::json& a : state["probe"].value("world_labels", nlohmann::json::array())) {
+      const Rect label = rect(a);
+      if (label.x >= free.x && label.x < free.x + free.w) {
+        EXPECT_LE(label.x + label.w, free.x + free.w + 1.0) << "a world label runs on under a panel: " << a.dump() << " " << l.dump();
+      }
+    }
   }
   for (const nlohmann::json& p : l["panels"]) {  // a point's rounding aside
     const Rect panel = rect(p);
