@@ -93,9 +93,12 @@ TEST(Bench, ReportNamesTheCpuAndTheCostOfACacheLineBetweenCores) {
   if (std::thread::hardware_concurrency() >= 2) {
     const size_t at = r.out.find("cache line between two cores: ");
     ASSERT_NE(at, std::string::npos) << r.out;
+    // On a machine too busy for both threads to run at once (the test tiers at load 10) the report
+    // says so instead of a figure; otherwise the figure is a line's cost, well under 50 us.
+    if (r.out.find("not measured, the cores were busy (fastest trip ", at) != std::string::npos) return;
     const double us = std::atof(r.out.c_str() + at + std::strlen("cache line between two cores: "));
     EXPECT_GT(us, 0.0) << r.out;
-    EXPECT_LT(us, 1000.0) << r.out;  // a millisecond a line would be a broken measurement, not a machine
+    EXPECT_LT(us, 50.0) << r.out;
   }
 }
 
