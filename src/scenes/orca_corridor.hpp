@@ -57,8 +57,6 @@ constexpr uint32_t kPreferredColor = render::colors::yellow;
 constexpr uint32_t kChosenColor = render::rgba(110, 255, 130);
 constexpr uint32_t kFeasibleColor = render::rgba(110, 255, 130, 70);
 
-// The camera is y down, the corridor y up.
-inline Vec2 toView(Vec2 p) { return {p.x, -p.y}; }
 constexpr uint32_t kOverlapColor = render::rgba(255, 60, 60);  // bodies inside each other
 
 inline uint32_t dimmed(uint32_t c, float f) {

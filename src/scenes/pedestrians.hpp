@@ -29,8 +29,6 @@ constexpr uint32_t kNowColor = render::rgba(120, 200, 255, 160);
 constexpr uint32_t kMeanColor = render::rgba(255, 110, 90);
 constexpr int kTraceSamples = 120;  // the live point's recent path on the diagram
 
-inline Vec2 toView(Vec2 p) { return {p.x, -p.y}; }
-
 class Pedestrians : public scenes::Scene {
  public:
   Pedestrians(scenes::SceneContext& context, uint64_t seedValue) : Scene(context, seedValue) {

@@ -58,6 +58,10 @@ class MetricReading {
 
 enum class View { TwoD, ThreeD };
 
+// A point of a y-up model (the corridor, the pedestrians) where the y-down 2D camera draws it, and a
+// click back into the model: (x, -y) both ways.
+inline glm::vec2 toView(glm::vec2 p) { return {p.x, -p.y}; }
+
 // Sizes every scene is drawn with, for presenting to a big room: a declared parameter of each scene
 // (Scene::agentScaleParam, declared once here), applied by the renderer to the whole agent batch.
 struct DrawSizes {
