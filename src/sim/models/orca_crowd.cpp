@@ -105,12 +105,13 @@ struct CrowdScratch {
   FallbackQueue fallbacks;  // a part's programs without a solution, from chunk to chunk (Crowd::step)
 };
 
-CrowdScratch& threadScratch() {
-  thread_local CrowdScratch scratch;
-  return scratch;
-}
-
 }  // namespace
+
+// Owned by the part (one thread runs a part at a time), not kept per thread: a thread_local of this
+// size with a destructor broke the one-thread page (the threaded page's objects linked without
+// threads: cmake/web.cmake), and a part's own arrays follow the crowd, not whichever threads ran it.
+struct Crowd::Scratch : CrowdScratch {};
+void Crowd::ScratchDeleter::operator()(Scratch* s) const { delete s; }
 
 void Crowd::resize(size_t n) {
   position_.resize(n);
@@ -157,7 +158,7 @@ void Crowd::Part::index(const Vec2* positions, const Vec2* velocities, float nei
 // full distance. Exact: when a radius holds k agents, the k nearest are among them.
 template <class Out>
 void Crowd::solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, const Vec2* preferredByCell,
-                       const float* queryRadiusByCell, size_t first, size_t last, float dt, Out& out) const {
+                       const float* queryRadiusByCell, size_t first, size_t last, float dt, Scratch& scratch, Out& out) const {
   const int maxNeighbors = glm::clamp(params.maxNeighbors, 1, kMaxNeighbors);
   const OverlapPair overlapping(params.radius);
   const float reach = stepReach(params, dt);
@@ -173,9 +174,8 @@ void Crowd::solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, c
   // step() empties once the part's chunks are done. An agent with nothing near and no wall has the
   // empty program: its preferred velocity within max speed, at once, so sparse crowds do not
   // half-fill the lanes.
-  // Scratch kept per thread: setting 12 KB of planes up for every chunk would cost as much as a
-  // batch of small programs.
-  CrowdScratch& scratch = threadScratch();
+  // Scratch kept per part: setting 12 KB of planes up for every chunk would cost as much as a batch
+  // of small programs.
   NearestKeys& near = scratch.near;
   scratch.inputs.clear();
   size_t batched = 0;
@@ -356,6 +356,7 @@ void Crowd::step(float dt) {
       if (builds) part.index(position, velocity, params.neighborDist);
       part.builtAt = step;
       const auto order = part.grid.order();
+      if (!part.scratch) part.scratch.reset(new Scratch);  // once per part, at its first step
       struct Out {  // figures summed here, on this thread's stack, and stored in the part once
         Vec2* nextVelocity;
         float* nextQueryRadius;
@@ -384,9 +385,9 @@ void Crowd::step(float dt) {
           part.queryRadiusByCell[k] = queryRadius[order[k]];
         }
         solveCells(part.grid, part.velocityByCell.data(), part.preferredByCell.data(), part.queryRadiusByCell.data(),
-                   first, last, dt, out);
+                   first, last, dt, *part.scratch, out);
       }
-      for (const FallbackQueue::Solved& s : threadScratch().fallbacks.solve(params.maxSpeed))
+      for (const FallbackQueue::Solved& s : part.scratch->fallbacks.solve(params.maxSpeed))
         out.velocity(s.id, s.result.velocity, s.result.feasible);
       part.stats = out.stats;
       part.stats.gridsBuilt = builds ? 1 : 0;

@@ -94,8 +94,14 @@ class Crowd {
   void probe(size_t i, float dt, Probe& out) const;
 
  private:
+  // A part's arrays reused from agent to agent (orca_crowd.cpp), made at its first step.
+  struct Scratch;
+  struct ScratchDeleter {
+    void operator()(Scratch* s) const;
+  };
   // One thread's share of a step: its own grid and cell-ordered copies (see step()).
   struct alignas(64) Part {  // on cache lines of its own: each is written by its own thread
+    std::unique_ptr<Scratch, ScratchDeleter> scratch;
     UniformGrid<2> grid;
     std::vector<Vec2> velocityByCell, preferredByCell;
     std::vector<float> queryRadiusByCell;
@@ -149,7 +155,7 @@ class Crowd {
   void buildGrid(UniformGrid<2>& grid) const;  // on the agents' positions
   template <class Out>
   void solveCells(const UniformGrid<2>& grid, const Vec2* velocityByCell, const Vec2* preferredByCell,
-                  const float* queryRadiusByCell, size_t first, size_t last, float dt, Out& out) const;
+                  const float* queryRadiusByCell, size_t first, size_t last, float dt, Scratch& scratch, Out& out) const;
   std::span<const Segment> obstaclesOf(uint32_t agent) const;
 
   std::vector<Vec2> position_, velocity_, preferred_;
