@@ -29,15 +29,16 @@ add_library(Eigen3::Eigen INTERFACE IMPORTED)
 set_target_properties(Eigen3::Eigen PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${host_headers})
 set(CROWDLAB_PARALLEL_LIBS "")
 set(CROWDLAB_PARALLEL_DEFINES CROWDLAB_SERIAL=1)
-# The threaded page (scripts/web.sh builds both): every object with -pthread (shared memory), and
-# sim::parallelFor over a pool of at most CROWDLAB_WEB_MAX_THREADS threads, the page's main thread
-# and workers from Emscripten's pool, loaded before main() (src/sim/core/parallel.cpp).
-option(CROWDLAB_WEB_THREADS "Build the threaded page crowdlab-mt.js (needs cross-origin isolation)" OFF)
+# Both pages from one compile: every object with -pthread (atomics and bulk memory, which WebAssembly
+# allows on memory that is not shared) and sim::parallelFor over a pool of at most
+# CROWDLAB_WEB_MAX_THREADS threads, the page's main thread and workers from Emscripten's pool, loaded
+# before main() (src/sim/core/parallel.cpp). The threaded page (crowdlab-mt.js) links them with
+# -pthread (shared memory); the one-thread page (crowdlab.js) without, and there the pool finds no
+# threading support and runs every loop on the page's thread (hardwareThreads() == 1). Compiling once
+# halved the browser build, the longest stage of a fresh clone's test run after the tests.
 set(CROWDLAB_WEB_MAX_THREADS 8)
-if(CROWDLAB_WEB_THREADS)
-  add_compile_options(-pthread)
-  list(APPEND CROWDLAB_PARALLEL_DEFINES CROWDLAB_THREAD_POOL=${CROWDLAB_WEB_MAX_THREADS})
-endif()
+add_compile_options(-pthread)
+list(APPEND CROWDLAB_PARALLEL_DEFINES CROWDLAB_THREAD_POOL=${CROWDLAB_WEB_MAX_THREADS})
 
 add_compile_options(-msimd128)
 # Emscripten's built-in SDL 1 puts its headers first unless told otherwise; SDL2 comes from scripts/web.sh.
@@ -46,16 +47,15 @@ add_compile_options(-sUSE_SDL=0)
 include_directories(BEFORE SYSTEM ${PROJECT_SOURCE_DIR}/web/include)
 set(CROWDLAB_CATCH_EXCEPTIONS -fexceptions)
 
-# The page: build-web/site holds index.html, coi-sw.js, crowdlab.js, crowdlab.wasm and crowdlab.data (the UI font),
-# a static folder any web host can serve; the threaded build adds crowdlab-mt.js, .wasm, .data and
-# .worker.js to the same folder (CROWDLAB_WEB_SITE), and index.html picks one of the two.
+# The page: build-web/site holds index.html, coi-sw.js, crowdlab.js, crowdlab.wasm and crowdlab.data (the
+# UI font), and the threaded page's crowdlab-mt.js, .wasm, .data and .worker.js: a static folder any web
+# host can serve, where index.html picks one of the two. crowdlab_web_page(TARGET NAME THREADED).
 set(CROWDLAB_WEB_SITE ${CMAKE_BINARY_DIR}/site CACHE PATH "The folder the page is built into")
-function(crowdlab_web_page target)
+function(crowdlab_web_page target name threaded)
   set(site ${CROWDLAB_WEB_SITE})
   set(font /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)
-  set_target_properties(${target} PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${site})
-  if(CROWDLAB_WEB_THREADS)
-    set_target_properties(${target} PROPERTIES OUTPUT_NAME ${target}-mt)
+  set_target_properties(${target} PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${site} OUTPUT_NAME ${name})
+  if(threaded)
     # As many workers as the cores beyond the main thread, up to the cap hardwareThreads() applies.
     # Memory growth with threads makes JavaScript's reads of the heap check for growth; the page's
     # JavaScript reads it only for the state hook and downloads (-Wno-pthreads-mem-growth).
@@ -76,12 +76,14 @@ function(crowdlab_web_page target)
     --preload-file ${font}@${font})
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/web/pre.js)
   # index.html and the service worker that isolates the page where the host sends no COOP/COEP.
-  add_custom_command(OUTPUT ${site}/index.html ${site}/coi-sw.js
-    DEPENDS ${PROJECT_SOURCE_DIR}/web/index.html ${PROJECT_SOURCE_DIR}/web/coi-sw.js
-    COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/web/index.html ${site}/index.html
-    COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/web/coi-sw.js ${site}/coi-sw.js)
-  add_custom_target(${target}_page DEPENDS ${site}/index.html ${site}/coi-sw.js)
-  add_dependencies(${target} ${target}_page)
+  if(NOT TARGET crowdlab_page_files)
+    add_custom_command(OUTPUT ${site}/index.html ${site}/coi-sw.js
+      DEPENDS ${PROJECT_SOURCE_DIR}/web/index.html ${PROJECT_SOURCE_DIR}/web/coi-sw.js
+      COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/web/index.html ${site}/index.html
+      COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/web/coi-sw.js ${site}/coi-sw.js)
+    add_custom_target(crowdlab_page_files DEPENDS ${site}/index.html ${site}/coi-sw.js)
+  endif()
+  add_dependencies(${target} crowdlab_page_files)
 endfunction()
 
 # A profiling tool, not part of the page: `crowdlab bench` for node (crowdlab_bench_node.js in the build
@@ -94,9 +96,7 @@ function(crowdlab_web_bench)
   set_target_properties(crowdlab_bench_node PROPERTIES SUFFIX ".js")
   target_link_options(crowdlab_bench_node PRIVATE -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
     -sNODERAWFS=1 --profiling-funcs)
-  if(CROWDLAB_WEB_THREADS)
-    # EXIT_RUNTIME: the pool's workers never end, and would keep node running after main returns.
-    target_link_options(crowdlab_bench_node PRIVATE -pthread -sPTHREAD_POOL_SIZE=${CROWDLAB_WEB_MAX_THREADS}-1
-      -Wno-pthreads-mem-growth -sEXIT_RUNTIME=1)
-  endif()
+  # EXIT_RUNTIME: the pool's workers never end, and would keep node running after main returns.
+  target_link_options(crowdlab_bench_node PRIVATE -pthread -sPTHREAD_POOL_SIZE=${CROWDLAB_WEB_MAX_THREADS}-1
+    -Wno-pthreads-mem-growth -sEXIT_RUNTIME=1)
 endfunction()

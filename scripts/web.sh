@@ -112,15 +112,11 @@ build_sdl() {  # build_sdl PREFIX [C flags]
 sdl="$deps/sdl2-mt"  # the folder's name from when each page had its own
 build_sdl "$sdl" -pthread
 
-# ---- crowdlab for the browser: the one-thread page, then the threaded one into the same folder ----
+# ---- crowdlab for the browser: both pages from one compile (cmake/web.cmake) ----
 site="$out/site"
 emcmake cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCROWDLAB_WERROR=ON \
   -DCROWDLAB_TESTS=OFF -DCROWDLAB_WEB_SDL2="$sdl" -DCROWDLAB_WEB_IMGUI="$imgui_src" "${launcher[@]}" >/dev/null
-cmake --build "$out" -j "$jobs" --target crowdlab
-emcmake cmake -S "$root" -B "$out/threaded" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCROWDLAB_WERROR=ON \
-  -DCROWDLAB_TESTS=OFF -DCROWDLAB_WEB_THREADS=ON -DCROWDLAB_WEB_SITE="$site" -DCROWDLAB_WEB_SDL2="$sdl" \
-  -DCROWDLAB_WEB_IMGUI="$imgui_src" "${launcher[@]}" >/dev/null
-cmake --build "$out/threaded" -j "$jobs" --target crowdlab
+cmake --build "$out" -j "$jobs" --target crowdlab crowdlab_mt
 echo "crowdlab: the page is in $site (crowdlab.js one thread, crowdlab-mt.js threaded)"
 [ "$build_only" -eq 1 ] && exit 0
 

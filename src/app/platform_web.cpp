@@ -6,6 +6,7 @@
 #include <SDL.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
+#include <emscripten/threading.h>
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -155,11 +156,9 @@ void setStateReporter(std::function<std::string()> reporter) { gReporter = std::
 std::string pageThreadsNote() {
   const int threads = sim::hardwareThreads();
   const std::string count = std::to_string(threads) + (threads == 1 ? " thread" : " threads");
-#if CROWDLAB_THREAD_POOL
-  return "browser: " + count + " (the threaded page)";
-#else
+  // Both pages are one compile (cmake/web.cmake): which one runs is whether it was linked with threads.
+  if (emscripten_has_threading_support()) return "browser: " + count + " (the threaded page)";
   return "browser: " + count + " (the one-thread page: the host sends no cross-origin isolation headers)";
-#endif
 }
 
 std::string hostDescription() {

@@ -7,7 +7,7 @@
 
 The scenes are the program's own (`crowdlab --list-scenes`), unless --scenes names some.
 
-SITE_DIR holds two builds: crowdlab.js (one thread) and crowdlab-mt.js (threads; needs cross-origin
+SITE_DIR holds two pages of one compile: crowdlab.js (one thread) and crowdlab-mt.js (threads; needs cross-origin
 isolation). It is served three times on free localhost ports: with the COOP/COEP headers, as
 scripts/web.sh serves it (the threaded page runs); without them, as a static host serves it (the
 site's service worker, coi-sw.js, isolates the page: the threaded page runs on every core again); and

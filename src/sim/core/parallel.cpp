@@ -9,6 +9,9 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/threading.h>
+#endif
 
 namespace sim {
 
@@ -202,10 +205,18 @@ thread_local int gCeiling = 0;  // ThreadCountCeiling's, on this thread; 0: none
 
 #if CROWDLAB_THREAD_POOL
 namespace {
+bool threadsAvailable() {
+#ifdef __EMSCRIPTEN__
+  return emscripten_has_threading_support();
+#else
+  return true;
+#endif
+}
 int gThreads = 0;  // as asked (0: all); only the page's main thread steps, so one count for all
 }  // namespace
 int hardwareThreads() {  // asked once, as on the desktop
-  static const int cores = std::clamp(int(std::thread::hardware_concurrency()), 1, CROWDLAB_THREAD_POOL);
+  // The one-thread page is the threaded page's objects linked without threads: no worker can start.
+  static const int cores = threadsAvailable() ? std::clamp(int(std::thread::hardware_concurrency()), 1, CROWDLAB_THREAD_POOL) : 1;
   return cores;
 }
 void leaveArenasToAbandonedWork() {}  // the page never abandons a step: it steps on its own thread
