@@ -7,7 +7,7 @@
 #include "scenes/scene.hpp"
 
 TEST(SceneKeys, EveryDeclaredKeyIsInTheReadmeTable) {
-  std::ifstream in(std::string(CROWDLAB_SOURCE_DIR) + "/README.md");
+  std::ifstream in(CROWDLAB_SOURCE_DIR "/README.md");
   std::stringstream text;
   text << in.rdbuf();
   const std::string readme = text.str();
