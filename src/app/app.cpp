@@ -40,11 +40,13 @@ bool App::frame() {
     if (!quit_) stepper_.advance(frameSeconds, lockstep());  // quitting starts no step
     csv_.flushIfDue();  // rows of the last second reach the file even while paused
     probe::beginFrame();
+    // A snapshot asked for (SIGUSR1) before this frame is this frame's: its picture (renderFrame) and
+    // its state (below) come from the same frame; a signal arriving during it waits for the next.
+    snapshotThisFrame_ = stateWanted && outputs_.state.isOpen();
+    if (snapshotThisFrame_) stateWanted = 0;
     renderFrame();
-    if (stateWanted && outputs_.state.isOpen()) {
-      stateWanted = 0;
+    if (snapshotThisFrame_)
       if (std::string error; !outputs_.state.rewrite(stateJson() + "\n", error)) hud_.message = error;
-    }
     if (options_.fps) fpsFrameDone();
     if (benchmark_.running())
       if (const std::optional<std::string> stopped = benchmark_.stopIfChanged(benchmarkWatch())) hud_.message = *stopped;

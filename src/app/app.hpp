@@ -69,7 +69,8 @@ inline constexpr float kLineWidthPoints = 1.5f;
 inline constexpr float kLeastGlyphPoints = 8.0f;
 
 // --state-out: SIGUSR1 asks for the state file now as well as at the end, so a script can read the
-// window's layout at any moment of a run (after a key, a resize, a scene switch).
+// window's layout at any moment of a run (after a key, a resize, a scene switch); with --screenshot,
+// the picture of that frame too (written before the state, so a state seen means its picture is there).
 extern volatile std::sig_atomic_t stateWanted;
 extern "C" void askForState(int);
 
@@ -300,6 +301,7 @@ class App {
   int followedFrames_ = 0;       // frames drawn following a selected agent
   float followMaxOffset_ = 0.0f;  // the most it was off the viewport's centre then, window points
   bool screenshotRequested_ = false, screenshotFailed_ = false, recordFailed_ = false;
+  bool snapshotThisFrame_ = false;  // SIGUSR1 asked for the state (and picture) of this frame
   bool recordedThisFrame_ = false;
   float panelOverflowMax_ = 0.0f, panelOverflowMaxAtScale_ = 0.0f;  // the most over the run, and at which UI scale
   int framesAtLook_ = 0;             // frames drawn since the look (UI scale, theme) last changed

@@ -83,6 +83,10 @@ void App::renderFrame() {
   const bool lastFrame = options_.frames && frame_ + 1 >= options_.frames;
   captureRequested(windowPixels());
   if (lastFrame && outputs_.screenshot.isOpen()) screenshot(windowPixels());
+  // SIGUSR1 asks for the state now (App::frame writes it after this frame), and for the screenshot with
+  // it: a script reads the picture and the layout of one frame, as many times as it asks.
+  else if (snapshotThisFrame_ && outputs_.screenshot.isOpen())
+    if (std::string error; !rewriteScreenshot(outputs_.screenshot, windowPixels(), error)) hud_.message = error;
   // --claim with --screenshot and no --frames: the verdict's first frame sized the strip for its
   // text; the next one is drawn fitted to it, and taken.
   if (untilVerdict() && (verdictFrames_ = experiment_.bannerVerdict ? verdictFrames_ + 1 : 0) >= 2) {

@@ -72,6 +72,12 @@ bool saveScreenshot(io::OutputFile& out, const PixelRect& r, std::string& messag
   return true;
 }
 
+bool rewriteScreenshot(io::OutputFile& out, const PixelRect& r, std::string& error) {
+  std::vector<uint8_t> pixels;
+  render::readFramebuffer(r.width, r.height, pixels, r.x, r.y);
+  return io::rewritePng(out, r.width, r.height, pixels, error);
+}
+
 std::string saveNewScreenshot(const std::string& stem, const PixelRect& rect, std::string& message) {
   std::vector<uint8_t> pixels;
   render::readFramebuffer(rect.width, rect.height, pixels, rect.x, rect.y);

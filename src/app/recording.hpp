@@ -29,6 +29,8 @@ struct PixelRect {
 // Reads that part of the current framebuffer and writes it as a PNG into `out` (--screenshot, opened
 // before the window) and commits it. `message` says what happened.
 bool saveScreenshot(io::OutputFile& out, const PixelRect& rect, std::string& message);
+// The same, the output kept open for the next picture and the one at the end (a snapshot on SIGUSR1).
+bool rewriteScreenshot(io::OutputFile& out, const PixelRect& rect, std::string& error);
 // The same under `stem.png`, else `stem-2.png`...: never over an existing file. The path, or "".
 std::string saveNewScreenshot(const std::string& stem, const PixelRect& rect, std::string& message);
 

@@ -33,4 +33,15 @@ bool writePng(OutputFile& out, int width, int height, const std::vector<uint8_t>
   return out.commit(error);
 }
 
+bool rewritePng(OutputFile& out, int width, int height, const std::vector<uint8_t>& rgba, std::string& error) {
+  if (!pixelsOk(width, height, rgba, error)) return false;
+  std::string bytes;
+  auto put = [](void* to, void* data, int size) { static_cast<std::string*>(to)->append(static_cast<const char*>(data), size_t(size)); };
+  if (stbi_write_png_to_func(put, &bytes, width, height, 4, rgba.data(), width * 4) == 0) {
+    error = out.path() + ": PNG encoding failed";
+    return false;
+  }
+  return out.rewrite(bytes, error);
+}
+
 }  // namespace io

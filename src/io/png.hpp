@@ -12,5 +12,8 @@ bool writePng(const std::string& path, int width, int height, const std::vector<
               Existing existing = Existing::Replace);
 // The same into an output opened before the run (the window's --screenshot), committed here.
 bool writePng(OutputFile& out, int width, int height, const std::vector<uint8_t>& rgba, std::string& error);
+// The same, and the output stays open: its file is replaced again on the next call and at commit
+// (a --screenshot taken mid-run on SIGUSR1 and again at the end).
+bool rewritePng(OutputFile& out, int width, int height, const std::vector<uint8_t>& rgba, std::string& error);
 
 }  // namespace io
