@@ -23,6 +23,11 @@ struct RunResult {
   int exitCode = -1;
   std::string out, err;
   nlohmann::json state;  // what --state-out wrote at exit (window runs: the helpers ask for it)
+  std::string folder;    // a driven run's folder (runDriven), where its snapshots are
+  // A driven run's snapshot NAME (`snap NAME` in its actions: the state, and the --screenshot of
+  // that frame when the run asked for one, as `picture`); exit code 0 when it was taken, else -1.
+  struct Snapshot;
+  Snapshot at(const std::string& name) const;
   // A value of the run's state (its "probe", probe.hpp, else the state's own or its layout's) as text: a string as it is, a flag 1 or 0,
   // a whole number in digits, another number with two decimals, a place "x,y", an area "x,y,w,h", a
   // list of places or areas joined by ';', none "". Else a "name=value" line of stdout (a headless
@@ -53,6 +58,10 @@ struct RunResult {
       for (const nlohmann::json& e : v) joined += (joined.empty() ? "" : e.is_array() ? ";" : ",") + text(e);
     return joined;
   }
+};
+
+struct RunResult::Snapshot : RunResult {
+  std::string picture;  // the frame's screenshot, "" when the run took none
 };
 
 // The file named by --state-out in a command line ("" none); it may be quoted with '.
@@ -289,6 +298,9 @@ inline std::vector<long long> instancedDrawsInLastFrame(const std::string& args,
 // 1280 x 720 on the display while SDL reported 1920 x 1080 (the picture was its lower left part).
 // `xsize` says the window's size on the display, as X has it; `note k=v` adds a line to the result's
 // output (read with value()); `click X Y` clicks there as a hand does (a press held over frames);
+// `snap NAME` keeps the state now, and the picture of that frame where the run has --screenshot, as
+// snapshot NAME (RunResult::at); `point NAME KEY` says "x y" of a place in snapshot NAME, for `click
+// $(point NAME KEY)`: one run finds a widget and clicks it.
 // `waitTitle REGEX SECONDS` waits until the window's title matches (a window list's view of it: the
 // sweep's or the search's progress), at most SECONDS, and notes it as title=.
 inline RunResult runDriven(const std::string& name, const std::string& args, const std::string& actions,
@@ -303,6 +315,12 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
           << "[ -e '" << dir << "/wm.ready' ] || exit 4\n";
   const bool ownState = args.find("--state-out") == std::string::npos;
   const std::string state = ownState ? dir + "/state.json" : stateOutIn(args);
+  std::string shot;  // the --screenshot file, if the args name one
+  if (const size_t at = args.find("--screenshot "); at != std::string::npos) {
+    const size_t from = at + 13;
+    shot = args[from] == '\'' ? args.substr(from + 1, args.find('\'', from + 1) - from - 1)
+                               : args.substr(from, args.find(' ', from) == std::string::npos ? std::string::npos : args.find(' ', from) - from);
+  }
   drive << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args
         << (ownState ? " --state-out '" + state + "'" : std::string()) << " >'" << out << "' 2>&1 &\n"
         << "pid=$!\n"
@@ -315,6 +333,13 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
         << "press() { xdotool keydown \"$1\"; sleep 0.15; xdotool keyup \"$1\"; sleep 0.1; }\n"
         << "xsize() { xdotool getwindowgeometry --shell $id | awk -F= '/^WIDTH/ { w = $2 } /^HEIGHT/ { h = $2 } END { print w \"x\" h }'; }\n"
         << "note() { echo \"$1\" >>'" << notes << "'; }\n"
+        // snap NAME: the state now (SIGUSR1), and the picture of that frame, kept as NAME.json, NAME.png.
+        << "snap() { rm -f '" << state << "'; kill -USR1 $pid; for i in $(seq 50); do [ -s '" << state << "' ] && break; sleep 0.1; done;"
+           " cp '" << state << "' '" << dir << "/'\"$1\".json; " << (shot.empty() ? std::string() : "cp '" + shot + "' '" + dir + "/'\"$1\".png; ")
+        << "}\n"
+        // point NAME KEY: the place "x y" that snapshot NAME's probe (or layout) holds under KEY, to click.
+        << "point() { python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); v = s.get(\"probe\", {}).get(sys.argv[2])"
+           " or s.get(\"layout\", {}).get(sys.argv[2]) or [-1, -1]; print(round(v[0]), round(v[1]))' '" << dir << "/'\"$1\".json \"$2\"; }\n"
         << "click() { xdotool mousemove --window $id $1 $2; sleep 0.25; xdotool mousedown 1; sleep 0.12; xdotool mouseup 1;"
            " sleep 0.25; }\n"
         << "waitTitle() { for i in $(seq $(( $2 * 10 ))); do xdotool getwindowname $id | grep -Eq \"$1\" && break; sleep 0.1;"
@@ -329,7 +354,16 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
   if (!r.out.empty() && r.out.back() != '\n') r.out += '\n';
   r.out += slurp(notes);
   readState(r, state);
+  r.folder = dir;
   return r;
+}
+
+inline RunResult::Snapshot RunResult::at(const std::string& name) const {
+  Snapshot s;
+  readState(s, folder + "/" + name + ".json");
+  s.exitCode = s.state.is_object() ? 0 : -1;
+  if (std::filesystem::is_regular_file(folder + "/" + name + ".png")) s.picture = folder + "/" + name + ".png";
+  return s;
 }
 
 inline bool haveXdotool() { return std::system("command -v xdotool >/dev/null 2>&1") == 0; }

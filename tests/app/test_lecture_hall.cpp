@@ -53,59 +53,6 @@ TEST(LectureHall, FirstRunOnA1080pDisplayPicksALargerScaleAndASavedOneWins) {
   EXPECT_EQ(run("--scene boids --frames 2", "1.25").value("ui_scale"), "1.25");
 }
 
-namespace {
-// The world rectangle the app reports: "x,y,WxH" in window points (= pixels here).
-struct Area { int x = 0, y = 0, w = 0, h = 0; };
-Area worldArea(const apptest::RunResult& r) {
-  Area a;
-  std::sscanf(r.value("world_area").c_str(), "%d,%d,%d,%d", &a.x, &a.y, &a.w, &a.h);
-  return a;
-}
-double meanLuminance(const apptest::Pixels& p, const Area& a) {
-  double sum = 0;
-  for (int y = a.y; y < a.y + a.h; ++y)
-    for (int x = a.x; x < a.x + a.w; ++x) {
-      const unsigned char* c = p.at(x, y);
-      sum += (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255.0;
-    }
-  return sum / (double(a.w) * double(a.h));
-}
-}  // namespace
-
-TEST(LectureHall, LightThemeLightsTheWorldTooAndPanelTextMeetsWcagAA) {
-  for (const char* scene : {"boids", "murmuration", "finale"}) {
-    const std::string dark = apptest::outDir() + "/lecture_dark_" + scene + ".png", light = apptest::outDir() + "/lecture_light_" + scene + ".png";
-    apptest::RunResult d = run(std::string("--scene ") + scene + " --width 1600 --height 900 --frames 10 --screenshot '" + dark + "'", "1.5");
-    apptest::RunResult l = run(std::string("--scene ") + scene + " --width 1600 --height 900 --keys ctrl+t --frames 10 --screenshot '" + light + "'", "1.5");
-    ASSERT_EQ(l.exitCode, 0) << l.err;
-    const Area area = worldArea(l);
-    ASSERT_GT(area.w, 200) << l.value("world_area");
-    // Outside the panels: the world itself.
-    // The world beside the panels: the murmuration's dusk sky stays mid-bright in the dark theme.
-    const double lit = meanLuminance(apptest::loadPixels(light), area), unlit = meanLuminance(apptest::loadPixels(dark), worldArea(d));
-    EXPECT_GT(lit, 0.6) << scene;
-    EXPECT_LT(unlit, 0.5) << scene;
-    EXPECT_GT(lit, unlit + 0.1) << scene;
-    EXPECT_GE(std::atof(l.value("text_contrast").c_str()), 4.5) << "light panels";
-    EXPECT_GE(std::atof(d.value("text_contrast").c_str()), 4.5) << "dark panels";
-  }
-}
-
-TEST(LectureHall, PanelsLieBesideTheWorldAndHomeKeepsEveryAgentInIt) {
-  for (const char* scene : {"boids", "spatial-hash", "orca-corridor", "steering", "finale", "pedestrians"}) {
-    apptest::RunResult r = run(std::string("--scene ") + scene + " --width 1600 --height 900 --keys Home --frames 4", "1.5");
-    ASSERT_EQ(r.exitCode, 0) << r.err;
-    const Area area = worldArea(r);
-    EXPECT_EQ(area.x, 0) << scene << ": the HUD is one line in the menu bar until opened";
-    EXPECT_LT(area.w, 1600) << scene << ": the world lies beside the scene panel, not under it";
-    EXPECT_GE(area.w, 800) << scene << ": and keeps at least half the window's width";
-    EXPECT_GT(area.y, 0) << scene << ": below the menu bar";
-    EXPECT_EQ(r.value("agents_outside_view"), "0") << scene;
-    // Tab hides the panels: the world takes the whole window.
-    apptest::RunResult hidden = run(std::string("--scene ") + scene + " --width 1600 --height 900 --keys Tab --frames 3", "1.5");
-    EXPECT_EQ(hidden.value("world_area"), "0,0,1600,900") << scene;
-  }
-}
 
 // Real X input (xdotool): the pointer comes from SDL's motion events, so a drag reaches ImGui even
 // though a window under Xvfb (no window manager) never gets keyboard focus, as over VNC.
@@ -237,25 +184,11 @@ TEST(LectureHall, StartledBirdsHaveContrastOnTheDuskSkyAndTheLightOne) {
   }
 }
 
-// The follow camera (as in OpenSteerDemo): N selects the next agent, F follows it. With the
-// panels shown, the selected agent stays at the centre of the free viewport on every frame while
-// it moves; without F it does not. The boids' selected agent (red, drawn 3x) is also looked for in
-// the screenshot at the free viewport's centre.
+// The follow camera (as in OpenSteerDemo): N selects the next agent, F follows it. The boids'
+// selected agent (red, drawn 3x) is looked for in the screenshot at the free viewport's centre:
+// there with F, elsewhere without. That it stays there on every frame while it moves is read from
+// every scene's state in Window/EveryScene.OneWindowFromStartThroughHomeFollowTheLightThemeAndTab.
 TEST(LectureHall, FollowCameraKeepsTheSelectedAgentAtTheCentreOfTheFreeViewport) {
-  for (const char* scene : {"boids", "steering", "finale", "orca-corridor", "murmuration"}) {
-    SCOPED_TRACE(scene);
-    const std::string args = std::string("--scene ") + scene + " --width 1280 --height 720";
-    apptest::RunResult r = run(args + " --keys n,f --frames 40", "1.5");
-    ASSERT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_EQ(r.value("following"), "1");
-    EXPECT_GE(std::atoi(r.value("followed_frames").c_str()), 35);
-    EXPECT_LT(std::atof(r.value("follow_max_offset").c_str()), 1.0) << "points off the free viewport's centre";
-    apptest::RunResult earlier = run(args + " --keys n,f --frames 20", "1.5");
-    EXPECT_NE(earlier.value("selected"), r.value("selected")) << "the followed agent moves";
-    apptest::RunResult unfollowed = run(args + " --keys n --frames 40", "1.5");
-    EXPECT_EQ(unfollowed.value("followed_frames"), "0");
-    EXPECT_NE(unfollowed.value("selected"), "") << "N selects an agent";
-  }
   auto redAtCentre = [](const std::string& keys, const std::string& png) {
     apptest::RunResult r = run("--scene boids --set agentScale=3 --width 1280 --height 720 --keys " + keys +
                                " --frames 40 --screenshot '" + png + "'", "1.5");
@@ -283,18 +216,16 @@ const std::string kOverPanel = "xdotool mousemove --window $id 1180 400; sleep 0
 const std::string kScrollDown = kOverPanel + "xdotool click --repeat 40 --delay 15 5; sleep 0.3\n";
 
 // xdotool actions that scroll the scene panel down, open its Presets section and click into the
-// preset name field. The points come from the app's own state lines of two earlier runs (the
-// layout is the same for a given size and scale). Empty when a run did not report them.
-std::string clickIntoPresetName(const std::string& name, const std::string& args) {
-  apptest::RunResult layout = runDriven(name + "-layout", args, kScrollDown);
-  int hx = -1, hy = -1, nx = -1, ny = -1;
-  if (std::sscanf(layout.value("presets_header_at").c_str(), "%d,%d", &hx, &hy) != 2) return "";
-  const std::string open = kScrollDown + "xdotool mousemove --window $id " + std::to_string(hx) + " " +
-                           std::to_string(hy) + "; sleep 0.2; xdotool click 1; sleep 0.3\n" + kScrollDown;
-  apptest::RunResult opened = runDriven(name + "-opened", args, open);
-  if (std::sscanf(opened.value("preset_name_at").c_str(), "%d,%d", &nx, &ny) != 2 || ny <= 0) return "";
-  return open + "xdotool mousemove --window $id " + std::to_string(nx) + " " + std::to_string(ny) +
-         "; sleep 0.2; xdotool click 1; sleep 0.2\n";
+// preset name field, each place read from the run's own state just before (snapshots `layout` and
+// `opened`: checked by presetFieldFound).
+const std::string kClickIntoPresetName = kScrollDown + "snap layout; click $(point layout presets_header_at); sleep 0.3\n" + kScrollDown +
+                                         "snap opened; click $(point opened preset_name_at); sleep 0.2\n";
+void expectPresetFieldFound(const apptest::RunResult& r) {
+  EXPECT_NE(r.at("layout").value("presets_header_at"), "") << "the app reported where its Presets header is";
+  const std::string field = r.at("opened").value("preset_name_at");
+  int x = -1, y = -1;
+  EXPECT_EQ(std::sscanf(field.c_str(), "%d,%d", &x, &y), 2) << "and its name field, once opened: " << field;
+  EXPECT_GT(y, 0) << field;
 }
 }  // namespace
 
@@ -305,18 +236,17 @@ std::string clickIntoPresetName(const std::string& name, const std::string& args
 TEST(LectureHall, SwitchingSceneResetsThePanelScrollPresetNameAndStatusLine) {
   if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
   const std::string args = "--scene steering --claim steering.seek-orbits --width 1280 --height 720";
-  const std::string inNameField = clickIntoPresetName("switch", args);
-  ASSERT_FALSE(inNameField.empty()) << "the app reported where its Presets header and name field are";
-  const std::string typeName = inNameField + "xdotool keydown ctrl; press a; xdotool keyup ctrl;"
+  const std::string typeName = kClickIntoPresetName + "xdotool keydown ctrl; press a; xdotool keyup ctrl;"
                                " xdotool type --delay 60 lecture; sleep 0.2; press Return\n" + kOverPanel;
-  // Without a switch, the panel keeps all three: the driving works.
-  apptest::RunResult kept = runDriven("kept", args, typeName);
+  // Before the switch, the panel keeps all three (the driving works); key 1 then switches to the
+  // murmuration, whose panel starts afresh.
+  const apptest::RunResult r = runDriven("switch", args, typeName + "snap kept; press 1; sleep 0.3; snap switched\n");
+  expectPresetFieldFound(r);
+  const auto kept = r.at("kept"), switched = r.at("switched");
   EXPECT_EQ(kept.value("scene"), "steering");
   EXPECT_NE(kept.value("preset_name").find("lecture"), std::string::npos) << kept.value("preset_name");
   EXPECT_GT(std::atof(kept.value("panel_scroll").c_str()), 50.0);
   EXPECT_EQ(kept.value("panel_message").rfind("experiment: ", 0), 0u) << kept.value("panel_message");
-  // Key 1 switches to the murmuration: its panel starts afresh.
-  apptest::RunResult switched = runDriven("switched", args, typeName + "press 1; sleep 0.3\n");
   EXPECT_EQ(switched.value("scene"), "murmuration");
   EXPECT_EQ(switched.value("panel_scroll"), "0");
   EXPECT_EQ(switched.value("preset_name"), "my-preset");
@@ -329,12 +259,11 @@ TEST(LectureHall, SwitchingSceneResetsThePanelScrollPresetNameAndStatusLine) {
 TEST(LectureHall, CtrlQQuitsWhileATextFieldHasTheKeyboard) {
   if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
   const std::string args = "--scene steering --width 1280 --height 720";
-  const std::string inNameField = clickIntoPresetName("quit", args);
-  ASSERT_FALSE(inNameField.empty()) << "the app reported where its Presets header and name field are";
   const std::string marker = apptest::freshDir("quit-marker") + "/still-running";
-  const std::string typeAndQuit = inNameField + "xdotool type --delay 60 talk; sleep 0.3; xdotool key ctrl+q; sleep 1.5\n" +
+  const std::string typeAndQuit = kClickIntoPresetName + "xdotool type --delay 60 talk; sleep 0.3; xdotool key ctrl+q; sleep 1.5\n" +
                                   "if kill -0 $pid 2>/dev/null; then touch '" + marker + "'; fi\n";
   apptest::RunResult r = runDriven("quit", args, typeAndQuit);
+  expectPresetFieldFound(r);
   EXPECT_EQ(r.exitCode, 0) << r.out;
   EXPECT_FALSE(std::ifstream(marker).good()) << "Ctrl+Q in a text field did not quit";
 }

@@ -61,12 +61,6 @@ void expectAgentsInFree(const nlohmann::json& state, const std::string& what) {
   }
 }
 
-// The script's helper: the state file now, copied to `name`.json in the run's folder.
-std::string snapHelper(const std::string& dir) {
-  return "snap() { rm -f '" + dir + "/state.json'; kill -USR1 $pid; for i in $(seq 30); do [ -s '" + dir +
-         "/state.json' ] && break; sleep 0.1; done; cp '" + dir + "/state.json' '" + dir + "/'\"$1\".json; }\n";
-}
-
 }  // namespace
 
 // Every scene `--list-scenes` names, at 1920 x 1080 (the 1.5x a 1080 p display starts at) and
@@ -80,7 +74,7 @@ TEST(PresenterLayout, EveryScenesAgentsLieInTheFreeRectangleAtEveryScale) {
     SCOPED_TRACE(size);
     const std::string name = "layout-" + size, dir = apptest::outDir() + "/driven-" + name;
     const std::string w = size.substr(0, size.find('x')), h = size.substr(size.find('x') + 1);
-    std::string actions = snapHelper(dir);
+    std::string actions;
     for (size_t i = 0; i < scenes.size() && i < 9; ++i) {
       const std::string k = std::to_string(i + 1);
       actions += "press " + k + "\nsleep 1.2\nsnap " + k + "-start\n";
@@ -182,7 +176,7 @@ TEST(PresenterLayout, F11ThenEscRestoresTheWindowsGeometry) {
   const std::string geometry = "geom() { xdotool getwindowgeometry --shell $id | grep -E '^(X|Y|WIDTH|HEIGHT)=' | tr '\\n' ' '; }\n";
   const apptest::RunResult r = apptest::runDriven(
       "f11-geometry", "--scene orca-corridor --width 900 --height 560 --state-out '" + dir + "/state.json'",
-      snapHelper(dir) + geometry + "sleep 0.5\nnote \"before=$(geom)\"\npress F11\nsleep 1.5\nnote \"full=$(xsize)\"\nsnap full\n"
+      geometry + "sleep 0.5\nnote \"before=$(geom)\"\npress F11\nsleep 1.5\nnote \"full=$(xsize)\"\nsnap full\n"
                                    "press Escape\nsleep 1.5\nnote \"after=$(geom)\"\n",
       "1280x720", "1.0", true);
   ASSERT_EQ(r.exitCode, 0) << r.out;

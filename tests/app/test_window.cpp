@@ -60,6 +60,89 @@ TEST_P(EveryScene, DrawsAllItsAgentsInOneInstancedDrawIntoTheWorld) {
   EXPECT_GE(f.colors, 2u) << scene;
 }
 
+// The mean luminance, 0..1, of a screenshot's part (x, y, w, h as "x,y,w,h", window points = pixels).
+double meanLuminance(const std::string& png, const std::string& area) {
+  const apptest::Pixels p = apptest::loadPixels(png);
+  int x = 0, y = 0, w = 0, h = 0;
+  if (p.width == 0 || std::sscanf(area.c_str(), "%d,%d,%d,%d", &x, &y, &w, &h) != 4 || w <= 0 || h <= 0) return -1;
+  double sum = 0;
+  for (int py = y; py < y + h && py < p.height; ++py)
+    for (int px = x; px < x + w && px < p.width; ++px) {
+      const unsigned char* c = p.at(px, py);
+      sum += (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255.0;
+    }
+  return sum / (double(w) * double(h));
+}
+
+// One window per scene, 1280 x 720 at UI 1.5 on a 1080 p display, driven with real keys as a lecturer
+// would in one go, the state (and its frame's picture) read after each step:
+//   at start  the world lies beside the scene panel (not under it), below the menu bar, at least half
+//             the window wide; 2D agents are drawn at least 8 px long; the dark theme's world is dark
+//             and the panel text has WCAG AA contrast (4.5:1);
+//   Home      every agent is in view;
+//   N         an agent is selected (where the scene has agents to select) and not followed;
+//   F         the camera follows it: on every frame since, it stays within a point of the free
+//             viewport's centre, and it moves (its readout changes);
+//   Ctrl+T    the light theme lights the world too (mean luminance above 0.6 and 0.1 above the dark
+//             one), its panel text still 4.5:1;
+//   Tab       the world takes the whole window.
+TEST_P(EveryScene, OneWindowFromStartThroughHomeFollowTheLightThemeAndTab) {
+  if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
+  const std::string scene = GetParam(), dir = apptest::outDir() + "/driven-lecture-" + scene;
+  const std::string actions =
+      "xdotool mousemove --window $id 300 400; sleep 0.3\n"
+      "snap start\n"
+      "press Home; sleep 0.3; snap home\n"
+      "press n; sleep 0.3; snap selected\n"
+      "press f; sleep 1.5; snap followed\n"
+      "sleep 0.5; snap followed-later\n"
+      "press ctrl+t; sleep 0.5; snap light\n"
+      "press Tab; sleep 0.3; snap hidden\n";
+  const apptest::RunResult r = apptest::runDriven("lecture-" + scene, "--scene " + scene + " --width 1280 --height 720 --screenshot '" +
+                                                  dir + "/shot.png'", actions, "1920x1080", "1.5");
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+
+  const auto start = r.at("start");
+  ASSERT_EQ(start.exitCode, 0) << "no state at start: " << r.out;
+  int x = 0, y = 0, w = 0, h = 0;
+  ASSERT_EQ(std::sscanf(start.value("world_area").c_str(), "%d,%d,%d,%d", &x, &y, &w, &h), 4) << start.value("world_area");
+  EXPECT_EQ(x, 0) << "the HUD is one line in the menu bar until opened";
+  EXPECT_GT(y, 0) << "below the menu bar";
+  EXPECT_LT(w, kWidth) << "the world lies beside the scene panel, not under it";
+  EXPECT_GE(w, kWidth / 2) << "and keeps at least half the window's width";
+  if (scene != "murmuration") {  // its default is 3D, birds drawn in perspective (WorldView.AgentGlyphs... draws it in 2D)
+    EXPECT_GE(std::atof(start.value("glyph_px").c_str()), 8.0) << start.value("glyph_px");
+  }
+  EXPECT_GE(std::atof(start.value("text_contrast").c_str()), 4.5) << "dark panels";
+  const double dark = meanLuminance(start.picture, start.value("world_area"));
+  EXPECT_GE(dark, 0.0) << "the snapshot's picture: " << start.picture;
+  EXPECT_LT(dark, 0.5);
+
+  EXPECT_EQ(r.at("home").value("agents_outside_view"), "0");
+
+  // N and F where the scene has agents to select (the spatial hash pins one by hovering, the
+  // pedestrians and the GPU flock have none): N selects none elsewhere, and F follows nothing.
+  const auto selected = r.at("selected"), followed = r.at("followed"), later = r.at("followed-later");
+  EXPECT_EQ(selected.value("followed_frames"), "0") << "not followed before F";
+  if (selected.value("selected") != "") {
+    EXPECT_EQ(followed.value("following"), "1");
+    EXPECT_GE(std::atoi(followed.value("followed_frames").c_str()), 15) << "1.5 s at 20 frames a second";
+    EXPECT_LT(std::atof(later.value("follow_max_offset").c_str()), 1.0) << "points off the free viewport's centre";
+    EXPECT_NE(later.value("selected"), followed.value("selected")) << "the followed agent moves";
+  } else {
+    EXPECT_EQ(followed.value("followed_frames"), "0") << "nothing selected, nothing followed";
+  }
+
+  const auto light = r.at("light");
+  EXPECT_EQ(light.value("theme"), "light");
+  const double lit = meanLuminance(light.picture, light.value("world_area"));
+  EXPECT_GT(lit, 0.6);
+  EXPECT_GT(lit, dark + 0.1);
+  EXPECT_GE(std::atof(light.value("text_contrast").c_str()), 4.5) << "light panels";
+
+  EXPECT_EQ(r.at("hidden").value("world_area"), "0,0,1280,720") << "Tab gives the world the whole window";
+}
+
 INSTANTIATE_TEST_SUITE_P(Window, EveryScene, testing::ValuesIn(apptest::sceneNames()), testName);
 
 // ---- what particular scenes show ----
