@@ -64,14 +64,16 @@ struct RunResult::Snapshot : RunResult {
   std::string picture;  // the frame's screenshot, "" when the run took none
 };
 
-// The file named by --state-out in a command line ("" none); it may be quoted with '.
-inline std::string stateOutIn(const std::string& args) {
-  const size_t at = args.find("--state-out ");
+// The value of `flag` in a command line ("" none); it may be quoted with '.
+inline std::string flagValueIn(const std::string& args, const std::string& flag) {
+  const size_t at = args.find(flag + " ");
   if (at == std::string::npos) return "";
-  size_t from = at + 12;
+  const size_t from = at + flag.size() + 1;
   if (from < args.size() && args[from] == '\'') return args.substr(from + 1, args.find('\'', from + 1) - from - 1);
   return args.substr(from, args.find(' ', from) == std::string::npos ? std::string::npos : args.find(' ', from) - from);
 }
+// The file named by --state-out in a command line ("" none).
+inline std::string stateOutIn(const std::string& args) { return flagValueIn(args, "--state-out"); }
 
 // Reads a --state-out file into r.state (left empty when the run wrote none or a broken one).
 inline void readState(RunResult& r, const std::string& path) {
@@ -300,7 +302,8 @@ inline std::vector<long long> instancedDrawsInLastFrame(const std::string& args,
 // output (read with value()); `click X Y` clicks there as a hand does (a press held over frames);
 // `snap NAME` keeps the state now, and the picture of that frame where the run has --screenshot, as
 // snapshot NAME (RunResult::at); `point NAME KEY` says "x y" of a place in snapshot NAME, for `click
-// $(point NAME KEY)`: one run finds a widget and clicks it.
+// $(point NAME KEY)`: one run finds a widget and clicks it; `snapUntil NAME KEY` snaps until there is
+// such a place (a panel drawn late).
 // `waitTitle REGEX SECONDS` waits until the window's title matches (a window list's view of it: the
 // sweep's or the search's progress), at most SECONDS, and notes it as title=.
 inline RunResult runDriven(const std::string& name, const std::string& args, const std::string& actions,
@@ -315,12 +318,7 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
           << "[ -e '" << dir << "/wm.ready' ] || exit 4\n";
   const bool ownState = args.find("--state-out") == std::string::npos;
   const std::string state = ownState ? dir + "/state.json" : stateOutIn(args);
-  std::string shot;  // the --screenshot file, if the args name one
-  if (const size_t at = args.find("--screenshot "); at != std::string::npos) {
-    const size_t from = at + 13;
-    shot = args[from] == '\'' ? args.substr(from + 1, args.find('\'', from + 1) - from - 1)
-                               : args.substr(from, args.find(' ', from) == std::string::npos ? std::string::npos : args.find(' ', from) - from);
-  }
+  const std::string shot = flagValueIn(args, "--screenshot");
   drive << "CROWDLAB_CONFIG_DIR='" << dir << "' '" CROWDLAB_EXE "' " << args
         << (ownState ? " --state-out '" + state + "'" : std::string()) << " >'" << out << "' 2>&1 &\n"
         << "pid=$!\n"
@@ -337,9 +335,14 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
         << "snap() { rm -f '" << state << "'; kill -USR1 $pid; for i in $(seq 50); do [ -s '" << state << "' ] && break; sleep 0.1; done;"
            " cp '" << state << "' '" << dir << "/'\"$1\".json; " << (shot.empty() ? std::string() : "cp '" + shot + "' '" + dir + "/'\"$1\".png; ")
         << "}\n"
-        // point NAME KEY: the place "x y" that snapshot NAME's probe (or layout) holds under KEY, to click.
+        // point NAME KEY: the place "x y" that snapshot NAME's probe (or layout) holds under KEY (of a
+        // list of places, the last), to click; "-1 -1" when it holds none.
         << "point() { python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); v = s.get(\"probe\", {}).get(sys.argv[2])"
-           " or s.get(\"layout\", {}).get(sys.argv[2]) or [-1, -1]; print(round(v[0]), round(v[1]))' '" << dir << "/'\"$1\".json \"$2\"; }\n"
+           " or s.get(\"layout\", {}).get(sys.argv[2]) or [-1, -1]; v = v[-1] if isinstance(v[0], list) else v;"
+           " print(round(v[0]), round(v[1]))' '" << dir << "/'\"$1\".json \"$2\"; }\n"
+        // snapUntil NAME KEY: snap NAME again until it holds a place under KEY (a panel drawn late on a
+        // busy machine), at most 20 times.
+        << "snapUntil() { for i in $(seq 20); do snap \"$1\"; [ \"$(point \"$1\" \"$2\")\" != '-1 -1' ] && break; sleep 0.3; done; }\n"
         << "click() { xdotool mousemove --window $id $1 $2; sleep 0.25; xdotool mousedown 1; sleep 0.12; xdotool mouseup 1;"
            " sleep 0.25; }\n"
         << "waitTitle() { for i in $(seq $(( $2 * 10 ))); do xdotool getwindowname $id | grep -Eq \"$1\" && break; sleep 0.1;"

@@ -66,55 +66,61 @@ void expectAgentsInFree(const nlohmann::json& state, const std::string& what) {
 // Every scene `--list-scenes` names, at 1920 x 1080 (the 1.5x a 1080 p display starts at) and
 // 1280 x 720 (1x): one window per size, the scenes switched with their number keys. At the size's
 // own scale every experiment button shows without scrolling.
-TEST(PresenterLayout, EveryScenesAgentsLieInTheFreeRectangleAtEveryScale) {
+class PresenterLayoutAt : public testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(PresenterLayoutAt, EveryScenesAgentsLieInTheFreeRectangleAtEveryScale) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
   const std::vector<std::string> scenes = apptest::sceneNames();
   ASSERT_GE(scenes.size(), 2u);
-  for (const auto& [size, scale] : {std::pair{std::string("1920x1080"), "1.5"}, std::pair{std::string("1280x720"), "1.0"}}) {
-    SCOPED_TRACE(size);
-    const std::string name = "layout-" + size, dir = apptest::outDir() + "/driven-" + name;
-    const std::string w = size.substr(0, size.find('x')), h = size.substr(size.find('x') + 1);
-    std::string actions;
-    for (size_t i = 0; i < scenes.size() && i < 9; ++i) {
-      const std::string k = std::to_string(i + 1);
-      actions += "press " + k + "\nsleep 1.2\nsnap " + k + "-start\n";
-      actions += "press ctrl+equal\npress ctrl+equal\nsleep 1.2\nsnap " + k + "-larger\n";
-      actions += "press ctrl+minus\npress ctrl+minus\nsleep 0.5\n";
+  const std::string size = GetParam().first, scale = GetParam().second;
+  SCOPED_TRACE(size);
+  const std::string name = "layout-" + size, dir = apptest::outDir() + "/driven-" + name;
+  const std::string w = size.substr(0, size.find('x')), h = size.substr(size.find('x') + 1);
+  std::string actions;
+  for (size_t i = 0; i < scenes.size() && i < 9; ++i) {
+    const std::string k = std::to_string(i + 1);
+    actions += "press " + k + "\nsleep 1.2\nsnap " + k + "-start\n";
+    actions += "press ctrl+equal\npress ctrl+equal\nsleep 1.2\nsnap " + k + "-larger\n";
+    actions += "press ctrl+minus\npress ctrl+minus\nsleep 0.5\n";
+  }
+  actions += "for i in 1 2 3 4 5 6 7 8; do press ctrl+equal; done\nsleep 1.5\nsnap largest\n";
+  actions += "press Tab\nsleep 1\nsnap hidden\n";
+  const apptest::RunResult r =
+      apptest::runDriven(name, "--scene " + scenes[0] + " --width " + w + " --height " + h + " --state-out '" + dir + "/state.json'",
+                         actions, size, scale);
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  for (size_t i = 0; i < scenes.size() && i < 9; ++i) {
+    const std::string k = std::to_string(i + 1);
+    const nlohmann::json start = readJson(dir + "/" + k + "-start.json"), larger = readJson(dir + "/" + k + "-larger.json");
+    expectAgentsInFree(start, scenes[i] + (i == 0 ? " at first start" : " after switching to it"));
+    expectAgentsInFree(larger, scenes[i] + " after Ctrl+= twice");
+    // The experiment buttons come first and all show without scrolling at the size's own scale.
+    if (start.contains("layout")) {
+      const Rect experiments = rect(start["layout"]["experiments"]);
+      EXPECT_GT(experiments.h, 0.0) << scenes[i] << ": no experiment buttons " << start["layout"].dump();
+      EXPECT_LE(experiments.y + experiments.h, start["layout"].value("panel_bottom", 0.0))
+          << scenes[i] << ": experiment buttons below the panel's visible bottom " << start["layout"].dump();
     }
-    actions += "for i in 1 2 3 4 5 6 7 8; do press ctrl+equal; done\nsleep 1.5\nsnap largest\n";
-    actions += "press Tab\nsleep 1\nsnap hidden\n";
-    const apptest::RunResult r =
-        apptest::runDriven(name, "--scene " + scenes[0] + " --width " + w + " --height " + h + " --state-out '" + dir + "/state.json'",
-                           actions, size, scale);
-    ASSERT_EQ(r.exitCode, 0) << r.out;
-    for (size_t i = 0; i < scenes.size() && i < 9; ++i) {
-      const std::string k = std::to_string(i + 1);
-      const nlohmann::json start = readJson(dir + "/" + k + "-start.json"), larger = readJson(dir + "/" + k + "-larger.json");
-      expectAgentsInFree(start, scenes[i] + (i == 0 ? " at first start" : " after switching to it"));
-      expectAgentsInFree(larger, scenes[i] + " after Ctrl+= twice");
-      // The experiment buttons come first and all show without scrolling at the size's own scale.
-      if (start.contains("layout")) {
-        const Rect experiments = rect(start["layout"]["experiments"]);
-        EXPECT_GT(experiments.h, 0.0) << scenes[i] << ": no experiment buttons " << start["layout"].dump();
-        EXPECT_LE(experiments.y + experiments.h, start["layout"].value("panel_bottom", 0.0))
-            << scenes[i] << ": experiment buttons below the panel's visible bottom " << start["layout"].dump();
-      }
-      if (larger.contains("layout") && start.contains("layout")) {
-        EXPECT_GT(larger["layout"]["ui_scale"].get<float>(), start["layout"]["ui_scale"].get<float>());  // (a held key may repeat)
-      }
-    }
-    const nlohmann::json largest = readJson(dir + "/largest.json"), hidden = readJson(dir + "/hidden.json");
-    expectAgentsInFree(largest, "at the largest UI scale");
-    if (largest.contains("layout")) {
-      EXPECT_FLOAT_EQ(largest["layout"]["ui_scale"].get<float>(), 3.0f);
-    }
-    expectAgentsInFree(hidden, "with the UI hidden (Tab)");
-    if (hidden.contains("layout")) {
-      EXPECT_TRUE(hidden["layout"]["panels"].empty()) << hidden.dump();
-      EXPECT_EQ(rect(hidden["layout"]["free"]).w, std::stod(w)) << "Tab gives the world the whole window";
+    if (larger.contains("layout") && start.contains("layout")) {
+      EXPECT_GT(larger["layout"]["ui_scale"].get<float>(), start["layout"]["ui_scale"].get<float>());  // (a held key may repeat)
     }
   }
+  const nlohmann::json largest = readJson(dir + "/largest.json"), hidden = readJson(dir + "/hidden.json");
+  expectAgentsInFree(largest, "at the largest UI scale");
+  if (largest.contains("layout")) {
+    EXPECT_FLOAT_EQ(largest["layout"]["ui_scale"].get<float>(), 3.0f);
+  }
+  expectAgentsInFree(hidden, "with the UI hidden (Tab)");
+  if (hidden.contains("layout")) {
+    EXPECT_TRUE(hidden["layout"]["panels"].empty()) << hidden.dump();
+    EXPECT_EQ(rect(hidden["layout"]["free"]).w, std::stod(w)) << "Tab gives the world the whole window";
+  }
 }
+
+INSTANTIATE_TEST_SUITE_P(PresenterLayout, PresenterLayoutAt,
+                         testing::Values(std::pair<std::string, std::string>{"1920x1080", "1.5"},
+                                         std::pair<std::string, std::string>{"1280x720", "1.0"}),
+                         [](const testing::TestParamInfo<std::pair<std::string, std::string>>& info) { return "at" + info.param.first; });
 
 // During a claim the banner strip takes the window's bottom, and the panel ends above it: every
 // scene's experiment buttons still show without scrolling in a 1280 x 720 window at 1x (the

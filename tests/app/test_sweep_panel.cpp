@@ -1,11 +1,11 @@
 // The scene panel's Sweep section in a real window, driven with xdotool as a person would: open it,
 // Start a sweep, let the curve fill, click a point (the live scene takes that value, read back with
 // --state-out), Start again and Stop (it stops within a second, with fewer points). The points to
-// click come from the app's own state lines of earlier runs: the layout and the sweep's results are
-// the same for the same size, scale and seeds.
+// click come from the run's own state, read just before each click.
 #include <gtest/gtest.h>
 
-#include <cstdio>
+#include <string>
+#include <vector>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include "app_util.hpp"
@@ -26,67 +26,71 @@ const std::string kArgs = "--scene boids --set N=2000 --width 1280 --height 720"
 const std::string kScrollDown =
     "xdotool mousemove --window $id 1180 400; sleep 0.2; xdotool click --repeat 150 --delay 5 5; sleep 0.3\n";
 
-std::string at(const std::string& xy) {
-  int x = -1, y = -1;
-  if (std::sscanf(xy.c_str(), "%d,%d", &x, &y) != 2 || x < 0 || y < 0) return "";
-  return std::to_string(x) + " " + std::to_string(y);
+// Scrolls the panel to its end and opens the Sweep section, each place read from the run's own
+// state (runDriven's snapUntil and point; checked by expectOpened).
+const std::string kOpenSweep = kScrollDown + "snapUntil layout sweep_header_at\nclick $(point layout sweep_header_at)\n" + kScrollDown +
+                               "snapUntil opened sweep_start_at\n";
+void expectOpened(const apptest::RunResult& r) {
+  EXPECT_NE(r.at("layout").value("sweep_header_at"), "") << "the Sweep header's place\n" << r.out;
+  EXPECT_NE(r.at("opened").value("sweep_start_at"), "") << "Start's place, the section opened\n" << r.out;
+}
+// The titles noted by waitTitle, in order.
+std::vector<std::string> titles(const apptest::RunResult& r) {
+  std::vector<std::string> found;
+  for (size_t at = r.out.find("title="); at != std::string::npos; at = r.out.find("\ntitle=", at + 1)) {
+    const size_t from = r.out.find("title=", at) + 6;
+    found.push_back(r.out.substr(from, r.out.find('\n', from) - from));
+  }
+  return found;
 }
 
 }  // namespace
 
 TEST(SweepPanel, StartFillsTheCurveAClickSetsTheValueAndStopCancels) {
   if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
-  // Where the Sweep header is, with the panel scrolled to its end.
-  const apptest::RunResult layout = driven("layout", kArgs, kScrollDown);
-  const std::string header = at(layout.value("sweep_header_at"));
-  ASSERT_FALSE(header.empty()) << layout.out;
-  const std::string open = kScrollDown + "click " + header + "\n" + kScrollDown;
-  const apptest::RunResult opened = driven("opened", kArgs, open);
-  const std::string start = at(opened.value("sweep_start_at"));
-  ASSERT_FALSE(start.empty()) << opened.out;
+  // One window: Start, the curve fills (snapshot swept); its last point hovered and clicked (clicked);
+  // Start again and Stop at once, Stop taking Start's place (stopped).
+  const std::string actions =
+      kOpenSweep + "click $(point opened sweep_start_at)\nwaitTitle 'sweep done' 30\n" + kScrollDown + "snapUntil swept sweep_points_at\n"
+      "xdotool mousemove --window $id $(point swept sweep_points_at); sleep 0.4\nclick $(point swept sweep_points_at)\nsnap clicked\n"
+      "snapUntil again sweep_start_at\nclick $(point again sweep_start_at)\nsleep 0.3; xdotool mousedown 1; sleep 0.1; xdotool mouseup 1\nsleep 1.2\n"
+      "waitTitle 'sweep stopped' 5\nsnap stopped\n";
+  const apptest::RunResult r = driven("start-click-stop", kArgs, actions);
+  expectOpened(r);
+  const std::vector<std::string> seen = titles(r);
+  ASSERT_EQ(seen.size(), 2u) << r.out;
 
   // Start: the jobs run on worker threads while the window keeps drawing; all points come in, and
   // the window's title says so.
-  const std::string run = open + "click " + start + "\nwaitTitle 'sweep done' 30\n" + kScrollDown;
-  const apptest::RunResult swept = driven("swept", kArgs, run);
+  const auto swept = r.at("swept");
   const int jobs = std::atoi(swept.value("sweep_jobs").c_str());
-  ASSERT_GT(jobs, 4) << swept.out;
+  ASSERT_GT(jobs, 4) << r.out;
   ASSERT_EQ(swept.value("sweep_done"), std::to_string(jobs)) << "the sweep finished within 30 s";
   EXPECT_EQ(swept.value("sweep_rows"), std::to_string(jobs));
-  EXPECT_EQ(swept.value("title"), "crowdlab - Boids playground - sweep done " + std::to_string(jobs) + "/" + std::to_string(jobs));
+  EXPECT_EQ(seen[0], "crowdlab - Boids playground - sweep done " + std::to_string(jobs) + "/" + std::to_string(jobs));
   const std::string param = swept.value("sweep_param");
   ASSERT_FALSE(param.empty());
-  // One marker per grid point; the last one is the range's end, away from the default.
-  std::string points = swept.value("sweep_points_at");
-  ASSERT_NE(points.find(';'), std::string::npos) << points;
-  const std::string last = at(points.substr(points.rfind(';') + 1));
-  ASSERT_FALSE(last.empty()) << points;
-  const nlohmann::json before = nlohmann::json::parse(swept.err);
-  const double defaultValue = before["params"][param].get<double>();
+  // One marker per grid point; the last one, clicked, is the range's end, away from the default.
+  ASSERT_NE(swept.value("sweep_points_at").find(';'), std::string::npos) << swept.value("sweep_points_at");
+  const double defaultValue = swept.state["params"][param].get<double>();
 
   // Hover and click that point: the live scene takes its value.
-  const std::string pointClick = run + "xdotool mousemove --window $id " + last + "; sleep 0.4\nclick " + last + "\n";
-  const apptest::RunResult clicked = driven("point-clicked", kArgs, pointClick);
-  const nlohmann::json after = nlohmann::json::parse(clicked.err);
+  const auto clicked = r.at("clicked");
   const std::string hovered = clicked.value("sweep_clicked");
   EXPECT_FALSE(hovered.empty()) << "a point was clicked";
-  const double value = after["params"][param].get<double>();
+  const double value = clicked.state["params"][param].get<double>();
   EXPECT_NE(value, defaultValue) << "the click set " << param;
   EXPECT_NEAR(value, std::atof(hovered.c_str()), 1e-4) << "to the point's value";
 
-  // Start, then Stop at once (it takes Start's place): not running, fewer points than jobs, the
-  // workers ended within a second of Stop.
-  const std::string startStop =
-      open + "click " + start + "\nsleep 0.3; xdotool mousedown 1; sleep 0.1; xdotool mouseup 1\nsleep 1.2\n"
-      "waitTitle 'sweep stopped' 5\n";
-  const apptest::RunResult stopped = driven("stopped", kArgs, startStop);
-  EXPECT_EQ(stopped.value("sweep_running"), "0") << stopped.out;
+  // Start, then Stop at once: not running, fewer points than jobs, the workers ended within a second
+  // of Stop.
+  const auto stopped = r.at("stopped");
+  EXPECT_EQ(stopped.value("sweep_running"), "0") << r.out;
   EXPECT_LT(std::atoi(stopped.value("sweep_done").c_str()), jobs);
   const double stopMs = std::atof(stopped.value("sweep_stop_ms").c_str());
   EXPECT_GE(stopMs, 0.0) << "Stop was pressed and the workers ended";
   EXPECT_LT(stopMs, 1000.0);
-  EXPECT_EQ(stopped.value("title"), "crowdlab - Boids playground - sweep stopped " + stopped.value("sweep_done") + "/" +
-                                        std::to_string(jobs));
+  EXPECT_EQ(seen[1], "crowdlab - Boids playground - sweep stopped " + stopped.value("sweep_done") + "/" + std::to_string(jobs));
 }
 
 // A benchmark run with a sweep beside it (real clicks: Start, then the HUD's Benchmark button): the
@@ -96,15 +100,10 @@ TEST(SweepPanel, StartFillsTheCurveAClickSetsTheValueAndStopCancels) {
 TEST(SweepPanel, ABenchmarkRunWithASweepBesideItSaysSo) {
   if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
   const std::string withHud = std::string(kArgs) + " --keys F2";  // the full HUD, with its Benchmark button
-  const apptest::RunResult layout = driven("bench-layout", withHud, kScrollDown);
-  const std::string header = at(layout.value("sweep_header_at")), benchmark = at(layout.value("benchmark_button_at"));
-  ASSERT_FALSE(header.empty()) << layout.out;
-  ASSERT_FALSE(benchmark.empty()) << layout.out;
-  const std::string open = kScrollDown + "click " + header + "\n" + kScrollDown;
-  const apptest::RunResult opened = driven("bench-opened", withHud, open);
-  const std::string start = at(opened.value("sweep_start_at"));
-  ASSERT_FALSE(start.empty()) << opened.out;
-  const apptest::RunResult r = driven("bench-beside", withHud, open + "click " + start + "\nclick " + benchmark + "\nsleep 11.5\n");
+  const apptest::RunResult r =
+      driven("bench-beside", withHud, kOpenSweep + "click $(point opened sweep_start_at)\nclick $(point layout benchmark_button_at)\nsleep 11.5\n");
+  expectOpened(r);
+  EXPECT_NE(r.at("layout").value("benchmark_button_at"), "") << r.out;
   ASSERT_EQ(r.exitCode, 0) << r.out;
   const size_t at = r.out.find("crowdlab benchmark: scene=boids");
   ASSERT_NE(at, std::string::npos) << r.out;
@@ -119,17 +118,11 @@ TEST(SweepPanel, ABenchmarkRunWithASweepBesideItSaysSo) {
 // stopped, with the window waiting for the job's step).
 TEST(SweepPanel, EachSceneKeepsItsSweepAcrossASwitch) {
   if (std::system("command -v xdotool >/dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
-  const apptest::RunResult layout = driven("keep-layout", kArgs, kScrollDown);
-  const std::string header = at(layout.value("sweep_header_at"));
-  ASSERT_FALSE(header.empty()) << layout.out;
-  const std::string open = kScrollDown + "click " + header + "\n" + kScrollDown;
-  const apptest::RunResult opened = driven("keep-opened", kArgs, open);
-  const std::string start = at(opened.value("sweep_start_at"));
-  ASSERT_FALSE(start.empty()) << opened.out;
   const apptest::RunResult r =
       driven("keep-switched", kArgs,
-             open + "click " + start + "\nwaitTitle 'sweep done' 30\nxdotool mousemove --window $id 640 360\n"
-                    "press 3\nsleep 1\nwaitTitle 'Spatial hash' 5\npress 2\nsleep 1\nwaitTitle 'Boids' 5\n" + kScrollDown);
+             kOpenSweep + "click $(point opened sweep_start_at)\nwaitTitle 'sweep done' 30\nxdotool mousemove --window $id 640 360\n"
+                          "press 3\nsleep 1\nwaitTitle 'Spatial hash' 5\npress 2\nsleep 1\nwaitTitle 'Boids' 5\n" + kScrollDown);
+  expectOpened(r);
   const int jobs = std::atoi(r.value("sweep_jobs").c_str());
   ASSERT_GT(jobs, 4) << r.out;
   EXPECT_EQ(r.value("sweep_rows"), std::to_string(jobs)) << r.out;
@@ -149,36 +142,20 @@ TEST(SweepPanel, EachSceneKeepsItsSweepAcrossASwitch) {
 TEST(SweepPanel, ASceneKeyAndQuitNeverWaitForASweepsStep) {
   if (!apptest::haveXdotool()) GTEST_SKIP() << "xdotool is not installed";
   const std::string slow = "--scene finale --set hash=false --set N=100000 --keys space --width 1280 --height 720";
-  // The header's and Start's places; 100,000 agents draw slowly on a busy machine, so a run whose
-  // clicks came before the panel was drawn is tried once more.
-  std::string header, open, start;
-  apptest::RunResult layout, opened;
-  for (int attempt = 0; attempt < 2 && start.empty(); ++attempt) {
-    layout = driven("slow-layout", slow, kScrollDown);
-    header = at(layout.value("sweep_header_at"));
-    if (header.empty()) continue;
-    open = kScrollDown + "click " + header + "\n" + kScrollDown;
-    opened = driven("slow-opened", slow, open);
-    start = at(opened.value("sweep_start_at"));
-  }
-  ASSERT_FALSE(header.empty()) << layout.out;
-  ASSERT_FALSE(start.empty()) << opened.out;
-  // Times from the key press to the new title, and from the confirming Ctrl+Q to the process's end
-  // (each includes the press's own 0.25 s and the polling).
-  // Start, tried until the title shows the sweep: at 100,000 drawn agents a busy machine draws a frame
-  // a second, and a click can come before the scrolled panel was drawn. The third and fourth tries
-  // click the header first, so one of them finds the section open whichever way a lost click left it.
+  // The header's and Start's places are read from the run's own state when the panel has been drawn
+  // (at 100,000 drawn agents a busy machine draws a frame a second).
   const std::string sweeping = "xdotool getwindowname $id | grep -q ' - sweep'";
   const std::string actions =
-      open + "for try in 1 2 3 4; do\n" + sweeping + " && break\n"
-      "[ $try -gt 2 ] && { click " + header + "\n" + kScrollDown + "}\n"
-      "sleep 1; click " + start + "\nwaitTitle 'sweep 0/' 15\n" + sweeping + " || { " + kScrollDown + "}\ndone\nsleep 1.5\n"
+      kOpenSweep + "for try in 1 2 3 4; do\n" + sweeping + " && break\n"
+      "[ $try -gt 2 ] && { click $(point layout sweep_header_at)\n" + kScrollDown + "snapUntil opened sweep_start_at\n}\n"
+      "sleep 1; click $(point opened sweep_start_at)\nwaitTitle 'sweep 0/' 15\n" + sweeping + " || { " + kScrollDown + "}\ndone\nsleep 1.5\n"
       "t0=$(date +%s%N); press 2; waitTitle 'Boids' 20; t1=$(date +%s%N); note \"switch_ms=$(( (t1 - t0) / 1000000 ))\"\n"
       "press ctrl+q; sleep 0.6\n"
       "t0=$(date +%s%N); press ctrl+q\n"
       "for i in $(seq 6000); do grep -qs '^State:[[:space:]]*[^Z]' /proc/$pid/status || break; sleep 0.01; done\n"
       "t1=$(date +%s%N); note \"quit_ms=$(( (t1 - t0) / 1000000 ))\"\n";
   const apptest::RunResult r = driven("slow-quit", slow, actions);
+  expectOpened(r);
   EXPECT_EQ(r.exitCode, 0) << r.out;
   ASSERT_NE(r.out.find(" - sweep 0/"), std::string::npos)
       << "the sweep ran, its first job still in its step, when the scene key came\n" << r.out;
