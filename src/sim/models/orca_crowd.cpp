@@ -252,6 +252,7 @@ void Crowd::step(float dt) {
     // Grown here, on the caller's thread, so that no step allocates later whichever part a thread takes.
     w.parts.resize(std::max(w.parts.size(), parts));
     for (Part& part : w.parts) {
+      if (!part.scratch) part.scratch.reset(new Scratch);
       buildGrid(part.grid);
       part.velocityByCell.resize(n);
       part.preferredByCell.resize(n);
@@ -356,7 +357,6 @@ void Crowd::step(float dt) {
       if (builds) part.index(position, velocity, params.neighborDist);
       part.builtAt = step;
       const auto order = part.grid.order();
-      if (!part.scratch) part.scratch.reset(new Scratch);  // once per part, at its first step
       struct Out {  // figures summed here, on this thread's stack, and stored in the part once
         Vec2* nextVelocity;
         float* nextQueryRadius;
