@@ -63,9 +63,16 @@ std::string fullPath(const std::string& path) {
   return ec ? path : p.lexically_normal().string();
 }
 
-bool saveScreenshot(io::OutputFile& out, const PixelRect& r, std::string& message) {
+namespace {
+std::vector<uint8_t> pixelsOf(const PixelRect& r) {
   std::vector<uint8_t> pixels;
   render::readFramebuffer(r.width, r.height, pixels, r.x, r.y);
+  return pixels;
+}
+}  // namespace
+
+bool saveScreenshot(io::OutputFile& out, const PixelRect& r, std::string& message) {
+  const std::vector<uint8_t> pixels = pixelsOf(r);
   const std::string path = out.path();
   if (!io::writePng(out, r.width, r.height, pixels, message)) return false;
   message = "saved " + fullPath(path);
@@ -73,14 +80,11 @@ bool saveScreenshot(io::OutputFile& out, const PixelRect& r, std::string& messag
 }
 
 bool rewriteScreenshot(io::OutputFile& out, const PixelRect& r, std::string& error) {
-  std::vector<uint8_t> pixels;
-  render::readFramebuffer(r.width, r.height, pixels, r.x, r.y);
-  return io::rewritePng(out, r.width, r.height, pixels, error);
+  return io::rewritePng(out, r.width, r.height, pixelsOf(r), error);
 }
 
 std::string saveNewScreenshot(const std::string& stem, const PixelRect& rect, std::string& message) {
-  std::vector<uint8_t> pixels;
-  render::readFramebuffer(rect.width, rect.height, pixels, rect.x, rect.y);
+  const std::vector<uint8_t> pixels = pixelsOf(rect);
   const std::string path = io::writeUnderNewName(stem, ".png", [&](const std::string& p, std::string& error) {
     return io::writePng(p, rect.width, rect.height, pixels, error, io::Existing::Keep);
   }, message);

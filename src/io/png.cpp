@@ -12,9 +12,14 @@ bool pixelsOk(int width, int height, const std::vector<uint8_t>& rgba, std::stri
   return false;
 }
 
+// The PNG's bytes, in pieces, to put(to, data, size): a file's or a string's.
+bool encodePng(stbi_write_func* put, void* to, int width, int height, const std::vector<uint8_t>& rgba) {
+  return stbi_write_png_to_func(put, to, width, height, 4, rgba.data(), width * 4) != 0;
+}
+
 bool fillPng(std::FILE* f, int width, int height, const std::vector<uint8_t>& rgba) {
   auto put = [](void* file, void* data, int size) { std::fwrite(data, 1, size_t(size), static_cast<std::FILE*>(file)); };
-  return stbi_write_png_to_func(put, f, width, height, 4, rgba.data(), width * 4) != 0;
+  return encodePng(put, f, width, height, rgba);
 }
 }  // namespace
 
@@ -37,7 +42,7 @@ bool rewritePng(OutputFile& out, int width, int height, const std::vector<uint8_
   if (!pixelsOk(width, height, rgba, error)) return false;
   std::string bytes;
   auto put = [](void* to, void* data, int size) { static_cast<std::string*>(to)->append(static_cast<const char*>(data), size_t(size)); };
-  if (stbi_write_png_to_func(put, &bytes, width, height, 4, rgba.data(), width * 4) == 0) {
+  if (!encodePng(put, &bytes, width, height, rgba)) {
     error = out.path() + ": PNG encoding failed";
     return false;
   }
