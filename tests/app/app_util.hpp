@@ -302,8 +302,9 @@ inline std::vector<long long> instancedDrawsInLastFrame(const std::string& args,
 // output (read with value()); `click X Y` clicks there as a hand does (a press held over frames);
 // `snap NAME` keeps the state now, and the picture of that frame where the run has --screenshot, as
 // snapshot NAME (RunResult::at); `point NAME KEY` says "x y" of a place in snapshot NAME, for `click
-// $(point NAME KEY)`: one run finds a widget and clicks it; `snapUntil NAME KEY` snaps until there is
-// such a place (a panel drawn late).
+// $(point NAME KEY)`: one run finds a widget and clicks it; `probed NAME KEY` prints what the probe
+// holds under KEY (JSON: `true`, `3`); `snapUntil NAME KEY` snaps until there is such a place (a panel
+// drawn late).
 // `waitTitle REGEX SECONDS` waits until the window's title matches (a window list's view of it: the
 // sweep's or the search's progress), at most SECONDS, and notes it as title=.
 inline RunResult runDriven(const std::string& name, const std::string& args, const std::string& actions,
@@ -340,6 +341,9 @@ inline RunResult runDriven(const std::string& name, const std::string& args, con
         << "point() { python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); v = s.get(\"probe\", {}).get(sys.argv[2])"
            " or s.get(\"layout\", {}).get(sys.argv[2]) or [-1, -1]; v = v[-1] if isinstance(v[0], list) else v;"
            " print(round(v[0]), round(v[1]))' '" << dir << "/'\"$1\".json \"$2\"; }\n"
+        // probed NAME KEY: what snapshot NAME's probe holds under KEY, as JSON ("" when nothing).
+        << "probed() { python3 -c 'import json, sys; v = json.load(open(sys.argv[1])).get(\"probe\", {}).get(sys.argv[2]);"
+           " print(\"\" if v is None else json.dumps(v))' '" << dir << "/'\"$1\".json \"$2\"; }\n"
         // snapUntil NAME KEY: snap NAME again until it holds a place under KEY (a panel drawn late on a
         // busy machine), at most 20 times.
         << "snapUntil() { for i in $(seq 20); do snap \"$1\"; [ \"$(point \"$1\" \"$2\")\" != '-1 -1' ] && break; sleep 0.3; done; }\n"
